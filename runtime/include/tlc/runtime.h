@@ -1,0 +1,77 @@
+/* libtlcrt: the small C runtime that tlc-generated model objects and the apps linking them share. */
+#ifndef TLC_RUNTIME_H
+#define TLC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The ABI between generated code and this runtime. Bump on any incompatible change; generated
+ * headers record the version they were compiled against (NAME_ABI_VERSION). */
+#define TLC_ABI_VERSION 1
+
+/* Required alignment, in bytes, of every workspace and of every buffer passed to a model. */
+#define TLC_BUFFER_ALIGNMENT 64
+
+typedef enum tlc_status {
+  TLC_STATUS_OK = 0,
+  TLC_STATUS_INVALID_ARGUMENT = 1, /* e.g. a NULL buffer or workspace */
+  TLC_STATUS_OUT_OF_MEMORY = 2,
+  TLC_STATUS_ABI_MISMATCH = 3,     /* object compiled against another TLC_ABI_VERSION */
+  TLC_STATUS_UNSUPPORTED = 4,
+  TLC_STATUS_INTERNAL = 5
+} tlc_status;
+
+/* Element types of model inputs and outputs, as the generated NAME_*_DTYPE macros name them. */
+typedef enum tlc_dtype {
+  TLC_DTYPE_F32 = 0,
+  TLC_DTYPE_F64 = 1,
+  TLC_DTYPE_F16 = 2,  /* IEEE half, passed as uint16_t bits */
+  TLC_DTYPE_BF16 = 3, /* bfloat16, passed as uint16_t bits */
+  TLC_DTYPE_I32 = 4,
+  TLC_DTYPE_I64 = 5,
+  TLC_DTYPE_I1 = 6    /* bool, one byte per element (0 or 1) */
+} tlc_dtype;
+
+/* A caller-supplied allocator. `alloc` returns memory aligned to `alignment` (a power of two) or
+ * NULL; `user` is passed back unchanged. */
+typedef struct tlc_allocator {
+  void *(*alloc)(void *user, size_t size, size_t alignment);
+  void (*free)(void *user, void *ptr);
+  void *user;
+} tlc_allocator;
+
+/* The ABI version this runtime library was built with. */
+int tlc_abi_version(void);
+
+/* The runtime's version string, e.g. "0.1.0". */
+const char *tlc_version_string(void);
+
+/* A static, human-readable message for a status code (never NULL). */
+const char *tlc_status_string(tlc_status status);
+
+/* Name ("f32", "bf16", ...) and element size in bytes of a dtype; "?"/0 for unknown values. */
+const char *tlc_dtype_name(tlc_dtype dtype);
+size_t tlc_dtype_size(tlc_dtype dtype);
+
+/* Checks that a generated model's ABI version matches this runtime. */
+tlc_status tlc_check_abi(int model_abi_version);
+
+/* The default allocator (aligned_alloc/free from libc). */
+const tlc_allocator *tlc_default_allocator(void);
+
+/* Allocates a workspace of `size` bytes aligned to TLC_BUFFER_ALIGNMENT with `allocator` (NULL
+ * means the default). A zero size yields *out_workspace == NULL and TLC_STATUS_OK. */
+tlc_status tlc_workspace_alloc(const tlc_allocator *allocator, size_t size, void **out_workspace);
+
+/* Frees a workspace from tlc_workspace_alloc with the same allocator; NULL is a no-op. */
+void tlc_workspace_free(const tlc_allocator *allocator, void *workspace);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TLC_RUNTIME_H */

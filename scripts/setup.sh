@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs every Debian package tlc needs to build, test and benchmark; idempotent.
+set -euo pipefail
+
+PKGS=(
+  # compiler toolchain and LLVM/MLIR 22
+  cmake ninja-build ccache clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  # AArch64 cross toolchain and emulator for the NEON target's tests
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+  # references for numeric tests and benchmarks
+  python3 python3-numpy
+  # libraries later components use (ONNX importer, manifest, CPU reference)
+  libonnx-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler libdnnl-dev
+  zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
+)
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PKGS[@]} packages present"
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
