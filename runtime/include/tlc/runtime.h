@@ -64,7 +64,10 @@ tlc_status tlc_check_abi(int model_abi_version);
 const tlc_allocator *tlc_default_allocator(void);
 
 /* Allocates a workspace of `size` bytes aligned to TLC_BUFFER_ALIGNMENT with `allocator` (NULL
- * means the default). A zero size yields *out_workspace == NULL and TLC_STATUS_OK. */
+ * means the default). A zero size yields *out_workspace == NULL and TLC_STATUS_OK without calling
+ * the allocator. On failure *out_workspace is NULL: TLC_STATUS_OUT_OF_MEMORY when the allocator
+ * returns NULL; TLC_STATUS_INVALID_ARGUMENT when out_workspace or allocator->alloc is NULL, or
+ * when the allocator returns a misaligned block (which is then freed). */
 tlc_status tlc_workspace_alloc(const tlc_allocator *allocator, size_t size, void **out_workspace);
 
 /* Frees a workspace from tlc_workspace_alloc with the same allocator; NULL is a no-op. */

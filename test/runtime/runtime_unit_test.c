@@ -1,0 +1,294 @@
+/* Unit tests for libtlcrt: every public function, its edge cases and its error statuses. */
+#include "tlc/runtime.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+
+/* Non-fatal so one run reports every broken expectation; main returns non-zero if any failed. */
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond);                          \
+      ++failures;                                                                                  \
+    }                                                                                              \
+  } while (0)
+
+#define CHECK_STATUS(expr, expected)                                                               \
+  do {                                                                                             \
+    tlc_status got_ = (expr);                                                                      \
+    if (got_ != (expected)) {                                                                      \
+      fprintf(stderr, "%s:%d: FAILED: %s returned %d (%s), expected %s\n", __FILE__, __LINE__,     \
+              #expr, (int)got_, tlc_status_string(got_), #expected);                               \
+      ++failures;                                                                                  \
+    }                                                                                              \
+  } while (0)
+
+#define CHECK_STR(got, expected)                                                                   \
+  do {                                                                                             \
+    const char *got_ = (got);                                                                      \
+    if (got_ == NULL || strcmp(got_, (expected)) != 0) {                                           \
+      fprintf(stderr, "%s:%d: FAILED: %s is \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #got, \
+              got_ ? got_ : "(null)", (expected));                                                 \
+      ++failures;                                                                                  \
+    }                                                                                              \
+  } while (0)
+
+static int is_aligned(const void *p, size_t alignment) {
+  return (uintptr_t)p % alignment == 0;
+}
+
+/* ---- version and ABI ---------------------------------------------------------------------- */
+
+static void test_version(void) {
+  CHECK(tlc_abi_version() == TLC_ABI_VERSION);
+  CHECK(TLC_ABI_VERSION == 1);
+  const char *v = tlc_version_string();
+  CHECK(v != NULL);
+#ifdef TLC_EXPECTED_VERSION
+  CHECK_STR(v, TLC_EXPECTED_VERSION);
+#endif
+  /* "MAJOR.MINOR.PATCH": digits separated by exactly two dots. */
+  int dots = 0, ok = v != NULL && v[0] != '\0';
+  for (const char *c = v ? v : ""; *c; ++c) {
+    if (*c == '.')
+      ++dots;
+    else if (*c < '0' || *c > '9')
+      ok = 0;
+  }
+  CHECK(ok && dots == 2);
+}
+
+static void test_check_abi(void) {
+  CHECK_STATUS(tlc_check_abi(TLC_ABI_VERSION), TLC_STATUS_OK);
+  CHECK_STATUS(tlc_check_abi(TLC_ABI_VERSION + 1), TLC_STATUS_ABI_MISMATCH);
+  CHECK_STATUS(tlc_check_abi(TLC_ABI_VERSION - 1), TLC_STATUS_ABI_MISMATCH);
+  CHECK_STATUS(tlc_check_abi(0), TLC_STATUS_ABI_MISMATCH);
+  CHECK_STATUS(tlc_check_abi(-1), TLC_STATUS_ABI_MISMATCH);
+}
+
+/* ---- status strings ----------------------------------------------------------------------- */
+
+static void test_status_strings(void) {
+  CHECK(TLC_STATUS_OK == 0);
+  CHECK_STR(tlc_status_string(TLC_STATUS_OK), "ok");
+  CHECK_STR(tlc_status_string(TLC_STATUS_INVALID_ARGUMENT), "invalid argument");
+  CHECK_STR(tlc_status_string(TLC_STATUS_OUT_OF_MEMORY), "out of memory");
+  CHECK_STR(tlc_status_string(TLC_STATUS_ABI_MISMATCH),
+            "ABI version mismatch between model and runtime");
+  CHECK_STR(tlc_status_string(TLC_STATUS_UNSUPPORTED), "unsupported");
+  CHECK_STR(tlc_status_string(TLC_STATUS_INTERNAL), "internal error");
+  CHECK_STR(tlc_status_string((tlc_status)6), "unknown status");
+  CHECK_STR(tlc_status_string((tlc_status)-1), "unknown status");
+  CHECK_STR(tlc_status_string((tlc_status)1000000), "unknown status");
+
+  /* Every known status has its own message. */
+  for (int a = TLC_STATUS_OK; a <= TLC_STATUS_INTERNAL; ++a)
+    for (int b = a + 1; b <= TLC_STATUS_INTERNAL; ++b)
+      CHECK(strcmp(tlc_status_string((tlc_status)a), tlc_status_string((tlc_status)b)) != 0);
+}
+
+/* ---- dtypes ------------------------------------------------------------------------------- */
+
+static void test_dtypes(void) {
+  static const struct {
+    tlc_dtype dtype;
+    const char *name;
+    size_t size;
+  } expected[] = {
+      {TLC_DTYPE_F32, "f32", 4}, {TLC_DTYPE_F64, "f64", 8},  {TLC_DTYPE_F16, "f16", 2},
+      {TLC_DTYPE_BF16, "bf16", 2}, {TLC_DTYPE_I32, "i32", 4}, {TLC_DTYPE_I64, "i64", 8},
+      {TLC_DTYPE_I1, "i1", 1},
+  };
+  for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i) {
+    CHECK((int)expected[i].dtype == (int)i); /* enum values are ABI: 0..6 in this order */
+    CHECK_STR(tlc_dtype_name(expected[i].dtype), expected[i].name);
+    CHECK(tlc_dtype_size(expected[i].dtype) == expected[i].size);
+  }
+  /* The sizes match the C element types the generated ABI documents. */
+  CHECK(tlc_dtype_size(TLC_DTYPE_F32) == sizeof(float));
+  CHECK(tlc_dtype_size(TLC_DTYPE_F64) == sizeof(double));
+  CHECK(tlc_dtype_size(TLC_DTYPE_F16) == sizeof(uint16_t));
+  CHECK(tlc_dtype_size(TLC_DTYPE_BF16) == sizeof(uint16_t));
+  CHECK(tlc_dtype_size(TLC_DTYPE_I32) == sizeof(int32_t));
+  CHECK(tlc_dtype_size(TLC_DTYPE_I64) == sizeof(int64_t));
+  CHECK(tlc_dtype_size(TLC_DTYPE_I1) == sizeof(uint8_t));
+
+  CHECK_STR(tlc_dtype_name((tlc_dtype)7), "?");
+  CHECK_STR(tlc_dtype_name((tlc_dtype)-1), "?");
+  CHECK_STR(tlc_dtype_name((tlc_dtype)12345), "?");
+  CHECK(tlc_dtype_size((tlc_dtype)7) == 0);
+  CHECK(tlc_dtype_size((tlc_dtype)-1) == 0);
+  CHECK(tlc_dtype_size((tlc_dtype)12345) == 0);
+}
+
+/* ---- allocators and workspaces ------------------------------------------------------------ */
+
+static void test_default_allocator(void) {
+  const tlc_allocator *a = tlc_default_allocator();
+  CHECK(a != NULL);
+  if (!a)
+    return;
+  CHECK(a->alloc != NULL && a->free != NULL);
+  CHECK(tlc_default_allocator() == a);
+  /* Odd sizes and various power-of-two alignments, including ones below sizeof(void*). */
+  static const size_t sizes[] = {1, 3, 63, 64, 65, 1000, 4096};
+  static const size_t aligns[] = {1, 2, 8, 16, 64, 128, 4096};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+    for (size_t j = 0; j < sizeof aligns / sizeof aligns[0]; ++j) {
+      unsigned char *p = a->alloc(a->user, sizes[i], aligns[j]);
+      CHECK(p != NULL);
+      if (!p)
+        continue;
+      CHECK(is_aligned(p, aligns[j]));
+      memset(p, 0xAB, sizes[i]); /* the whole requested size is writable (ASan would notice) */
+      a->free(a->user, p);
+    }
+  }
+  /* An impossible request fails cleanly instead of wrapping around. */
+  CHECK(a->alloc(a->user, SIZE_MAX, 64) == NULL);
+  CHECK(a->alloc(a->user, SIZE_MAX - 10, 64) == NULL);
+}
+
+static void test_workspace_default(void) {
+  static const size_t sizes[] = {1, 17, 64, 100, 1 << 20};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+    void *ws = (void *)&ws; /* poisoned: must be overwritten */
+    CHECK_STATUS(tlc_workspace_alloc(NULL, sizes[i], &ws), TLC_STATUS_OK);
+    CHECK(ws != NULL);
+    CHECK(is_aligned(ws, TLC_BUFFER_ALIGNMENT));
+    CHECK(TLC_BUFFER_ALIGNMENT == 64);
+    if (ws)
+      memset(ws, 0, sizes[i]);
+    tlc_workspace_free(NULL, ws);
+  }
+  /* The default allocator passed explicitly behaves the same as NULL. */
+  void *ws = NULL;
+  CHECK_STATUS(tlc_workspace_alloc(tlc_default_allocator(), 256, &ws), TLC_STATUS_OK);
+  CHECK(ws != NULL && is_aligned(ws, 64));
+  tlc_workspace_free(tlc_default_allocator(), ws);
+
+  /* Zero size: OK and NULL; freeing NULL is a no-op. */
+  ws = (void *)&ws;
+  CHECK_STATUS(tlc_workspace_alloc(NULL, 0, &ws), TLC_STATUS_OK);
+  CHECK(ws == NULL);
+  tlc_workspace_free(NULL, NULL);
+
+  /* Too big for any machine. */
+  ws = (void *)&ws;
+  CHECK_STATUS(tlc_workspace_alloc(NULL, SIZE_MAX, &ws), TLC_STATUS_OUT_OF_MEMORY);
+  CHECK(ws == NULL);
+
+  /* No place to store the result. */
+  CHECK_STATUS(tlc_workspace_alloc(NULL, 64, NULL), TLC_STATUS_INVALID_ARGUMENT);
+}
+
+typedef struct counting_state {
+  int allocs, frees;
+  size_t last_size, last_alignment;
+  void *last_ptr;
+  int fail;                  /* return NULL from alloc */
+  int misalign;              /* return a pointer off the requested alignment */
+  unsigned char pool[256 + 64]; /* backing store for misaligned blocks */
+} counting_state;
+
+static void *counting_alloc(void *user, size_t size, size_t alignment) {
+  counting_state *s = user;
+  ++s->allocs;
+  s->last_size = size;
+  s->last_alignment = alignment;
+  if (s->fail)
+    return NULL;
+  if (s->misalign) {
+    unsigned char *p = s->pool;
+    while (is_aligned(p, 64))
+      ++p; /* first byte in the pool that is not 64-aligned */
+    s->last_ptr = p;
+    return p;
+  }
+  size_t rounded = (size + alignment - 1) / alignment * alignment;
+  s->last_ptr = aligned_alloc(alignment, rounded);
+  return s->last_ptr;
+}
+
+static void counting_free(void *user, void *ptr) {
+  counting_state *s = user;
+  ++s->frees;
+  if (!s->misalign)
+    free(ptr);
+}
+
+static void test_workspace_custom_allocator(void) {
+  counting_state state;
+  memset(&state, 0, sizeof state);
+  tlc_allocator a = {counting_alloc, counting_free, &state};
+
+  void *ws = NULL;
+  CHECK_STATUS(tlc_workspace_alloc(&a, 1000, &ws), TLC_STATUS_OK);
+  CHECK(state.allocs == 1 && state.frees == 0);
+  CHECK(state.last_size == 1000);
+  CHECK(state.last_alignment == TLC_BUFFER_ALIGNMENT);
+  CHECK(ws == state.last_ptr);
+  CHECK(is_aligned(ws, 64));
+  tlc_workspace_free(&a, ws);
+  CHECK(state.allocs == 1 && state.frees == 1);
+
+  /* Zero size never calls the allocator; freeing NULL never calls free. */
+  ws = (void *)&ws;
+  CHECK_STATUS(tlc_workspace_alloc(&a, 0, &ws), TLC_STATUS_OK);
+  CHECK(ws == NULL);
+  tlc_workspace_free(&a, NULL);
+  CHECK(state.allocs == 1 && state.frees == 1);
+
+  /* A failing allocator is reported as out of memory. */
+  state.fail = 1;
+  ws = (void *)&ws;
+  CHECK_STATUS(tlc_workspace_alloc(&a, 128, &ws), TLC_STATUS_OUT_OF_MEMORY);
+  CHECK(ws == NULL);
+  CHECK(state.allocs == 2 && state.frees == 1);
+  state.fail = 0;
+
+  /* A misaligned block is refused and handed back to the allocator. */
+  state.misalign = 1;
+  ws = (void *)&ws;
+  CHECK_STATUS(tlc_workspace_alloc(&a, 128, &ws), TLC_STATUS_INVALID_ARGUMENT);
+  CHECK(ws == NULL);
+  CHECK(state.allocs == 3 && state.frees == 2);
+  state.misalign = 0;
+
+  /* An allocator without an alloc function is an invalid argument, not a crash. */
+  tlc_allocator no_alloc = {NULL, counting_free, &state};
+  ws = (void *)&ws;
+  CHECK_STATUS(tlc_workspace_alloc(&no_alloc, 64, &ws), TLC_STATUS_INVALID_ARGUMENT);
+  CHECK(ws == NULL);
+  CHECK(state.allocs == 3 && state.frees == 2);
+
+  /* An allocator without a free function: freeing is a no-op (e.g. an arena released at once). */
+  tlc_allocator no_free = {counting_alloc, NULL, &state};
+  ws = NULL;
+  CHECK_STATUS(tlc_workspace_alloc(&no_free, 64, &ws), TLC_STATUS_OK);
+  CHECK(state.allocs == 4);
+  tlc_workspace_free(&no_free, ws);
+  CHECK(state.frees == 2);
+  free(ws);
+}
+
+int main(void) {
+  test_version();
+  test_check_abi();
+  test_status_strings();
+  test_dtypes();
+  test_default_allocator();
+  test_workspace_default();
+  test_workspace_custom_allocator();
+  if (failures) {
+    fprintf(stderr, "runtime-unit: %d check(s) FAILED\n", failures);
+    return 1;
+  }
+  printf("runtime-unit: all checks passed (libtlcrt %s, ABI %d)\n", tlc_version_string(),
+         tlc_abi_version());
+  return 0;
+}
