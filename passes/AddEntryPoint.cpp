@@ -1,0 +1,75 @@
+// tlc-add-entry-point: the C entry point NAME_run, which validates pointers and returns a status.
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLCADDENTRYPOINT
+#include "passes/Passes.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+
+namespace {
+
+// Values of tlc_status in runtime/include/tlc/runtime.h.
+constexpr int kStatusOk = 0;
+constexpr int kStatusInvalidArgument = 1;
+
+struct TLCAddEntryPointPass : tlc::impl::TLCAddEntryPointBase<TLCAddEntryPointPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto impl = module.lookupSymbol<func::FuncOp>(modelName);
+    if (!impl || impl.isExternal()) {
+      module.emitError() << "no function named '" << modelName << "' to wrap";
+      return signalPassFailure();
+    }
+    std::string runName = modelName + "_run";
+    if (module.lookupSymbol(runName)) {
+      module.emitError() << "symbol '" << runName << "' already exists";
+      return signalPassFailure();
+    }
+    impl.setSymName(modelName + "_impl");
+    impl.setPrivate();
+
+    MLIRContext *ctx = &getContext();
+    OpBuilder b(ctx);
+    b.setInsertionPointAfter(impl);
+    Location loc = impl.getLoc();
+    Type i32 = b.getI32Type();
+    auto type = FunctionType::get(ctx, impl.getArgumentTypes(), {i32});
+    auto run = func::FuncOp::create(b, loc, runName, type);
+    if (ArrayAttr argAttrs = impl.getAllArgAttrs())
+      run.setAllArgAttrs(argAttrs);
+    Block *entry = run.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+
+    Value anyNull = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    for (BlockArgument arg : run.getArguments()) {
+      auto memref = dyn_cast<MemRefType>(arg.getType());
+      if (!memref || memref.getNumElements() == 0)
+        continue; // an empty buffer (e.g. no workspace needed) may be NULL
+      Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
+      Value isNull = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ptr, zero);
+      anyNull = arith::OrIOp::create(b, loc, anyNull, isNull);
+    }
+    auto branch = scf::IfOp::create(b, loc, TypeRange{i32}, anyNull, /*withElse=*/true);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::ConstantIntOp::create(b, loc, i32,
+                                                                 kStatusInvalidArgument)});
+    b.setInsertionPointToStart(&branch.getElseRegion().front());
+    func::CallOp::create(b, loc, impl, run.getArguments());
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::ConstantIntOp::create(b, loc, i32, kStatusOk)});
+    b.setInsertionPointAfter(branch);
+    func::ReturnOp::create(b, loc, branch.getResults());
+  }
+};
+
+} // namespace

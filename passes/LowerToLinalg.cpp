@@ -1,0 +1,185 @@
+// tl-lower-to-linalg: tl ops to linalg/tensor/arith/math through the tl op interfaces.
+#include "passes/LinalgBuilders.h"
+#include "passes/Passes.h"
+
+#include "TL/Einsum.h"
+#include "TL/ScalarMath.h"
+#include "TL/TLDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLLOWERTOLINALG
+#include "passes/Passes.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+using namespace tlc;
+namespace s = tlc::tl::scalar;
+
+namespace {
+
+RankedTensorType resultType(Operation *op) {
+  return cast<RankedTensorType>(op->getResult(0).getType());
+}
+
+/// Every elementwise op, through its scalar body.
+struct LowerElementwise : OpInterfaceRewritePattern<tl::ElementwiseOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(tl::ElementwiseOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), resultType(op), op->getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange args) { return op.buildScalar(b, loc, args); });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Every reduction, through its identity, combiner and finalizer.
+struct LowerReduction : OpInterfaceRewritePattern<tl::ReductionOpInterface> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(tl::ReductionOpInterface op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = op->getOperand(0);
+    auto inputType = cast<RankedTensorType>(input.getType());
+    Type elementType = inputType.getElementType();
+    SmallVector<int64_t> axes = op.getReducedAxes();
+    Value reduced = buildReduction(
+        rewriter, loc, input, axes, op.getIdentity(elementType),
+        [&](OpBuilder &b, Location l, Value acc, Value x) { return op.buildCombine(b, l, acc, x); });
+    int64_t count = 1;
+    for (int64_t a : axes)
+      count *= inputType.getDimSize(a);
+    auto reducedType = cast<RankedTensorType>(reduced.getType());
+    reduced = buildElementwise(rewriter, loc, reducedType, reduced,
+                               [&](OpBuilder &b, Location l, ValueRange args) {
+                                 return op.buildFinalize(b, l, args[0], count);
+                               });
+    rewriter.replaceOp(op, reshapeTensor(rewriter, loc, reduced, resultType(op)));
+    return success();
+  }
+};
+
+/// Einsum: one linalg.generic whose maps come from the einsum engine.
+struct LowerEinsum : OpRewritePattern<tl::EinsumOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tl::EinsumOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<ArrayRef<int64_t>> shapes;
+    for (Value v : op.getInputs())
+      shapes.push_back(cast<RankedTensorType>(v.getType()).getShape());
+    FailureOr<tl::EinsumSpec> spec =
+        tl::parseEinsum(op.getEquation(), shapes, [&] { return op.emitOpError(); });
+    if (failed(spec))
+      return failure();
+    RankedTensorType type = op.getType();
+    Type elementType = type.getElementType();
+    bool reduces = spec->numDims() > spec->numResultDims;
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), elementType);
+    if (reduces) {
+      Value zero = s::constant(rewriter, loc, elementType, 0);
+      init = linalg::FillOp::create(rewriter, loc, zero, init).getResult(0);
+    }
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t d = 0; d < spec->numDims(); ++d)
+      iterators.push_back(spec->isReductionDim(d) ? utils::IteratorType::reduction
+                                                  : utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, op.getInputs(), ValueRange{init},
+        spec->indexingMaps(rewriter.getContext()), iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value product = args[0];
+          for (Value v : args.drop_front().drop_back())
+            product = s::mul(b, l, product, v);
+          linalg::YieldOp::create(b, l, reduces ? s::add(b, l, args.back(), product) : product);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// softmax(x) = exp(x - max) / sum(exp(x - max));
+/// log_softmax(x) = (x - max) - log(sum(exp(x - max))), both along one axis.
+template <typename SoftmaxLike, bool isLog>
+struct LowerSoftmax : OpRewritePattern<SoftmaxLike> {
+  using OpRewritePattern<SoftmaxLike>::OpRewritePattern;
+  LogicalResult matchAndRewrite(SoftmaxLike op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Type et = type.getElementType();
+    int64_t axis = op.getNormalizedAxis(), rank = type.getRank();
+    MLIRContext *ctx = rewriter.getContext();
+    auto lowest = FloatAttr::get(
+        et, APFloat::getInf(cast<FloatType>(et).getFloatSemantics(), /*Negative=*/true));
+    Value max = buildReduction(rewriter, loc, op.getInput(), {axis}, lowest,
+                               [](OpBuilder &b, Location l, Value acc, Value x) {
+                                 return s::max(b, l, acc, x);
+                               });
+    // Maps for reading a per-row value (the axis removed) from the full iteration space.
+    SmallVector<AffineExpr> rowExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        rowExprs.push_back(getAffineDimExpr(d, ctx));
+    AffineMap full = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap row = AffineMap::get(rank, 0, rowExprs, ctx);
+    Value shifted = buildParallelGeneric(rewriter, loc, type, {op.getInput(), max}, {full, row},
+                                         [](OpBuilder &b, Location l, ValueRange a) {
+                                           return s::sub(b, l, a[0], a[1]);
+                                         });
+    Value exps = buildElementwise(rewriter, loc, type, shifted,
+                                  [](OpBuilder &b, Location l, ValueRange a) {
+                                    return s::exp(b, l, a[0]);
+                                  });
+    Value sum = buildReduction(rewriter, loc, exps, {axis}, FloatAttr::get(et, 0.0),
+                               [](OpBuilder &b, Location l, Value acc, Value x) {
+                                 return s::add(b, l, acc, x);
+                               });
+    Value result;
+    if (isLog)
+      result = buildParallelGeneric(rewriter, loc, type, {shifted, sum}, {full, row},
+                                    [](OpBuilder &b, Location l, ValueRange a) {
+                                      return s::sub(b, l, a[0], s::log(b, l, a[1]));
+                                    });
+    else
+      result = buildParallelGeneric(rewriter, loc, type, {exps, sum}, {full, row},
+                                    [](OpBuilder &b, Location l, ValueRange a) {
+                                      return s::div(b, l, a[0], a[1]);
+                                    });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct LowerConstant : OpRewritePattern<tl::ConstantOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tl::ConstantOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, cast<TypedAttr>(op.getValue()));
+    return success();
+  }
+};
+
+struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass> {
+  void runOnOperation() override {
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<tl::TLDialect>();
+    target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
+                           math::MathDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(&getContext());
+    populateTLToLinalgPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<LowerElementwise, LowerReduction>(ctx);
+  patterns.add<LowerEinsum, LowerConstant, LowerSoftmax<tl::SoftmaxOp, false>,
+               LowerSoftmax<tl::LogSoftmaxOp, true>>(ctx);
+  populateTLShapeOpsToTensorPatterns(patterns);
+}

@@ -1,0 +1,37 @@
+// Declarations and registration of tlc's passes.
+#ifndef TLC_PASSES_PASSES_H
+#define TLC_PASSES_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+class TypeConverter;
+} // namespace mlir
+
+namespace tlc {
+
+#define GEN_PASS_DECL
+#include "passes/Passes.h.inc"
+
+/// Patterns lowering tl ops to linalg/tensor/arith/math (the mechanism behind
+/// tl-lower-to-linalg).
+void populateTLToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// Patterns lowering tl shape ops to tensor/linalg (part of the above).
+void populateTLShapeOpsToTensorPatterns(mlir::RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Passes.h.inc"
+
+} // namespace tlc
+
+#endif // TLC_PASSES_PASSES_H
