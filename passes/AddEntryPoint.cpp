@@ -43,8 +43,9 @@ struct TLCAddEntryPointPass : tlc::impl::TLCAddEntryPointBase<TLCAddEntryPointPa
     Type i32 = b.getI32Type();
     auto type = FunctionType::get(ctx, impl.getArgumentTypes(), {i32});
     auto run = func::FuncOp::create(b, loc, runName, type);
-    if (ArrayAttr argAttrs = impl.getAllArgAttrs())
-      run.setAllArgAttrs(argAttrs);
+    // Names were for the header; LLVM translation would warn about unknown attributes.
+    impl.removeArgAttrsAttr();
+    impl.removeResAttrsAttr();
     Block *entry = run.addEntryBlock();
     b.setInsertionPointToStart(entry);
 

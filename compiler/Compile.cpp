@@ -1,0 +1,212 @@
+// The C++ API of the compiler: frontend, pipeline, target serialization, header.
+#include "compiler/Compile.h"
+
+#include "compiler/HeaderWriter.h"
+#include "compiler/Pipeline.h"
+#include "compiler/Signature.h"
+#include "compiler/frontend/TLFrontend.h"
+#include "targets/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace tlc;
+
+std::string tlc::modelNameFromPath(llvm::StringRef path) {
+  std::string name = llvm::sys::path::stem(path).str();
+  for (char &c : name)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  if (name.empty() || llvm::isDigit(name[0]))
+    name = "model_" + name;
+  return name;
+}
+
+namespace {
+
+/// Parses the input by extension into a module whose model function is named `name`.
+OwningOpRef<ModuleOp> loadModel(const CompileOptions &options, MLIRContext &context,
+                                llvm::SourceMgr &sourceMgr, llvm::StringRef name) {
+  Location fileLoc = FileLineColLoc::get(&context, options.inputPath, 0, 0);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(options.inputPath, &error);
+  if (!file) {
+    emitError(fileLoc) << error;
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  llvm::StringRef ext = llvm::sys::path::extension(options.inputPath);
+  if (ext == ".tl")
+    return parseTLProgram(sourceMgr, &context, name);
+  if (ext != ".mlir") {
+    emitError(fileLoc) << "unknown input kind '" << ext
+                       << "': expected a .tl einsum graph or a .mlir module";
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return nullptr;
+  // The model is the module's one public function with a body.
+  func::FuncOp model;
+  for (auto func : module->getOps<func::FuncOp>()) {
+    if (func.isPrivate() || func.isExternal())
+      continue;
+    if (model) {
+      func.emitError() << "the module has more than one public function ('" << model.getName()
+                       << "' and '" << func.getName() << "'); make helpers private";
+      return nullptr;
+    }
+    model = func;
+  }
+  if (!model) {
+    emitError(module->getLoc()) << "the module has no public function to compile";
+    return nullptr;
+  }
+  if (model.getName() != name &&
+      failed(SymbolTable::replaceAllSymbolUses(model, StringAttr::get(&context, name),
+                                               *module))) {
+    model.emitError() << "cannot rename the model function to '" << name << "'";
+    return nullptr;
+  }
+  model.setName(name);
+  return module;
+}
+
+LogicalResult runPasses(ModuleOp module, llvm::function_ref<void(OpPassManager &)> build) {
+  PassManager pm(module->getContext());
+  build(pm);
+  return pm.run(module);
+}
+
+LogicalResult printModule(ModuleOp module, llvm::StringRef path) {
+  std::string error;
+  auto out = openOutputFile(path, &error);
+  if (!out)
+    return emitError(module.getLoc()) << error;
+  module.print(out->os());
+  out->keep();
+  return success();
+}
+
+/// Links `objectPath` into a shared library with the target's C compiler driver.
+LogicalResult linkShared(const Target &target, llvm::StringRef objectPath,
+                         llvm::StringRef outputPath, Location loc) {
+  llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName(target.getLinkerDriver());
+  if (!driver)
+    return emitError(loc) << "--shared needs '" << target.getLinkerDriver()
+                          << "' on PATH to link the shared library";
+  llvm::SmallVector<llvm::StringRef> args = {*driver, "-shared", "-o", outputPath, objectPath,
+                                             "-lm"};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*driver, args, std::nullopt, {}, 0, 0, &message);
+  if (rc != 0)
+    return emitError(loc) << "linking the shared library failed (" << *driver << " exited with "
+                          << rc << (message.empty() ? "" : ": ") << message << ")";
+  return success();
+}
+
+} // namespace
+
+LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
+                           llvm::SourceMgr &sourceMgr) {
+  Location fileLoc = FileLineColLoc::get(&context, options.inputPath, 0, 0);
+  registerAllTargets();
+  const Target *target = lookupTarget(options.target);
+  if (!target) {
+    InFlightDiagnostic diag = emitError(UnknownLoc::get(&context));
+    diag << "unknown target '" << options.target << "' (available:";
+    for (const Target *t : getRegisteredTargets())
+      diag << " " << t->getName();
+    return diag << ")";
+  }
+  TargetOptions targetOptions{options.cpu, options.optLevel};
+  if (failed(target->verifyOptions(targetOptions, UnknownLoc::get(&context))))
+    return failure();
+  bool binary = options.emit == EmitKind::Object;
+  if (binary && (options.outputPath.empty() || options.outputPath == "-"))
+    return emitError(UnknownLoc::get(&context))
+           << "an object file needs an output path (-o FILE)";
+  if (options.shared && !binary)
+    return emitError(UnknownLoc::get(&context)) << "--shared only applies to --emit=obj";
+
+  std::string name = options.modelName.empty() ? modelNameFromPath(options.inputPath)
+                                               : options.modelName;
+  if (!isValidCIdentifier(name))
+    return emitError(UnknownLoc::get(&context))
+           << "model name '" << name << "' is not a valid C identifier (use --name)";
+  OwningOpRef<ModuleOp> module = loadModel(options, context, sourceMgr, name);
+  if (!module)
+    return failure();
+  if (failed(verify(*module)))
+    return failure();
+  if (failed(runPasses(*module, buildGraphPipeline)))
+    return failure();
+  auto model = module->lookupSymbol<func::FuncOp>(name);
+  FailureOr<ModelSignature> signature = extractSignature(model, name);
+  if (failed(signature))
+    return failure();
+  if (options.emit == EmitKind::TL)
+    return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
+
+  if (failed(runPasses(*module, buildLowerToLinalgPipeline)))
+    return failure();
+  if (options.emit == EmitKind::Linalg)
+    return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
+
+  if (failed(runPasses(*module, [&](OpPassManager &pm) {
+        buildBufferizationPipeline(pm, name);
+        target->addCodegenPasses(pm, targetOptions);
+      })))
+    return failure();
+  if (auto size = (*module)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
+    signature->workspaceSize = size.getInt();
+
+  OutputKind kind = options.emit == EmitKind::LLVMIR     ? OutputKind::LLVMIR
+                    : options.emit == EmitKind::Assembly ? OutputKind::Assembly
+                                                         : OutputKind::Object;
+  std::string error;
+  if (options.shared) {
+    llvm::SmallString<128> objectPath;
+    int fd;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile("tlc", "o", fd, objectPath))
+      return emitError(fileLoc) << "cannot create a temporary file: " << ec.message();
+    llvm::FileRemover remover(objectPath);
+    {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      if (failed(target->serialize(*module, targetOptions, kind, os)))
+        return failure();
+    }
+    if (failed(linkShared(*target, objectPath, options.outputPath, fileLoc)))
+      return failure();
+  } else {
+    auto out = openOutputFile(options.outputPath.empty() ? "-" : options.outputPath, &error);
+    if (!out)
+      return emitError(fileLoc) << error;
+    if (failed(target->serialize(*module, targetOptions, kind, out->os())))
+      return failure();
+    out->keep();
+  }
+
+  if (!options.headerPath.empty()) {
+    auto header = openOutputFile(options.headerPath, &error);
+    if (!header)
+      return emitError(fileLoc) << error;
+    std::string provenance = "0.1.0 from " + llvm::sys::path::filename(options.inputPath).str() +
+                             " for " + options.target +
+                             (options.cpu.empty() ? "" : " (cpu " + options.cpu + ")");
+    writeHeader(*signature, provenance, header->os());
+    header->keep();
+  }
+  return success();
+}

@@ -1,0 +1,36 @@
+// The C++ API of the compiler: one model in, an object (or IR) plus a C header out.
+#ifndef TLC_COMPILER_COMPILE_H
+#define TLC_COMPILER_COMPILE_H
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <string>
+
+namespace tlc {
+
+enum class EmitKind { TL, Linalg, LLVMIR, Assembly, Object };
+
+struct CompileOptions {
+  std::string inputPath;
+  std::string outputPath;  // "-" is stdout (text kinds only)
+  std::string headerPath;  // empty: no header
+  std::string modelName;   // empty: derived from the input file name
+  std::string target = "x86_64";
+  std::string cpu;         // empty: the target's default
+  EmitKind emit = EmitKind::Object;
+  bool shared = false;     // link the object into a shared library
+  unsigned optLevel = 3;
+};
+
+/// Compiles `options.inputPath` (.tl or .mlir). Errors are reported through the context's
+/// diagnostic engine (install a handler first); returns failure after any error.
+mlir::LogicalResult compile(const CompileOptions &options, mlir::MLIRContext &context,
+                            llvm::SourceMgr &sourceMgr);
+
+/// A C identifier derived from a file name ("my-model.tl" -> "my_model").
+std::string modelNameFromPath(llvm::StringRef path);
+
+} // namespace tlc
+
+#endif // TLC_COMPILER_COMPILE_H

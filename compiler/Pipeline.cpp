@@ -1,0 +1,42 @@
+// The compilation pipeline, stage by stage; target code generation follows (targets/).
+#include "compiler/Pipeline.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void tlc::buildGraphPipeline(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tlc::buildLowerToLinalgPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createTLLowerToLinalg());
+  pm.addPass(createCanonicalizerPass());
+  // Fusion for now is upstream's elementwise producer-consumer fusion on linalg.generic.
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createTLCInterchangeLoops());
+  pm.addNestedPass<func::FuncOp>(createTLCSetFastMath());
+}
+
+void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelName) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(tlc::createTLCPlanWorkspace());
+  TLCAddEntryPointOptions entry;
+  entry.modelName = modelName.str();
+  pm.addPass(tlc::createTLCAddEntryPoint(entry));
+}

@@ -1,0 +1,19 @@
+// The compilation pipeline, stage by stage (read Pipeline.cpp top to bottom).
+#ifndef TLC_COMPILER_PIPELINE_H
+#define TLC_COMPILER_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+
+namespace tlc {
+
+/// Graph level, on tl: canonicalization, CSE, folding.
+void buildGraphPipeline(mlir::OpPassManager &pm);
+/// tl to linalg on tensors, fusion of elementwise producers, loop order, fast-math flags.
+void buildLowerToLinalgPipeline(mlir::OpPassManager &pm);
+/// Tensors to buffers: outputs become caller buffers, intermediates live in one workspace,
+/// and the C entry point `NAME_run` is built.
+void buildBufferizationPipeline(mlir::OpPassManager &pm, llvm::StringRef modelName);
+
+} // namespace tlc
+
+#endif // TLC_COMPILER_PIPELINE_H

@@ -1,0 +1,93 @@
+// The model's C-visible signature and its validation.
+#include "compiler/Signature.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace tlc;
+
+bool tlc::isValidCIdentifier(llvm::StringRef name) {
+  static const char *const keywords[] = {
+      "auto",     "break",  "case",     "char",   "const",    "continue", "default",
+      "do",       "double", "else",     "enum",   "extern",   "float",    "for",
+      "goto",     "if",     "inline",   "int",    "long",     "register", "restrict",
+      "return",   "short",  "signed",   "sizeof", "static",   "struct",   "switch",
+      "typedef",  "union",  "unsigned", "void",   "volatile", "while",    "_Bool",
+      "workspace" /* the run function's last parameter */};
+  if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_'))
+    return false;
+  if (!llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+    return false;
+  return !llvm::is_contained(keywords, name);
+}
+
+std::pair<llvm::StringRef, llvm::StringRef> tlc::cTypeOf(Type t) {
+  if (t.isF32())
+    return {"float", "TLC_DTYPE_F32"};
+  if (t.isF64())
+    return {"double", "TLC_DTYPE_F64"};
+  if (t.isF16())
+    return {"uint16_t", "TLC_DTYPE_F16"};
+  if (t.isBF16())
+    return {"uint16_t", "TLC_DTYPE_BF16"};
+  if (t.isInteger(32))
+    return {"int32_t", "TLC_DTYPE_I32"};
+  if (t.isInteger(64))
+    return {"int64_t", "TLC_DTYPE_I64"};
+  if (t.isInteger(1))
+    return {"uint8_t", "TLC_DTYPE_I1"};
+  return {"", ""};
+}
+
+FailureOr<ModelSignature> tlc::extractSignature(func::FuncOp func, llvm::StringRef name) {
+  ModelSignature sig;
+  sig.name = name.str();
+  if (!isValidCIdentifier(name))
+    return func.emitError() << "model name '" << name
+                            << "' is not a valid C identifier (use --name)";
+  llvm::StringSet<> macroNames;
+  auto add = [&](Type type, DictionaryAttr attrs, std::string fallback, bool isInput,
+                 std::vector<TensorSpec> &into) -> LogicalResult {
+    std::string tensorName = fallback;
+    if (attrs)
+      if (auto n = attrs.getAs<StringAttr>("tl.name"))
+        tensorName = n.str();
+    const char *what = isInput ? "input" : "output";
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return func.emitError() << what << " '" << tensorName
+                              << "' must be a tensor with a static shape, got " << type;
+    if (cTypeOf(tensor.getElementType()).first.empty())
+      return func.emitError() << what << " '" << tensorName << "' has element type "
+                              << tensor.getElementType() << ", which the C ABI does not carry";
+    if (!isValidCIdentifier(tensorName))
+      return func.emitError() << what << " name '" << tensorName
+                              << "' is not a valid C identifier";
+    // Macros upper-case names, so x and X would collide. An output that is also an input (or
+    // is output twice) gets a suffix so every C parameter has its own name.
+    if (!isInput && macroNames.contains(llvm::StringRef(tensorName).upper())) {
+      std::string base = tensorName + "_out";
+      tensorName = base;
+      for (int k = 2; macroNames.contains(llvm::StringRef(tensorName).upper()); ++k)
+        tensorName = base + std::to_string(k);
+    }
+    if (!macroNames.insert(llvm::StringRef(tensorName).upper()).second)
+      return func.emitError() << what << " name '" << tensorName
+                              << "' clashes with another input or output in the header macros";
+    into.push_back({tensorName, tensor});
+    return success();
+  };
+  FunctionType type = func.getFunctionType();
+  for (unsigned i = 0; i < type.getNumInputs(); ++i)
+    if (failed(add(type.getInput(i), func.getArgAttrDict(i), "in" + std::to_string(i), true,
+                   sig.inputs)))
+      return failure();
+  for (unsigned i = 0; i < type.getNumResults(); ++i)
+    if (failed(add(type.getResult(i), func.getResultAttrDict(i), "out" + std::to_string(i),
+                   false, sig.outputs)))
+      return failure();
+  if (sig.outputs.empty())
+    return func.emitError() << "the model has no outputs";
+  return sig;
+}

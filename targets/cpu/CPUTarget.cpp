@@ -1,0 +1,179 @@
+// CPU targets: loops to the LLVM dialect, then LLVM's optimizer and code generator.
+#include "targets/cpu/CPUTarget.h"
+
+#include "passes/Passes.h"
+#include "targets/Target.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+using namespace tlc;
+
+namespace {
+
+class CPUTarget final : public Target {
+public:
+  CPUTarget(llvm::StringRef name, llvm::StringRef triple, llvm::StringRef defaultCPU,
+            llvm::StringRef description, llvm::StringRef linker)
+      : name(name), triple(triple), defaultCPU(defaultCPU), description(description),
+        linker(linker) {}
+
+  llvm::StringRef getName() const override { return name; }
+  llvm::StringRef getDescription() const override { return description; }
+  llvm::StringRef getLinkerDriver() const override { return linker; }
+
+  void addCodegenPasses(OpPassManager &pm, const TargetOptions &) const override {
+    pm.addNestedPass<func::FuncOp>(createTLCLowerMemRefCopy());
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+    pm.addPass(createTLCApproximateMath());
+    pm.addPass(createConvertMathToFuncs());
+    pm.addPass(createLowerAffinePass());
+    pm.addPass(createSCFToControlFlowPass());
+    pm.addPass(memref::createExpandStridedMetadataPass());
+    pm.addPass(createLowerAffinePass());
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+    pm.addPass(createConvertMathToLLVMPass());
+    pm.addPass(createArithToLLVMConversionPass());
+    pm.addPass(createConvertIndexToLLVMPass());
+    ConvertFuncToLLVMPassOptions funcOptions;
+    funcOptions.useBarePtrCallConv = true;
+    pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+    pm.addPass(createConvertControlFlowToLLVMPass());
+    pm.addPass(createUBToLLVMConversionPass());
+    pm.addPass(createReconcileUnrealizedCastsPass());
+    pm.addPass(createCanonicalizerPass());
+  }
+
+  LogicalResult verifyOptions(const TargetOptions &options, Location loc) const override {
+    std::string error;
+    if (!createTargetMachine(options, error)) {
+      emitError(loc) << error;
+      return failure();
+    }
+    return success();
+  }
+
+  LogicalResult serialize(ModuleOp module, const TargetOptions &options, OutputKind kind,
+                          llvm::raw_pwrite_stream &os) const override {
+    std::string error;
+    std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
+    if (!tm)
+      return module.emitError() << error;
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, llvmContext);
+    if (!llvmModule)
+      return module.emitError() << "failed to translate the module to LLVM IR";
+    llvmModule->setDataLayout(tm->createDataLayout());
+    llvmModule->setTargetTriple(tm->getTargetTriple());
+    bool wide = tm->getTargetTriple().isX86() &&
+                tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
+    for (llvm::Function &f : *llvmModule) {
+      if (f.isDeclaration())
+        continue;
+      f.addFnAttr("target-cpu", tm->getTargetCPU());
+      f.addFnAttr("target-features", tm->getTargetFeatureString());
+      // LLVM prefers 256-bit vectors on AVX-512 parts; dense tensor loops want all 512 bits.
+      if (wide)
+        f.addFnAttr("prefer-vector-width", "512");
+    }
+    auto optimize = makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0, tm.get());
+    if (llvm::Error err = optimize(llvmModule.get())) {
+      std::string message = llvm::toString(std::move(err));
+      return module.emitError() << "LLVM optimization failed: " << message;
+    }
+    if (kind == OutputKind::LLVMIR) {
+      llvmModule->print(os, nullptr);
+      return success();
+    }
+    llvm::legacy::PassManager codegen;
+    auto fileType = kind == OutputKind::Assembly ? llvm::CodeGenFileType::AssemblyFile
+                                                 : llvm::CodeGenFileType::ObjectFile;
+    if (tm->addPassesToEmitFile(codegen, os, nullptr, fileType))
+      return module.emitError() << "target " << name << " cannot emit this file type";
+    codegen.run(*llvmModule);
+    return success();
+  }
+
+private:
+  std::unique_ptr<llvm::TargetMachine> createTargetMachine(const TargetOptions &options,
+                                                           std::string &error) const {
+    llvm::Triple tt(triple);
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(tt, error);
+    if (!target)
+      return nullptr;
+    std::string cpu = options.cpu.empty() ? defaultCPU : options.cpu;
+    std::string features;
+    if (cpu == "native") {
+      if (llvm::Triple(llvm::sys::getProcessTriple()).getArch() != tt.getArch()) {
+        error = "--cpu=native needs a " + name + " host";
+        return nullptr;
+      }
+      cpu = llvm::sys::getHostCPUName().str();
+      for (const auto &feature : llvm::sys::getHostCPUFeatures())
+        features += (feature.second ? "+" : "-") + feature.first().str() + ",";
+    }
+    // Check the CPU name first: an unknown one makes LLVM print warnings and carry on.
+    std::unique_ptr<llvm::MCSubtargetInfo> probe(target->createMCSubtargetInfo(tt, "", ""));
+    if (!probe || !probe->isCPUStringValid(cpu)) {
+      error = "unknown cpu '" + cpu + "' for target " + name;
+      return nullptr;
+    }
+    std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+        tt, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+        options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
+                              : llvm::CodeGenOptLevel::Default));
+    if (!tm) {
+      error = "cannot create a code generator for " + triple;
+      return nullptr;
+    }
+    return tm;
+  }
+
+  std::string name, triple, defaultCPU, description, linker;
+};
+
+} // namespace
+
+void tlc::registerCPUTargets() {
+  LLVMInitializeX86TargetInfo();
+  LLVMInitializeX86Target();
+  LLVMInitializeX86TargetMC();
+  LLVMInitializeX86AsmPrinter();
+  LLVMInitializeAArch64TargetInfo();
+  LLVMInitializeAArch64Target();
+  LLVMInitializeAArch64TargetMC();
+  LLVMInitializeAArch64AsmPrinter();
+  registerTarget(std::make_unique<CPUTarget>(
+      "x86_64", "x86_64-unknown-linux-gnu", "x86-64-v3",
+      "x86-64 Linux; --cpu x86-64-v3 (AVX2, default), x86-64-v4/skylake-avx512/znver4 "
+      "(AVX-512), native",
+      "cc"));
+  registerTarget(std::make_unique<CPUTarget>("aarch64", "aarch64-unknown-linux-gnu", "generic",
+                                             "AArch64 Linux with NEON; --cpu generic (default), "
+                                             "neoverse-n1, cortex-a76, ...",
+                                             "aarch64-linux-gnu-gcc"));
+}

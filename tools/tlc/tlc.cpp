@@ -1,0 +1,120 @@
+// tlc: the compiler driver (a model in, an object file and a C header out).
+#include "compiler/Compile.h"
+#include "compiler/Registration.h"
+#include "targets/Target.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace {
+cl::OptionCategory category("tlc options");
+
+cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input .tl or .mlir>"), cl::Required,
+                               cl::cat(category));
+cl::opt<std::string> outputPath("o", cl::desc("Output file (default: stdout for text output)"),
+                                cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> headerPath("header", cl::desc("Also write the C header to <file>"),
+                                cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> modelName("name",
+                               cl::desc("C name of the model (default: the input file's stem); "
+                                        "the entry point is NAME_run"),
+                               cl::value_desc("name"), cl::cat(category));
+cl::opt<std::string> targetName("target", cl::desc("Target: x86_64 (default) or aarch64"),
+                                cl::init("x86_64"), cl::cat(category));
+cl::opt<std::string> cpuName("cpu",
+                             cl::desc("CPU to tune and select instructions for: x86-64-v3 "
+                                      "(AVX2), x86-64-v4 / skylake-avx512 / znver4 (AVX-512), "
+                                      "native; for aarch64: generic, neoverse-n1, ..."),
+                             cl::value_desc("cpu"), cl::cat(category));
+cl::opt<tlc::EmitKind> emitKind(
+    "emit", cl::desc("What to write"), cl::init(tlc::EmitKind::Object),
+    cl::values(clEnumValN(tlc::EmitKind::TL, "tl", "the tl dialect after import"),
+               clEnumValN(tlc::EmitKind::Linalg, "linalg", "linalg on tensors after lowering"),
+               clEnumValN(tlc::EmitKind::LLVMIR, "llvm", "optimized LLVM IR"),
+               clEnumValN(tlc::EmitKind::Assembly, "asm", "target assembly"),
+               clEnumValN(tlc::EmitKind::Object, "obj", "an object file (default)")),
+    cl::cat(category));
+cl::opt<bool> shared("shared", cl::desc("Link the object into a shared library (for tlc-run)"),
+                     cl::cat(category));
+cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3, default 3)"),
+                           cl::init(3), cl::Prefix, cl::cat(category));
+cl::opt<bool> listTargets("list-targets", cl::desc("List the targets and exit"),
+                          cl::cat(category));
+
+/// Errors without a source position print as "tlc: error: ...", file-level ones as
+/// "FILE: error: ..."; the rest go to the source manager handler (file:line:col + caret).
+LogicalResult printUnpositioned(mlir::Diagnostic &diag) {
+  mlir::Location loc = diag.getLocation();
+  std::string prefix = "tlc";
+  if (auto file = dyn_cast<mlir::FileLineColLoc>(loc)) {
+    if (file.getLine() != 0)
+      return failure();
+    prefix = file.getFilename().str();
+  } else if (!isa<mlir::UnknownLoc>(loc)) {
+    return failure();
+  }
+  errs() << prefix << ": ";
+  switch (diag.getSeverity()) {
+  case mlir::DiagnosticSeverity::Error:
+    WithColor(errs(), raw_ostream::RED, true) << "error: ";
+    break;
+  case mlir::DiagnosticSeverity::Warning:
+    WithColor(errs(), raw_ostream::MAGENTA, true) << "warning: ";
+    break;
+  default:
+    errs() << "note: ";
+  }
+  errs() << diag << "\n";
+  return success();
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "tlc 0.1.0 (LLVM/MLIR " << LLVM_VERSION_STRING << ")\n";
+  });
+  // --list-targets needs no input; let it through the Required positional.
+  for (int i = 1; i < argc; ++i)
+    if (StringRef(argv[i]) == "--list-targets") {
+      tlc::registerAllTargets();
+      for (const tlc::Target *t : tlc::getRegisteredTargets())
+        outs() << t->getName() << "\t" << t->getDescription() << "\n";
+      return 0;
+    }
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tlc: ahead-of-time compiler for tensor programs\n\n"
+                              "  tlc model.tl -o model.o --header model.h [--target T] "
+                              "[--cpu C]\n");
+
+  mlir::DialectRegistry registry;
+  tlc::registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.allowUnregisteredDialects(false);
+
+  SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler sourceHandler(sourceMgr, &context);
+  context.getDiagEngine().registerHandler(printUnpositioned);
+
+  tlc::CompileOptions options;
+  options.inputPath = inputPath;
+  options.outputPath = outputPath;
+  options.headerPath = headerPath;
+  options.modelName = modelName;
+  options.target = targetName;
+  options.cpu = cpuName;
+  options.emit = emitKind;
+  options.shared = shared;
+  options.optLevel = std::min(optLevel.getValue(), 3u);
+  return mlir::failed(tlc::compile(options, context, sourceMgr)) ? 1 : 0;
+}
