@@ -1,0 +1,38 @@
+# lit configuration for tlc: tools, substitutions and optional features (qemu, cross compiler).
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tlc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".tl", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "runtime", "install"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tlc_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.tlc_tools_dir, append_path=True)
+
+python = "/usr/bin/python3"  # Debian's python has numpy; the pyenv one first on PATH does not
+runtime_src = os.path.join(config.tlc_source_dir, "runtime", "src")
+runtime_include = os.path.join(config.tlc_source_dir, "runtime", "include")
+# Config substitutions apply before lit's own, so %tlc is not read as %t + "lc".
+config.substitutions.append(("%tlc", os.path.join(config.tlc_tools_dir, "tlc")))
+config.substitutions.append(("%python", python))
+config.substitutions.append(("%e2e_dir", os.path.join(config.tlc_source_dir, "test", "e2e")))
+config.substitutions.append(("%examples", os.path.join(config.tlc_source_dir, "examples")))
+config.substitutions.append(("%runtime_src", runtime_src))
+config.substitutions.append(("%runtime_include", runtime_include))
+config.substitutions.append(("%runtime_lib", config.tlc_runtime_lib))
+config.substitutions.append(("%cc", "cc -O2 -I" + runtime_include))
+
+tools = ["tlc", "tlc-opt", "tlc-parse"]
+llvm_config.add_tool_substitutions(tools, [config.tlc_tools_dir, config.llvm_tools_dir])
+
+if shutil.which("qemu-aarch64"):
+    config.available_features.add("qemu-aarch64")
+if shutil.which("aarch64-linux-gnu-gcc"):
+    config.available_features.add("aarch64-cc")
