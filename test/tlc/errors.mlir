@@ -1,0 +1,33 @@
+// Driver errors: each is a located (or tool-prefixed) message and exit status 1, never a crash.
+// RUN: not tlc %s --target=riscv -o %t.o 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: tlc: error: unknown target 'riscv' (available: x86_64 aarch64)
+
+// RUN: not tlc %s --cpu=pentium9 -o %t.o 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: tlc: error: unknown cpu 'pentium9' for target x86_64
+// CPU-NOT: recognized processor
+
+// RUN: not tlc %s --target=aarch64 --cpu=znver4 -o %t.o 2>&1 | FileCheck %s --check-prefix=CPU2
+// CPU2: tlc: error: unknown cpu 'znver4' for target aarch64
+
+// RUN: not tlc %s 2>&1 | FileCheck %s --check-prefix=NOOUT
+// NOOUT: tlc: error: an object file needs an output path (-o FILE)
+
+// RUN: not tlc %s --emit=asm --shared -o %t.s 2>&1 | FileCheck %s --check-prefix=SHARED
+// SHARED: tlc: error: --shared only applies to --emit=obj
+
+// RUN: not tlc %s --name=2bad -o %t.o 2>&1 | FileCheck %s --check-prefix=NAME
+// NAME: tlc: error: model name '2bad' is not a valid C identifier (use --name)
+
+// RUN: not tlc %S/does-not-exist.mlir -o %t.o 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: does-not-exist.mlir: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
+
+// RUN: cp %s %t.onnx.txt && not tlc %t.onnx.txt -o %t.o 2>&1 | FileCheck %s --check-prefix=EXT
+// EXT: error: unknown input kind '.txt': expected a .tl einsum graph or a .mlir module
+
+// RUN: not tlc --emit=bogus %s 2>&1 | FileCheck %s --check-prefix=EMIT
+// EMIT: Cannot find option named 'bogus'
+
+func.func @m(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = tl.exp %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
