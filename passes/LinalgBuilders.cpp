@@ -49,6 +49,10 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
 
 Value buildReduction(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
                      TypedAttr identity, CombineFn combine) {
+  // Nothing to fold: the input itself. (A generic whose body reads its output but has no
+  // reduction loop would look elementwise to fusion and be fused with wrong semantics.)
+  if (axes.empty())
+    return input;
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t rank = inputType.getRank();
   SmallVector<int64_t> outShape;

@@ -30,7 +30,7 @@ using CombineFn = llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Locati
                                                  mlir::Value)>;
 
 /// Reduces `input` over the sorted, non-negative `axes` into a tensor without those axes,
-/// starting from `identity` and folding with `combine(acc, x)`.
+/// starting from `identity` and folding with `combine(acc, x)`. With no axes, returns `input`.
 mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
                            llvm::ArrayRef<int64_t> axes, mlir::TypedAttr identity,
                            CombineFn combine);

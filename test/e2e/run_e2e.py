@@ -167,8 +167,12 @@ def parse_header(text, name):
         out = {}
         for t in names:
             rank = get("%s_%s_RANK" % (kind, t), to_int)
-            shape = get("%s_%s_SHAPE" % (kind, t), to_shape) if rank > 0 or \
-                "%s_%s_%s_SHAPE" % (prefix, kind, t) in macros else ()
+            shape = get("%s_%s_SHAPE" % (kind, t), to_shape)
+            if rank == 0:
+                # C has no empty initializer list: scalars are declared with SHAPE {1}.
+                if shape != (1,):
+                    raise HeaderError("rank-0 %s %s has SHAPE %r, expected {1}" % (kind, t, shape))
+                shape = ()
             out[t] = {"dtype": get("%s_%s_DTYPE" % (kind, t), to_dtype), "rank": rank,
                       "shape": shape, "numel": get("%s_%s_NUMEL" % (kind, t), to_int)}
         return out

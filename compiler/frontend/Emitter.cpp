@@ -1,0 +1,279 @@
+// Emits tl ops for .tl statements: names, literals, operators, params, inputs and outputs.
+#include "Emitter.h"
+
+#include "Calls.h"
+
+#include "TL/TLDialect.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace mlir;
+using namespace tlc::frontend;
+namespace tl = tlc::tl;
+
+Emitter::Emitter(const Source &source, StringRef funcName)
+    : source(source), builder(source.context()) {
+  module = ModuleOp::create(source.loc(SMLoc()));
+  builder.setInsertionPointToEnd(module->getBody());
+  func = func::FuncOp::create(builder, source.loc(SMLoc()), funcName,
+                              builder.getFunctionType({}, {}));
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+}
+
+Type Emitter::dtypeType(DType dtype) {
+  switch (dtype) {
+  case DType::F16: return builder.getF16Type();
+  case DType::BF16: return builder.getBF16Type();
+  case DType::F32: return builder.getF32Type();
+  case DType::F64: return builder.getF64Type();
+  case DType::I32: return builder.getI32Type();
+  case DType::I64: return builder.getI64Type();
+  case DType::I1: return builder.getI1Type();
+  }
+  return builder.getF32Type();
+}
+
+RankedTensorType Emitter::tensorType(const TypeSpec &spec) {
+  return RankedTensorType::get(spec.shape, dtypeType(spec.dtype));
+}
+
+/// The closest of `candidates` to `name` within a small edit distance, for "did you mean".
+static std::string suggest(StringRef name, ArrayRef<StringRef> candidates) {
+  StringRef best;
+  unsigned bestDistance = std::min<unsigned>(3, name.size());
+  for (StringRef c : candidates) {
+    unsigned d = name.edit_distance(c, /*AllowReplacements=*/true, bestDistance);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = c;
+    }
+  }
+  return best.empty() ? "" : ("; did you mean '" + best + "'?").str();
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> Emitter::emitLiteral(const Expr &expr, Type elementType) {
+  const NumberLit &lit = expr.number;
+  Attribute attr;
+  if (auto floatType = dyn_cast<FloatType>(elementType)) {
+    attr = FloatAttr::get(floatType, lit.value);
+  } else {
+    unsigned width = elementType.getIntOrFloatBitWidth();
+    bool integral = lit.isInteger || lit.value == std::trunc(lit.value);
+    if (!integral) {
+      error(expr.loc) << "number " << lit.text << " cannot be used as " << elementType
+                      << " (it is not an integer)";
+      return failure();
+    }
+    bool fits;
+    int64_t v = 0;
+    if (lit.isInteger) {
+      v = lit.intValue;
+      fits = true;
+    } else {
+      fits = std::fabs(lit.value) < 0x1.0p62;
+      v = fits ? static_cast<int64_t>(lit.value) : 0;
+    }
+    if (width == 1)
+      fits = fits && (v == 0 || v == 1);
+    else if (width < 64)
+      fits = fits && v >= -(int64_t(1) << (width - 1)) && v < (int64_t(1) << (width - 1));
+    if (!fits) {
+      error(expr.loc) << "number " << lit.text << " does not fit in " << elementType
+                      << (width == 1 ? " (only 0 and 1 do)" : "");
+      return failure();
+    }
+    attr = IntegerAttr::get(elementType, APInt(width, static_cast<uint64_t>(v), /*isSigned=*/true));
+  }
+  auto type = RankedTensorType::get({}, elementType);
+  return tl::ConstantOp::create(builder, source.loc(expr.loc), type,
+                                DenseElementsAttr::get(type, attr))
+      .getResult();
+}
+
+/// Number literals and arithmetic on them only; these take the dtype of their context.
+static bool isLiteralOnly(const Expr &expr) {
+  if (expr.kind == Expr::Number)
+    return true;
+  if (expr.kind != Expr::Neg && expr.kind != Expr::Binary)
+    return false;
+  return llvm::all_of(expr.operands, [](const auto &e) { return isLiteralOnly(*e); });
+}
+
+LogicalResult Emitter::emitGroup(ArrayRef<const Expr *> exprs, SmallVectorImpl<Value> &values,
+                                 Type hint) {
+  values.assign(exprs.size(), Value());
+  Type groupType;
+  for (auto [i, e] : llvm::enumerate(exprs)) {
+    if (isLiteralOnly(*e))
+      continue;
+    FailureOr<Value> v = emitExpr(*e, hint);
+    if (failed(v))
+      return failure();
+    values[i] = *v;
+    if (!groupType)
+      groupType = cast<RankedTensorType>(v->getType()).getElementType();
+  }
+  for (auto [i, e] : llvm::enumerate(exprs)) {
+    if (values[i])
+      continue;
+    FailureOr<Value> v = emitExpr(*e, groupType ? groupType : hint);
+    if (failed(v))
+      return failure();
+    values[i] = *v;
+  }
+  return success();
+}
+
+FailureOr<Value> Emitter::emitExpr(const Expr &expr, Type hint) {
+  switch (expr.kind) {
+  case Expr::Number:
+    return emitLiteral(expr, hint ? hint : builder.getF32Type());
+  case Expr::Name: {
+    auto it = symbols.find(expr.name);
+    if (it == symbols.end()) {
+      SmallVector<StringRef> names;
+      for (const auto &entry : symbols)
+        names.push_back(entry.getKey());
+      llvm::sort(names);
+      error(expr.loc) << "undefined name '" << expr.name << "'" << suggest(expr.name, names);
+      return failure();
+    }
+    return it->second.value;
+  }
+  case Expr::Neg: {
+    FailureOr<Value> v = emitExpr(*expr.operands[0], hint);
+    if (failed(v))
+      return failure();
+    return tl::NegOp::create(builder, source.loc(expr.loc), v->getType(), *v).getResult();
+  }
+  case Expr::Binary: {
+    SmallVector<Value> values;
+    if (failed(emitGroup({expr.operands[0].get(), expr.operands[1].get()}, values, hint)))
+      return failure();
+    BinaryKind kind = expr.op == '+'   ? BinaryKind::Add
+                      : expr.op == '-' ? BinaryKind::Sub
+                      : expr.op == '*' ? BinaryKind::Mul
+                                       : BinaryKind::Div;
+    return buildBinary(*this, kind, expr.loc, values[0], values[1],
+                       ("'" + Twine(expr.op) + "'").str());
+  }
+  case Expr::Call:
+    return emitOperatorCall(*this, expr, hint);
+  }
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+LogicalResult Emitter::define(StringRef name, SMLoc loc, Value value) {
+  auto [it, inserted] = symbols.try_emplace(name, Symbol{value, loc});
+  if (!inserted) {
+    InFlightDiagnostic diag = error(loc);
+    diag << "'" << name << "' is already defined";
+    diag.attachNote(source.loc(it->second.loc)) << "previous definition is here";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult Emitter::emit(const Statement &stmt) {
+  // Redefinitions are reported at the name, before anything to its right.
+  if (stmt.kind != Statement::Output || stmt.expr) {
+    auto it = symbols.find(stmt.name);
+    if (it != symbols.end()) {
+      InFlightDiagnostic diag = error(stmt.nameLoc);
+      diag << "'" << stmt.name << "' is already defined";
+      diag.attachNote(source.loc(it->second.loc)) << "previous definition is here";
+      return failure();
+    }
+  }
+  if (stmt.kind == Statement::Output) {
+    for (const Output &o : outputs) {
+      if (o.name == stmt.name) {
+        InFlightDiagnostic diag = error(stmt.nameLoc);
+        diag << "'" << stmt.name << "' is already an output";
+        diag.attachNote(source.loc(o.loc)) << "previous output is here";
+        return failure();
+      }
+    }
+  }
+
+  switch (stmt.kind) {
+  case Statement::Input: {
+    Value arg = func.getBody().front().addArgument(tensorType(stmt.type),
+                                                   source.loc(stmt.nameLoc));
+    inputNames.push_back(stmt.name);
+    return define(stmt.name, stmt.nameLoc, arg);
+  }
+  case Statement::Param: {
+    RankedTensorType type = tensorType(stmt.type);
+    FailureOr<DenseElementsAttr> value =
+        evaluateInitializer(*this, *stmt.expr, type, stmt.name);
+    if (failed(value))
+      return failure();
+    Value constant =
+        tl::ConstantOp::create(builder, source.loc(stmt.expr->loc), type, *value).getResult();
+    return define(stmt.name, stmt.nameLoc, constant);
+  }
+  case Statement::Binding: {
+    FailureOr<Value> value = emitExpr(*stmt.expr);
+    if (failed(value))
+      return failure();
+    return define(stmt.name, stmt.nameLoc, *value);
+  }
+  case Statement::Output: {
+    Value value;
+    if (stmt.expr) {
+      FailureOr<Value> emitted = emitExpr(*stmt.expr);
+      if (failed(emitted) || failed(define(stmt.name, stmt.nameLoc, *emitted)))
+        return failure();
+      value = *emitted;
+    } else {
+      auto it = symbols.find(stmt.name);
+      if (it == symbols.end()) {
+        SmallVector<StringRef> names;
+        for (const auto &entry : symbols)
+          names.push_back(entry.getKey());
+        llvm::sort(names);
+        error(stmt.nameLoc) << "undefined name '" << stmt.name << "'"
+                            << suggest(stmt.name, names);
+        return failure();
+      }
+      value = it->second.value;
+    }
+    outputs.push_back(Output{stmt.name, stmt.loc, value});
+    return success();
+  }
+  }
+  return failure();
+}
+
+OwningOpRef<ModuleOp> Emitter::finish() {
+  if (outputs.empty()) {
+    error(SMLoc()) << "the program has no outputs (add an 'output NAME' statement)";
+    return nullptr;
+  }
+  SmallVector<Value> results;
+  SmallVector<Type> resultTypes;
+  for (const Output &o : outputs) {
+    results.push_back(o.value);
+    resultTypes.push_back(o.value.getType());
+  }
+  func::ReturnOp::create(builder, source.loc(outputs.back().loc), results);
+  func.setType(builder.getFunctionType(func.getBody().front().getArgumentTypes(), resultTypes));
+  for (auto [i, name] : llvm::enumerate(inputNames))
+    func.setArgAttr(i, "tl.name", builder.getStringAttr(name));
+  for (auto [i, o] : llvm::enumerate(outputs))
+    func.setResultAttr(i, "tl.name", builder.getStringAttr(o.name));
+  // Every op was checked before it was built; this is a safety net that still reports at the
+  // op's source location rather than producing invalid IR.
+  if (failed(verify(*module)))
+    return nullptr;
+  return std::move(module);
+}

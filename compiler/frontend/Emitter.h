@@ -1,0 +1,62 @@
+// Emits tl ops for parsed .tl statements into one func.func, checking types before each op.
+#ifndef TLC_COMPILER_FRONTEND_EMITTER_H
+#define TLC_COMPILER_FRONTEND_EMITTER_H
+
+#include "AST.h"
+#include "Source.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tlc::frontend {
+
+class Emitter {
+public:
+  Emitter(const Source &source, llvm::StringRef funcName);
+
+  /// Emits one statement; failure means an error was reported.
+  llvm::LogicalResult emit(const Statement &stmt);
+  /// Completes the function (signature, names, return) and verifies the module.
+  mlir::OwningOpRef<mlir::ModuleOp> finish();
+
+  // Used by the call lowering (Calls.cpp).
+  const Source &source;
+  mlir::OpBuilder builder;
+  mlir::Type dtypeType(DType dtype);
+  mlir::RankedTensorType tensorType(const TypeSpec &spec);
+  /// Emits `expr`; a number literal in it becomes a scalar of `hint` (f32 when null).
+  llvm::FailureOr<mlir::Value> emitExpr(const Expr &expr, mlir::Type hint = {});
+  /// Emits a group of operands that must share a dtype: non-literals first, then literals take
+  /// the dtype of the first non-literal (or `hint`).
+  llvm::LogicalResult emitGroup(llvm::ArrayRef<const Expr *> exprs,
+                                llvm::SmallVectorImpl<mlir::Value> &values, mlir::Type hint = {});
+  mlir::InFlightDiagnostic error(llvm::SMLoc at) { return source.error(at); }
+
+private:
+  llvm::FailureOr<mlir::Value> emitLiteral(const Expr &expr, mlir::Type elementType);
+  llvm::FailureOr<mlir::Value> emitCall(const Expr &call, mlir::Type hint);
+  llvm::FailureOr<mlir::Value> emitParam(const Statement &stmt);
+  llvm::LogicalResult define(llvm::StringRef name, llvm::SMLoc loc, mlir::Value value);
+
+  struct Symbol {
+    mlir::Value value;
+    llvm::SMLoc loc;
+  };
+  struct Output {
+    llvm::StringRef name;
+    llvm::SMLoc loc;
+    mlir::Value value;
+  };
+
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  mlir::func::FuncOp func;
+  llvm::StringMap<Symbol> symbols;
+  llvm::SmallVector<llvm::StringRef> inputNames;
+  llvm::SmallVector<Output> outputs;
+};
+
+} // namespace tlc::frontend
+
+#endif // TLC_COMPILER_FRONTEND_EMITTER_H
