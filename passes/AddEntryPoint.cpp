@@ -28,12 +28,18 @@ struct TLCAddEntryPointPass : tlc::impl::TLCAddEntryPointBase<TLCAddEntryPointPa
       module.emitError() << "no function named '" << modelName << "' to wrap";
       return signalPassFailure();
     }
-    std::string runName = modelName + "_run";
-    if (module.lookupSymbol(runName)) {
-      module.emitError() << "symbol '" << runName << "' already exists";
+    std::string runName = modelName + "_run", implName = modelName + "_impl";
+    for (const std::string &taken : {runName, implName})
+      if (module.lookupSymbol(taken)) {
+        module.emitError() << "symbol '" << taken << "' already exists";
+        return signalPassFailure();
+      }
+    if (failed(SymbolTable::replaceAllSymbolUses(impl, StringAttr::get(&getContext(), implName),
+                                                 module))) {
+      impl.emitError() << "cannot rename '" << modelName << "' to '" << implName << "'";
       return signalPassFailure();
     }
-    impl.setSymName(modelName + "_impl");
+    impl.setSymName(implName);
     impl.setPrivate();
 
     MLIRContext *ctx = &getContext();
@@ -53,7 +59,7 @@ struct TLCAddEntryPointPass : tlc::impl::TLCAddEntryPointBase<TLCAddEntryPointPa
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     for (BlockArgument arg : run.getArguments()) {
       auto memref = dyn_cast<MemRefType>(arg.getType());
-      if (!memref || memref.getNumElements() == 0)
+      if (!memref || (memref.hasStaticShape() && memref.getNumElements() == 0))
         continue; // an empty buffer (e.g. no workspace needed) may be NULL
       Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, arg);
       Value isNull = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ptr, zero);

@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCINTERCHANGELOOPS
@@ -13,30 +14,43 @@ using namespace mlir;
 
 namespace {
 
-/// Policy: the loop dimension that indexes the last (contiguous) axis of the most operand bytes,
-/// preferring parallel dimensions on ties.
-std::optional<unsigned> pickInnermostDim(linalg::GenericOp op) {
-  SmallVector<int64_t> unitStrideBytes(op.getNumLoops(), 0);
+/// The loop dimension indexing the last axis of `operand` in `op`, if that axis is a plain
+/// loop dimension.
+std::optional<unsigned> lastAxisDim(linalg::GenericOp op, OpOperand &operand) {
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  if (map.getNumResults() == 0)
+    return std::nullopt;
+  if (auto last = dyn_cast<AffineDimExpr>(map.getResults().back()))
+    return last.getPosition();
+  return std::nullopt;
+}
+
+/// Policy: the loop dimension that walks the last (contiguous) axis of the most operand bytes.
+/// Ties go to parallel dimensions, then to the one that walks the output contiguously (strided
+/// writes cost more than strided reads), then to the current innermost loop.
+std::optional<unsigned> pickInnermostDim(linalg::GenericOp op, const DataLayout &layout) {
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<int64_t> unitStrideBytes(numLoops, 0);
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<ShapedType>(operand.get().getType());
     if (!type || type.getRank() == 0 || !type.hasStaticShape())
       continue;
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-    if (!last)
-      continue;
-    int64_t bits = std::max<int64_t>(8, type.getElementTypeBitWidth());
-    unitStrideBytes[last.getPosition()] += type.getNumElements() * bits / 8;
+    if (std::optional<unsigned> d = lastAxisDim(op, operand))
+      unitStrideBytes[*d] += type.getNumElements() *
+                             static_cast<int64_t>(layout.getTypeSize(type.getElementType()));
   }
+  std::optional<unsigned> outputDim;
+  if (op.getNumDpsInits() == 1)
+    outputDim = lastAxisDim(op, *op.getDpsInitOperand(0));
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  auto rank = [&](unsigned d) {
+    return std::make_tuple(unitStrideBytes[d], iterators[d] == utils::IteratorType::parallel,
+                           outputDim == d, d == numLoops - 1);
+  };
   std::optional<unsigned> best;
-  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
-    if (!best || unitStrideBytes[d] > unitStrideBytes[*best] ||
-        (unitStrideBytes[d] == unitStrideBytes[*best] &&
-         iterators[d] == utils::IteratorType::parallel &&
-         iterators[*best] != utils::IteratorType::parallel))
+  for (unsigned d = 0; d < numLoops; ++d)
+    if (!best || rank(d) > rank(*best))
       best = d;
-  }
   return best;
 }
 
@@ -47,7 +61,7 @@ struct TLCInterchangeLoopsPass : tlc::impl::TLCInterchangeLoopsBase<TLCInterchan
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : generics) {
       unsigned numLoops = op.getNumLoops();
-      std::optional<unsigned> inner = pickInnermostDim(op);
+      std::optional<unsigned> inner = pickInnermostDim(op, DataLayout::closest(op));
       if (numLoops < 2 || !inner || *inner == numLoops - 1)
         continue;
       SmallVector<unsigned> order;

@@ -16,7 +16,11 @@ namespace {
 struct TLCLowerMemRefCopyPass : tlc::impl::TLCLowerMemRefCopyBase<TLCLowerMemRefCopyPass> {
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
-    getOperation().walk([&](memref::CopyOp op) { copies.push_back(op); });
+    // Unranked copies have no loop nest; they stay memref.copy.
+    getOperation().walk([&](memref::CopyOp op) {
+      if (isa<MemRefType>(op.getSource().getType()) && isa<MemRefType>(op.getTarget().getType()))
+        copies.push_back(op);
+    });
     OpBuilder b(&getContext());
     for (memref::CopyOp copy : copies) {
       b.setInsertionPoint(copy);

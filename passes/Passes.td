@@ -20,10 +20,11 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
 def TLCInterchangeLoops : Pass<"tlc-interchange-loops", "mlir::func::FuncOp"> {
   let summary = "Order linalg.generic loops so the innermost one walks memory contiguously";
   let description = [{
-    Permutes the iteration space of each `linalg.generic` so that the loop indexing the last
-    axis of the output (when it is parallel) becomes innermost and reductions move outward.
-    After lowering to loops, the innermost loop then reads and writes unit-stride memory and
-    LLVM vectorizes it without reassociating floating-point sums (e.g. matmul runs i-k-j).
+    Permutes the iteration space of each `linalg.generic` so that the innermost loop is the one
+    that walks the last (contiguous) axis of the most operand bytes; ties go to parallel loops,
+    then to the loop that writes the output contiguously. The other loops keep their order.
+    After lowering to loops, the innermost loop then touches unit-stride memory and LLVM
+    vectorizes it (e.g. matmul runs i-k-j, and needs no reassociation of its sums).
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCPLANWORKSPACE
@@ -18,10 +19,9 @@ constexpr int64_t kAlignment = 64;
 
 int64_t alignTo(int64_t x) { return (x + kAlignment - 1) / kAlignment * kAlignment; }
 
-/// Bytes a buffer of `type` occupies (i1 and other sub-byte types take a byte each).
-int64_t bufferBytes(MemRefType type) {
-  int64_t bits = type.getElementTypeBitWidth();
-  return type.getNumElements() * std::max<int64_t>(1, bits / 8);
+/// Bytes a buffer of `type` occupies, from the data layout (i1 takes a byte per element).
+int64_t bufferBytes(const DataLayout &layout, MemRefType type) {
+  return type.getNumElements() * static_cast<int64_t>(layout.getTypeSize(type.getElementType()));
 }
 
 struct TLCPlanWorkspacePass : tlc::impl::TLCPlanWorkspaceBase<TLCPlanWorkspacePass> {
@@ -45,19 +45,28 @@ struct TLCPlanWorkspacePass : tlc::impl::TLCPlanWorkspaceBase<TLCPlanWorkspacePa
     SmallVector<memref::AllocOp> allocs;
     bool ok = true;
     func.walk([&](memref::AllocOp alloc) {
-      if (!alloc.getType().hasStaticShape() || !alloc.getType().getLayout().isIdentity()) {
+      MemRefType type = alloc.getType();
+      if (!type.hasStaticShape())
         alloc.emitOpError("cannot be placed in the workspace: its shape must be static");
-        ok = false;
+      else if (!type.getLayout().isIdentity())
+        alloc.emitOpError("cannot be placed in the workspace: its layout must be the identity");
+      else if (type.getMemorySpace())
+        alloc.emitOpError() << "cannot be placed in the workspace: it is in memory space "
+                            << type.getMemorySpace() << ", not the default one";
+      else {
+        allocs.push_back(alloc);
+        return;
       }
-      allocs.push_back(alloc);
+      ok = false;
     });
     if (!ok)
       return failure();
     SmallVector<int64_t> offsets;
     int64_t size = 0;
+    DataLayout layout = DataLayout::closest(func);
     for (memref::AllocOp alloc : allocs) {
       offsets.push_back(size);
-      size += alignTo(bufferBytes(alloc.getType()));
+      size += alignTo(bufferBytes(layout, alloc.getType()));
     }
     MLIRContext *ctx = func.getContext();
     auto arenaType = MemRefType::get({size}, IntegerType::get(ctx, 8));

@@ -103,7 +103,7 @@ const Function *lookupFunction(StringRef name) {
 
 std::string suggestFunction(StringRef name, bool initializers) {
   StringRef best;
-  unsigned bestDistance = std::min<unsigned>(3, name.size());
+  unsigned bestDistance = std::max<unsigned>(1, name.size() / 3) + 1;
   for (const Function &f : functionTable()) {
     if ((f.family == Family::Init) != initializers)
       continue;
@@ -273,15 +273,15 @@ Type elementOf(Value v) { return tensorOf(v).getElementType(); }
 LogicalResult checkSameDType(Emitter &em, SMLoc loc, StringRef what, Value a, Value b) {
   if (elementOf(a) == elementOf(b))
     return success();
-  em.error(loc) << "operands of " << what << " have different dtypes: " << elementOf(a)
-                << " and " << elementOf(b);
+  em.error(loc) << "operands of " << what << " have different dtypes: " << typeName(elementOf(a))
+                << " and " << typeName(elementOf(b));
   return failure();
 }
 
 LogicalResult checkFloat(Emitter &em, SMLoc loc, StringRef what, Value v) {
   if (isa<FloatType>(elementOf(v)))
     return success();
-  em.error(loc) << what << " needs a floating-point tensor, got " << elementOf(v)
+  em.error(loc) << what << " needs a floating-point tensor, got " << typeName(elementOf(v))
                 << " (use cast(x, to=f32))";
   return failure();
 }
@@ -333,8 +333,8 @@ FailureOr<Value> emitEinsum(Emitter &em, const BoundCall &c, Type hint) {
   SmallVector<ArrayRef<int64_t>> shapes;
   for (auto [i, v] : llvm::enumerate(operands)) {
     if (elementOf(v) != elementOf(operands[0])) {
-      em.error(c.loc()) << "einsum operand " << i << " has dtype " << elementOf(v)
-                        << " but operand 0 has " << elementOf(operands[0]);
+      em.error(c.loc()) << "einsum operand " << i << " has dtype " << typeName(elementOf(v))
+                        << " but operand 0 has " << typeName(elementOf(operands[0]));
       return failure();
     }
     shapes.push_back(tensorOf(v).getShape());
@@ -405,7 +405,7 @@ FailureOr<Value> emitSelect(Emitter &em, const BoundCall &c, Type hint) {
     return failure();
   if (!elementOf(*cond).isInteger(1)) {
     em.error(c.positional[0]->loc) << "the condition of select must have dtype i1, got "
-                                   << elementOf(*cond) << " (compare with eq, lt, ... or cast)";
+                                   << typeName(elementOf(*cond)) << " (compare with eq, lt, ... or cast)";
     return failure();
   }
   if (failed(checkSameDType(em, c.loc(), "select", v[0], v[1])))
@@ -584,8 +584,14 @@ FailureOr<Value> emitConcat(Emitter &em, const BoundCall &c, Type hint) {
   const Arg *a = c.keyword("axis");
   int64_t axis = a ? intValue(*a) : 0;
   SmallVector<RankedTensorType> types;
-  for (Value v : operands)
+  for (auto [i, v] : llvm::enumerate(operands)) {
+    if (elementOf(v) != elementOf(operands[0])) {
+      em.error(c.loc()) << "concat operand " << i << " has dtype " << typeName(elementOf(v))
+                        << " but operand 0 has " << typeName(elementOf(operands[0]));
+      return failure();
+    }
     types.push_back(tensorOf(v));
+  }
   FailureOr<RankedTensorType> type =
       tl::concatType(types, axis, [&] { return em.error(c.loc()); });
   if (failed(type))

@@ -40,7 +40,7 @@ RankedTensorType Emitter::tensorType(const TypeSpec &spec) {
 /// The closest of `candidates` to `name` within a small edit distance, for "did you mean".
 static std::string suggest(StringRef name, ArrayRef<StringRef> candidates) {
   StringRef best;
-  unsigned bestDistance = std::min<unsigned>(3, name.size());
+  unsigned bestDistance = std::max<unsigned>(1, name.size() / 3) + 1;
   for (StringRef c : candidates) {
     unsigned d = name.edit_distance(c, /*AllowReplacements=*/true, bestDistance);
     if (d < bestDistance) {
@@ -64,7 +64,7 @@ FailureOr<Value> Emitter::emitLiteral(const Expr &expr, Type elementType) {
     unsigned width = elementType.getIntOrFloatBitWidth();
     bool integral = lit.isInteger || lit.value == std::trunc(lit.value);
     if (!integral) {
-      error(expr.loc) << "number " << lit.text << " cannot be used as " << elementType
+      error(expr.loc) << "number " << lit.text << " cannot be used as " << typeName(elementType)
                       << " (it is not an integer)";
       return failure();
     }
@@ -82,7 +82,7 @@ FailureOr<Value> Emitter::emitLiteral(const Expr &expr, Type elementType) {
     else if (width < 64)
       fits = fits && v >= -(int64_t(1) << (width - 1)) && v < (int64_t(1) << (width - 1));
     if (!fits) {
-      error(expr.loc) << "number " << lit.text << " does not fit in " << elementType
+      error(expr.loc) << "number " << lit.text << " does not fit in " << typeName(elementType)
                       << (width == 1 ? " (only 0 and 1 do)" : "");
       return failure();
     }

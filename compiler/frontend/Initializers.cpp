@@ -1,7 +1,10 @@
 // Parameter initializers: the spec's splitmix64/Box-Muller streams, written once over the dtype.
 #include "Initializers.h"
 
+#include "Source.h"
+
 #include "llvm/ADT/APFloat.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
 #include <cstring>
@@ -114,8 +117,11 @@ FailureOr<DenseElementsAttr> tlc::frontend::makeInitializer(RankedTensorType typ
   for (int64_t i = 0; i < count; ++i) {
     double v = valueAt(i);
     if (failed(encoder.append(v))) {
-      emitError() << "initializer value " << v << (splat ? "" : " (element " + std::to_string(i) + ")")
-                  << " does not fit in " << elementType;
+      std::string text;
+      llvm::raw_string_ostream(text) << llvm::format("%g", v);
+      emitError() << "initializer value " << text
+                  << (splat ? "" : " (element " + std::to_string(i) + ")") << " does not fit in "
+                  << typeName(elementType);
       return failure();
     }
   }

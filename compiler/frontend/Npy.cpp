@@ -1,6 +1,8 @@
 // Reading .npy files: magic, versions 1-3, the header dict, and the little-endian data.
 #include "Npy.h"
 
+#include "Source.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
@@ -120,7 +122,7 @@ std::string formatNpyShape(llvm::ArrayRef<int64_t> shape) {
 std::string formatDeclared(RankedTensorType type) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << type.getElementType() << "[";
+  os << typeName(type.getElementType()) << "[";
   llvm::interleaveComma(type.getShape(), os);
   os << "]";
   return s;
@@ -203,7 +205,7 @@ tlc::frontend::loadNpy(llvm::StringRef path, llvm::StringRef displayPath,
     return failure();
   }
   if (elementType != declared.getElementType()) {
-    emitError() << "'" << displayPath << "' has dtype '" << header->descr << "' (" << elementType
+    emitError() << "'" << displayPath << "' has dtype '" << header->descr << "' (" << typeName(elementType)
                 << ") but " << what << " is declared " << formatDeclared(declared);
     return failure();
   }

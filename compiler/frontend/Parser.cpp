@@ -11,7 +11,7 @@ using namespace llvm;
 using namespace tlc::frontend;
 
 /// Deeper expressions are rejected, so that later recursive walks cannot exhaust the stack.
-static constexpr int kMaxExprHeight = 256;
+static constexpr int kMaxExprHeight = 1000;
 
 std::optional<DType> tlc::frontend::parseDType(StringRef name) {
   return StringSwitch<std::optional<DType>>(name)

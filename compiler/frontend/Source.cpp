@@ -2,6 +2,7 @@
 #include "Source.h"
 
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace tlc::frontend;
@@ -17,6 +18,13 @@ std::string Source::directory() const {
     return ".";
   StringRef dir = sys::path::parent_path(name);
   return dir.empty() ? "." : dir.str();
+}
+
+std::string tlc::frontend::typeName(mlir::Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  type.print(os);
+  return s;
 }
 
 mlir::Location Source::loc(SMLoc at) const {

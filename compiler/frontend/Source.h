@@ -8,6 +8,9 @@
 
 namespace tlc::frontend {
 
+/// A type as users write it (`f32`, `i1`), unquoted, for messages.
+std::string typeName(mlir::Type type);
+
 class Source {
 public:
   Source(llvm::SourceMgr &mgr, mlir::MLIRContext *ctx);

@@ -148,7 +148,7 @@ FailureOr<EinsumSpec> tlc::tl::parseEinsum(StringRef equation, ArrayRef<ArrayRef
         firstOrder.push_back(l);
       else if (it->second != size) {
         emitError() << "einsum label '" << l << "' has extent " << size << " in operand " << i
-                    << " but " << it->second << " elsewhere";
+                    << " but extent " << it->second << " where it first appears";
         return failure();
       }
       ++count[l];

@@ -92,7 +92,7 @@ FailureOr<RankedTensorType> tlc::tl::transposeType(RankedTensorType input, Array
     InFlightDiagnostic diag = emitError();
     diag << "perm [";
     llvm::interleaveComma(perm, diag);
-    diag << "] is not a permutation of the " << rank << " axes";
+    diag << "] is not a permutation of the axes of a rank-" << rank << " tensor";
     return failure();
   }
   SmallVector<int64_t> shape;
@@ -151,7 +151,17 @@ FailureOr<RankedTensorType> tlc::tl::sliceType(RankedTensorType input, ArrayRef<
   }
   for (int64_t k = 0; k < rank; ++k) {
     int64_t dim = input.getDimSize(k);
-    if (strides[k] <= 0 || sizes[k] < 0 || offsets[k] < 0 ||
+    if (strides[k] <= 0) {
+      emitError() << "slice of axis " << k << " has stride " << strides[k]
+                  << "; strides must be positive";
+      return failure();
+    }
+    if (sizes[k] < 0) {
+      emitError() << "slice of axis " << k << " has size " << sizes[k]
+                  << "; sizes must not be negative";
+      return failure();
+    }
+    if (offsets[k] < 0 ||
         (sizes[k] > 0 && (offsets[k] >= dim || offsets[k] + (sizes[k] - 1) * strides[k] >= dim))) {
       emitError() << "slice of axis " << k << " (offset " << offsets[k] << ", size " << sizes[k]
                   << ", stride " << strides[k] << ") is outside the dimension of extent " << dim;

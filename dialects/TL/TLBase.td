@@ -3,7 +3,6 @@
 #define TL_BASE_TD
 
 include "mlir/IR/OpBase.td"
-include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 
 def TL_Dialect : Dialect {
@@ -17,7 +16,6 @@ def TL_Dialect : Dialect {
     (elementwise body, reduction combiner, cost) rather than by name, and everything below this
     dialect is upstream MLIR (linalg, tensor, arith, math).
   }];
-  let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
 }
 
@@ -25,9 +23,9 @@ def TL_Dialect : Dialect {
 def TL_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
 def TL_Int : AnyTypeOf<[I1, I32, I64]>;
 def TL_Element : AnyTypeOf<[TL_Float, TL_Int]>;
-def TL_Tensor : RankedTensorOf<[TL_Element]>;
-def TL_FloatTensor : RankedTensorOf<[TL_Float]>;
-def TL_BoolTensor : RankedTensorOf<[I1]>;
+def TL_Tensor : StaticShapeTensorOf<[TL_Element]>;
+def TL_FloatTensor : StaticShapeTensorOf<[TL_Float]>;
+def TL_BoolTensor : StaticShapeTensorOf<[I1]>;
 
 def TL_GeluApproxNone : I32EnumAttrCase<"none", 0>;
 def TL_GeluApproxTanh : I32EnumAttrCase<"tanh", 1>;
@@ -35,10 +33,6 @@ def TL_GeluApproximation : I32EnumAttr<"GeluApproximation",
     "how GELU is computed: exactly with erf, or with the tanh formula",
     [TL_GeluApproxNone, TL_GeluApproxTanh]> {
   let cppNamespace = "::tlc::tl";
-  let genSpecializedAttr = 0;
-}
-def TL_GeluApproximationAttr : EnumAttr<TL_Dialect, TL_GeluApproximation, "gelu_approx"> {
-  let assemblyFormat = "$value";
 }
 
 def TL_CmpEq : I32EnumAttrCase<"eq", 0>;
@@ -50,10 +44,6 @@ def TL_CmpGe : I32EnumAttrCase<"ge", 5>;
 def TL_ComparePredicate : I32EnumAttr<"ComparePredicate", "elementwise comparison",
     [TL_CmpEq, TL_CmpNe, TL_CmpLt, TL_CmpLe, TL_CmpGt, TL_CmpGe]> {
   let cppNamespace = "::tlc::tl";
-  let genSpecializedAttr = 0;
-}
-def TL_ComparePredicateAttr : EnumAttr<TL_Dialect, TL_ComparePredicate, "cmp"> {
-  let assemblyFormat = "$value";
 }
 
 #endif // TL_BASE_TD

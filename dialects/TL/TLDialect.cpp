@@ -10,18 +10,12 @@ using namespace tlc::tl;
 
 #include "TL/TLDialect.cpp.inc"
 #include "TL/TLEnums.cpp.inc"
-#define GET_ATTRDEF_CLASSES
-#include "TL/TLAttrs.cpp.inc"
 #include "TL/TLInterfaces.cpp.inc"
 
 void TLDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "TL/TLOps.cpp.inc"
-      >();
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "TL/TLAttrs.cpp.inc"
       >();
 }
 

@@ -13,8 +13,6 @@
 #include "TL/TLDialect.h.inc"
 #include "TL/TLEnums.h.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "TL/TLAttrs.h.inc"
 
 namespace tlc::tl {
 /// Bytes of all ranked-tensor operands and results of `op` (the default byte count).

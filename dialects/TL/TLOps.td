@@ -125,7 +125,7 @@ def TL_GeluOp : TL_Op<"gelu", [SameOperandsAndResultType,
     ```
   }];
   let arguments = (ins TL_FloatTensor:$input,
-      DefaultValuedAttr<TL_GeluApproximationAttr, "::tlc::tl::GeluApproximation::none">:$approximate);
+      DefaultValuedAttr<TL_GeluApproximation, "::tlc::tl::GeluApproximation::none">:$approximate);
   let results = (outs TL_FloatTensor:$result);
   let assemblyFormat = "$input (`approximate` `=` $approximate^)? attr-dict `:` type($input)";
 }
@@ -142,7 +142,7 @@ def TL_CompareOp : TL_Op<"compare", [InferTypeOpAdaptor,
     %m = tl.compare lt %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>
     ```
   }];
-  let arguments = (ins TL_ComparePredicateAttr:$predicate, TL_Tensor:$lhs, TL_Tensor:$rhs);
+  let arguments = (ins TL_ComparePredicate:$predicate, TL_Tensor:$lhs, TL_Tensor:$rhs);
   let results = (outs TL_BoolTensor:$result);
   let assemblyFormat = "$predicate $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
 }

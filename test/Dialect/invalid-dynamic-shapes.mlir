@@ -1,7 +1,6 @@
 // RUN: tlc-opt %s -split-input-file -verify-diagnostics
-// XFAIL: *
 
-// Bug: the dialect says tl works "on ranked tensors with static shapes" (TLBase.td), but
+// Regression (fixed): the dialect says tl works "on ranked tensors with static shapes" (TLBase.td), but
 // TL_Tensor is RankedTensorOf<...>, which admits dynamic dimensions, and no verifier or inference
 // function rejects them. Consequences:
 //  - tl.reshape's verifier (TLOps.cpp, ReshapeOp::verify) calls getNumElements() on dynamic

@@ -1,7 +1,6 @@
 // RUN: tlc-opt %s -tlc-interchange-loops | FileCheck %s
-// XFAIL: *
 
-// Bug: InterchangeLoops.cpp, pickInnermostDim() calls getElementTypeBitWidth() on every shaped
+// Regression (fixed): InterchangeLoops.cpp, pickInnermostDim() calls getElementTypeBitWidth() on every shaped
 // operand; for index (or vector) elements that is undefined and tlc-opt crashes
 // (Type::getIntOrFloatBitWidth). Such a generic must be handled (or skipped) without a crash.
 

@@ -1,7 +1,6 @@
 // RUN: tlc-opt %s -tlc-lower-memref-copy | FileCheck %s
-// XFAIL: *
 
-// Bug: LowerMemRefCopy.cpp rewrites every memref.copy, including copies of unranked memrefs,
+// Regression (fixed): LowerMemRefCopy.cpp rewrites every memref.copy, including copies of unranked memrefs,
 // into linalg.copy. The verifier accepts linalg.copy on memref<*xf32>, but linalg cannot
 // iterate over an unknown rank: -convert-linalg-to-loops then drops the copy entirely (no
 // loads or stores are emitted), a silent miscompile. Unranked copies should stay memref.copy

@@ -1,7 +1,6 @@
 // RUN: tlc-opt %s -tlc-plan-workspace -allow-unregistered-dialect | FileCheck %s
-// XFAIL: *
 
-// Bug: PlanWorkspace.cpp, bufferBytes() calls MemRefType::getElementTypeBitWidth(), which is only
+// Regression (fixed): PlanWorkspace.cpp, bufferBytes() calls MemRefType::getElementTypeBitWidth(), which is only
 // defined for integer and float elements; a statically shaped alloc of vectors (as vectorized
 // code may allocate) or of index crashes tlc-opt (segfault in Type::getIntOrFloatBitWidth).
 // Two vector<8xf32> take 64 bytes.

@@ -1,7 +1,6 @@
 // RUN: tlc-opt %s -tlc-plan-workspace -verify-diagnostics -allow-unregistered-dialect
-// XFAIL: *
 
-// Bug: PlanWorkspace.cpp only checks shape and layout, so an alloc in a non-default memory space
+// Regression (fixed): PlanWorkspace.cpp only checks shape and layout, so an alloc in a non-default memory space
 // is replaced by a memref.view of the (default-space) workspace, which is invalid IR: the pass
 // "succeeds" and the verifier then reports "different memory spaces specified for base memref
 // type 'memref<64xi8>' and view memref type 'memref<4xf32, 1>'" on the view. The pass should

@@ -110,10 +110,10 @@ module {
 
 // -----
 
-// Negative: nor can a buffer with a non-identity layout (the message only mentions the shape).
+// Negative: nor can a buffer with a non-identity layout (the message names the layout).
 module {
   func.func @strided() {
-    // expected-error @+1 {{'memref.alloc' op cannot be placed in the workspace: its shape must be static}}
+    // expected-error @+1 {{'memref.alloc' op cannot be placed in the workspace: its layout must be the identity}}
     %0 = memref.alloc() : memref<4x4xf32, strided<[8, 1]>>
     "test.use"(%0) : (memref<4x4xf32, strided<[8, 1]>>) -> ()
     return
