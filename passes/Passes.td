@@ -32,7 +32,8 @@ def TLCInterchangeLoops : Pass<"tlc-interchange-loops", "mlir::func::FuncOp"> {
 def TLCSetFastMath : Pass<"tlc-set-fast-math", "mlir::func::FuncOp"> {
   let summary = "Mark floating-point arithmetic with the fast-math flags codegen may use";
   let description = [{
-    Adds `contract` to floating-point arith ops, so multiply-adds become FMAs. With
+    Adds `contract` to floating-point add, subtract, multiply and negate, so multiply-adds become
+    FMAs (not to casts, where it would license dropping a rounding). With
     `reassociate-reductions`, also adds `reassoc` to the combiner of reductions in
     `linalg.generic` ops, so LLVM may vectorize them with partial sums.
   }];

@@ -26,8 +26,13 @@ void addFlags(Operation *op, arith::FastMathFlags flags) {
 struct TLCSetFastMathPass : tlc::impl::TLCSetFastMathBase<TLCSetFastMathPass> {
   using Base::Base;
   void runOnOperation() override {
+    // Only the ops an FMA is made of: `contract` on casts would also let arith fold
+    // extf(truncf(x)) to x, dropping a rounding the program asked for.
     if (contract)
-      getOperation().walk([](Operation *op) { addFlags(op, arith::FastMathFlags::contract); });
+      getOperation().walk([](Operation *op) {
+        if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp>(op))
+          addFlags(op, arith::FastMathFlags::contract);
+      });
     if (!reassociateReductions)
       return;
     getOperation().walk([](linalg::GenericOp generic) {

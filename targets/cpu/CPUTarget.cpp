@@ -15,6 +15,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -51,6 +52,10 @@ public:
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
     pm.addPass(createTLCApproximateMath());
     pm.addPass(createConvertMathToFuncs());
+    // bf16 conversions as integer arithmetic: libgcc before GCC 13 has no __truncsfbf2.
+    arith::ArithExpandOpsPassOptions expand;
+    expand.includeBf16 = true;
+    pm.addPass(arith::createArithExpandOpsPass(expand));
     pm.addPass(createLowerAffinePass());
     pm.addPass(createSCFToControlFlowPass());
     pm.addPass(memref::createExpandStridedMetadataPass());

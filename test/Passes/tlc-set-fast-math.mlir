@@ -1,6 +1,7 @@
 // RUN: tlc-opt %s -split-input-file -tlc-set-fast-math | FileCheck %s
 // RUN: tlc-opt %s -split-input-file -tlc-set-fast-math="reassociate-reductions=false" | FileCheck %s --check-prefix=NOREASSOC
 // RUN: tlc-opt %s -split-input-file -tlc-set-fast-math="contract=false" | FileCheck %s --check-prefix=NOCONTRACT
+// RUN: tlc-opt %s -split-input-file -tlc-set-fast-math -canonicalize | FileCheck %s --check-prefix=CANON
 // RUN: tlc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tlc-set-fast-math{contract=false reassociate-reductions=false}))' | FileCheck %s --check-prefix=NONE
 
 // Only the combiner (the op consuming the accumulator) of a reduction gets reassoc; every float
@@ -32,11 +33,12 @@ func.func @matmul(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>, %c: tensor<8x32xf
 
 // -----
 
-// A max reduction's combiner is reassociated too; flags already present are kept.
+// A max reduction's combiner is reassociated too (not contracted: no FMA); flags already
+// present are kept.
 // CHECK-LABEL: func.func @row_max
-// CHECK: arith.maximumf %{{.+}}, %{{.+}} fastmath<reassoc,nnan,contract> : f32
+// CHECK: arith.maximumf %{{.+}}, %{{.+}} fastmath<reassoc,nnan> : f32
 // NOREASSOC-LABEL: func.func @row_max
-// NOREASSOC: arith.maximumf %{{.+}}, %{{.+}} fastmath<nnan,contract> : f32
+// NOREASSOC: arith.maximumf %{{.+}}, %{{.+}} fastmath<nnan> : f32
 // NOCONTRACT-LABEL: func.func @row_max
 // NOCONTRACT: arith.maximumf %{{.+}}, %{{.+}} fastmath<reassoc,nnan> : f32
 // NONE-LABEL: func.func @row_max
@@ -55,12 +57,14 @@ func.func @row_max(%a: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // Negative: a parallel generic that reads its output is not a reduction, so no reassoc; integer
-// ops carry no fast-math flags at all; float ops outside generics get contract only.
+// ops carry no fast-math flags at all; float ops outside generics get contract only, and only
+// add/sub/mul/neg do (a contracted divide or cast enables no FMA, and contracted casts would let
+// arith fold extf(truncf(x)) to x).
 // CHECK-LABEL: func.func @not_a_reduction
 // CHECK: ^bb0(%[[X:.+]]: f32, %[[O:.+]]: f32):
 // CHECK-NEXT: arith.addf %[[O]], %[[X]] fastmath<contract> : f32
 // CHECK: arith.addi %{{.+}}, %{{.+}} : i32
-// CHECK: arith.divf %{{.+}}, %{{.+}} fastmath<contract> : f32
+// CHECK: arith.divf %{{.+}}, %{{.+}} : f32
 // CHECK-NOT: reassoc
 // NOREASSOC-LABEL: func.func @not_a_reduction
 // NOREASSOC: arith.addf %{{.+}}, %{{.+}} fastmath<contract> : f32
@@ -79,4 +83,24 @@ func.func @not_a_reduction(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: i32, %f: f3
   %1 = arith.addi %i, %i : i32
   %2 = arith.divf %f, %f : f32
   return %0, %1, %2 : tensor<4xf32>, i32, f32
+}
+
+// -----
+
+// Negative: casts never get `contract`, so the f16 rounding of a round trip survives
+// canonicalization.
+// CHECK-LABEL: func.func @round_trip
+// CHECK: %[[T:.+]] = arith.truncf %{{.+}} : f32 to f16
+// CHECK: %[[E:.+]] = arith.extf %[[T]] : f16 to f32
+// CHECK: return %[[E]]
+// NOREASSOC-LABEL: func.func @round_trip
+// NOCONTRACT-LABEL: func.func @round_trip
+// NONE-LABEL: func.func @round_trip
+// CANON-LABEL: func.func @round_trip
+// CANON: arith.truncf
+// CANON: arith.extf
+func.func @round_trip(%x: f32) -> f32 {
+  %t = arith.truncf %x : f32 to f16
+  %e = arith.extf %t : f16 to f32
+  return %e : f32
 }
