@@ -279,16 +279,18 @@ static std::unique_ptr<Expr> makeBinary(char op, SMLoc loc, std::unique_ptr<Expr
   return e;
 }
 
-FailureOr<std::unique_ptr<Expr>> Parser::parseExpr() {
-  FailureOr<std::unique_ptr<Expr>> lhs = parseTerm();
+FailureOr<std::unique_ptr<Expr>>
+Parser::parseLeftAssociative(Token::Kind op1, Token::Kind op2,
+                             FailureOr<std::unique_ptr<Expr>> (Parser::*parseOperand)()) {
+  FailureOr<std::unique_ptr<Expr>> lhs = (this->*parseOperand)();
   if (failed(lhs))
     return failure();
   std::unique_ptr<Expr> result = std::move(*lhs);
-  while (tok.is(Token::Plus) || tok.is(Token::Minus)) {
+  while (tok.is(op1) || tok.is(op2)) {
     char op = tok.text[0];
     SMLoc loc = tok.loc();
     consume();
-    FailureOr<std::unique_ptr<Expr>> rhs = parseTerm();
+    FailureOr<std::unique_ptr<Expr>> rhs = (this->*parseOperand)();
     if (failed(rhs))
       return failure();
     result = makeBinary(op, loc, std::move(result), std::move(*rhs));
@@ -299,24 +301,12 @@ FailureOr<std::unique_ptr<Expr>> Parser::parseExpr() {
   return result;
 }
 
+FailureOr<std::unique_ptr<Expr>> Parser::parseExpr() {
+  return parseLeftAssociative(Token::Plus, Token::Minus, &Parser::parseTerm);
+}
+
 FailureOr<std::unique_ptr<Expr>> Parser::parseTerm() {
-  FailureOr<std::unique_ptr<Expr>> lhs = parseUnary();
-  if (failed(lhs))
-    return failure();
-  std::unique_ptr<Expr> result = std::move(*lhs);
-  while (tok.is(Token::Star) || tok.is(Token::Slash)) {
-    char op = tok.text[0];
-    SMLoc loc = tok.loc();
-    consume();
-    FailureOr<std::unique_ptr<Expr>> rhs = parseUnary();
-    if (failed(rhs))
-      return failure();
-    result = makeBinary(op, loc, std::move(result), std::move(*rhs));
-    if (result->height > kMaxExprHeight)
-      return error(loc, "expression is too deeply nested (more than " +
-                                    Twine(kMaxExprHeight) + " levels)");
-  }
-  return result;
+  return parseLeftAssociative(Token::Star, Token::Slash, &Parser::parseUnary);
 }
 
 FailureOr<std::unique_ptr<Expr>> Parser::parseUnary() {

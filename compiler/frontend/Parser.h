@@ -38,6 +38,10 @@ private:
   llvm::LogicalResult parseList(llvm::SmallVectorImpl<int64_t> &values);
   llvm::LogicalResult parseString(std::string &out);
 
+  /// One precedence level: operands from `parseOperand`, joined left to right by op1/op2.
+  llvm::FailureOr<std::unique_ptr<Expr>>
+  parseLeftAssociative(Token::Kind op1, Token::Kind op2,
+                       llvm::FailureOr<std::unique_ptr<Expr>> (Parser::*parseOperand)());
   llvm::FailureOr<std::unique_ptr<Expr>> parseExpr();
   llvm::FailureOr<std::unique_ptr<Expr>> parseTerm();
   llvm::FailureOr<std::unique_ptr<Expr>> parseUnary();

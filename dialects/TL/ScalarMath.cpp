@@ -18,52 +18,36 @@ Value constant(OpBuilder &b, Location loc, Type t, double v) {
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, static_cast<int64_t>(v)));
 }
 
+/// One binary op per element kind: float, bool (i1) and other integers.
+template <typename FloatOp, typename BoolOp, typename IntOp>
+static Value byKind(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isFloat(x.getType()))
+    return FloatOp::create(b, loc, x, y);
+  if (isBool(x.getType()))
+    return BoolOp::create(b, loc, x, y);
+  return IntOp::create(b, loc, x, y);
+}
+
+// On booleans, numpy's add is logical or, mul logical and, sub xor; div and min are and.
 Value add(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isFloat(x.getType()))
-    return arith::AddFOp::create(b, loc, x, y);
-  if (isBool(x.getType())) // numpy: logical or
-    return arith::OrIOp::create(b, loc, x, y);
-  return arith::AddIOp::create(b, loc, x, y);
+  return byKind<arith::AddFOp, arith::OrIOp, arith::AddIOp>(b, loc, x, y);
 }
-
 Value sub(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isFloat(x.getType()))
-    return arith::SubFOp::create(b, loc, x, y);
-  if (isBool(x.getType())) // logical xor
-    return arith::XOrIOp::create(b, loc, x, y);
-  return arith::SubIOp::create(b, loc, x, y);
+  return byKind<arith::SubFOp, arith::XOrIOp, arith::SubIOp>(b, loc, x, y);
 }
-
 Value mul(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isFloat(x.getType()))
-    return arith::MulFOp::create(b, loc, x, y);
-  if (isBool(x.getType())) // logical and
-    return arith::AndIOp::create(b, loc, x, y);
-  return arith::MulIOp::create(b, loc, x, y);
+  return byKind<arith::MulFOp, arith::AndIOp, arith::MulIOp>(b, loc, x, y);
 }
-
+// Integer division truncates toward zero.
 Value div(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isFloat(x.getType()))
-    return arith::DivFOp::create(b, loc, x, y);
-  if (isBool(x.getType()))
-    return arith::AndIOp::create(b, loc, x, y);
-  return arith::DivSIOp::create(b, loc, x, y); // truncates toward zero
+  return byKind<arith::DivFOp, arith::AndIOp, arith::DivSIOp>(b, loc, x, y);
 }
-
+// Float max/min propagate NaN, like numpy.
 Value max(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isFloat(x.getType()))
-    return arith::MaximumFOp::create(b, loc, x, y); // propagates NaN, like numpy
-  if (isBool(x.getType()))
-    return arith::OrIOp::create(b, loc, x, y);
-  return arith::MaxSIOp::create(b, loc, x, y);
+  return byKind<arith::MaximumFOp, arith::OrIOp, arith::MaxSIOp>(b, loc, x, y);
 }
-
 Value min(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isFloat(x.getType()))
-    return arith::MinimumFOp::create(b, loc, x, y);
-  if (isBool(x.getType()))
-    return arith::AndIOp::create(b, loc, x, y);
-  return arith::MinSIOp::create(b, loc, x, y);
+  return byKind<arith::MinimumFOp, arith::AndIOp, arith::MinSIOp>(b, loc, x, y);
 }
 
 Value exp(OpBuilder &b, Location loc, Value x) { return math::ExpOp::create(b, loc, x); }
