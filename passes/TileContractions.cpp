@@ -77,6 +77,22 @@ FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter, linalg::LinalgOp op
   return result;
 }
 
+/// Turns `loop` (no iter_args: tiling on buffers creates none) into a one-dimensional
+/// scf.parallel with the same bounds and body.
+void makeParallel(RewriterBase &rewriter, scf::ForOp loop) {
+  if (loop.getNumRegionIterArgs() != 0)
+    return;
+  rewriter.setInsertionPoint(loop);
+  auto parallel = scf::ParallelOp::create(
+      rewriter, loop.getLoc(), ValueRange{loop.getLowerBound()}, ValueRange{loop.getUpperBound()},
+      ValueRange{loop.getStep()});
+  Block *body = loop.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.inlineBlockBefore(body, parallel.getBody()->getTerminator(),
+                             parallel.getInductionVars());
+  rewriter.eraseOp(loop);
+}
+
 struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContractionsPass> {
   using Base::Base;
 
@@ -88,7 +104,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     });
     MLIRContext *ctx = &getContext();
     IRRewriter rewriter(ctx);
-    SmallVector<scf::ForOp> toPeel;
+    SmallVector<scf::ForOp> toPeel, parallelLoops;
     for (auto [op, loops] : work) {
       // Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left).
       FailureOr<scf::SCFTilingResult> outer =
@@ -109,6 +125,11 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         return signalPassFailure();
       }
       inner->tiledOps.back()->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+      // The outermost block loop walks a parallel dimension (batch or n): blocks are
+      // independent, so threads may take them (tlc-outline-parallel-loops).
+      if (parallelOuter && !outer->loops.empty())
+        if (auto forOp = dyn_cast<scf::ForOp>(outer->loops.front().getOperation()))
+          parallelLoops.push_back(forOp);
       // Peel the register-level m and n loops so full tiles get static shapes (once a
       // canonicalization folds the constant sizes into the subviews).
       // Innermost first, so the outer peel copies an already peeled inner loop.
@@ -123,6 +144,8 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       rewriter.setInsertionPoint(forOp);
       (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
     }
+    for (scf::ForOp forOp : parallelLoops)
+      makeParallel(rewriter, forOp);
   }
 };
 

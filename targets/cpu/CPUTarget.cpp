@@ -56,6 +56,8 @@ public:
     pm.addPass(createCanonicalizerPass());
     pm.addNestedPass<func::FuncOp>(createTLCVectorize());
     pm.addPass(createCanonicalizerPass());
+    // Outer parallel loops run on the runtime's thread pool.
+    pm.addPass(createTLCOutlineParallelLoops());
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
     VectorTransferToSCFOptions toSCF;
     toSCF.enableFullUnroll();
@@ -81,6 +83,7 @@ public:
     pm.addPass(createConvertControlFlowToLLVMPass());
     pm.addPass(createUBToLLVMConversionPass());
     pm.addPass(createReconcileUnrealizedCastsPass());
+    pm.addPass(createTLCLowerParallelLaunch());
     pm.addPass(createCanonicalizerPass());
   }
 

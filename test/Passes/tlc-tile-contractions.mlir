@@ -1,13 +1,14 @@
 // RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16" -canonicalize | FileCheck %s
 
-// A matmul on buffers: cache blocks in n, k, m order, register tiles 4x16 with the k loop
-// innermost; full register tiles have static shapes and carry tlc.register_tile.
+// A matmul on buffers: cache blocks in n, k, m order (the n loop parallel), register tiles
+// 4x16 with the k loop innermost; full register tiles have static shapes and carry
+// tlc.register_tile.
 // CHECK-LABEL: func.func @matmul
 // CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
 // CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
 // CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
 // CHECK-DAG: %[[C64:.+]] = arith.constant 64 : index
-// CHECK: scf.for %[[N:.+]] = %{{.+}} to %{{.+}} step %[[C64]]
+// CHECK: scf.parallel (%[[N:.+]]) = (%{{.+}}) to (%{{.+}}) step (%[[C64]])
 // CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %[[C32]]
 // CHECK: scf.for %[[M:.+]] = %{{.+}} to %{{.+}} step %[[C16]]
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[C16]]
