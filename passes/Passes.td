@@ -45,6 +45,77 @@ def TLCSetFastMath : Pass<"tlc-set-fast-math", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
+  let summary = "Tile linalg contractions on buffers for the caches and the register file";
+  let description = [{
+    Tiles every statically shaped contraction (`linalg.generic` or named op with m, n and k
+    dimensions, e.g. matmul or batched matmul) twice with `scf::tileUsingSCF`: cache blocks
+    of `cache-m` x `cache-n` x `cache-k` in n, k, m order (a k x n panel of the right operand
+    is reused across the m blocks), then register tiles of `register-m` x `register-n` x 1
+    with the k loop innermost. Batch and other extra dimensions are tiled by 1. The register
+    tile ops are marked `tlc.register_tile` and the register-level m and n loops are peeled,
+    so full tiles get static shapes after canonicalization (for `tlc-vectorize`). With
+    `parallel-outer`, the outermost block loop (a batch or n dimension) becomes an
+    `scf.parallel` for `tlc-outline-parallel-loops`. Tile sizes
+    are policy: the CPU target derives them from its vector width and register count.
+    Ops with dynamic shapes or tensor semantics are left alone.
+  }];
+  let options = [
+    Option<"cacheM", "cache-m", "int64_t", /*default=*/"64", "m block (rows of the output)">,
+    Option<"cacheN", "cache-n", "int64_t", /*default=*/"256", "n block (output columns)">,
+    Option<"cacheK", "cache-k", "int64_t", /*default=*/"256", "k block (reduction)">,
+    Option<"registerM", "register-m", "int64_t", /*default=*/"8", "register tile rows">,
+    Option<"registerN", "register-n", "int64_t", /*default=*/"32",
+           "register tile columns (a multiple of the vector length)">,
+    Option<"parallelOuter", "parallel-outer", "bool", /*default=*/"true",
+           "make the outermost block loop (batch or n) an scf.parallel">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect"];
+}
+
+def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
+  let summary = "Vectorize register tiles and lower their contractions to FMAs";
+  let description = [{
+    Vectorizes each statically shaped linalg op marked `tlc.register_tile` with
+    `linalg::vectorize` (contractions become `vector.contract`), hoists the loop-invariant
+    accumulator transfers out of the enclosing k loops (the register tile stays in registers),
+    and lowers `vector.contract` to outer products and those to `vector.fma`, transfers with
+    permutation maps to broadcasts. Unmarked or dynamically shaped ops are left to
+    `convert-linalg-to-loops`.
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect", "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+}
+
+def TLCOutlineParallelLoops : Pass<"tlc-outline-parallel-loops", "mlir::ModuleOp"> {
+  let summary = "Outline outermost scf.parallel loops into functions the runtime runs on threads";
+  let description = [{
+    Each one-dimensional `scf.parallel` that is not nested in another one becomes a private
+    function `@<func>_par(%begin: index, %end: index, captures...)` (marked
+    `tlc.parallel_body`) running iterations [begin, end) of the normalized loop, and the loop
+    becomes `func.call @<func>_par_launch(%trip_count, captures...)`, a declaration marked
+    `tlc.parallel_launch = @<func>_par`. Constants are rematerialized; captured memrefs must
+    have static shapes and identity layouts (they cross as bare pointers), other captures must
+    be scalars, or the loop stays serial. `tlc-lower-parallel-launch` finishes the job in the
+    LLVM dialect.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def TLCLowerParallelLaunch : Pass<"tlc-lower-parallel-launch", "mlir::ModuleOp"> {
+  let summary = "Turn calls of outlined parallel loops into tlc_parallel_for runtime calls";
+  let description = [{
+    In the LLVM dialect, replaces every call of a declaration marked `tlc.parallel_launch =
+    @body` with: the captured arguments stored into a context struct (an alloca in the
+    caller's entry block), and `tlc_parallel_for(@body_tramp, ctx, n)`, where the internal
+    `@body_tramp(ctx, begin, end)` loads them and calls `@body(begin, end, ...)`. The launch
+    declarations are erased. The runtime (libtlcrt) splits [0, n) over its thread pool.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def TLCPlanWorkspace : Pass<"tlc-plan-workspace", "mlir::ModuleOp"> {
   let summary = "Place every intermediate buffer of the entry function in one workspace arena";
   let description = [{

@@ -15,6 +15,8 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -47,9 +49,19 @@ public:
   llvm::StringRef getDescription() const override { return description; }
   llvm::StringRef getLinkerDriver() const override { return linker; }
 
-  void addCodegenPasses(OpPassManager &pm, const TargetOptions &) const override {
+  void addCodegenPasses(OpPassManager &pm, const TargetOptions &options) const override {
     pm.addNestedPass<func::FuncOp>(createTLCLowerMemRefCopy());
+    // Contractions: cache and register tiling, then register tiles to FMAs on full vectors.
+    pm.addNestedPass<func::FuncOp>(createTLCTileContractions(contractionTiles(options)));
+    pm.addPass(createCanonicalizerPass());
+    pm.addNestedPass<func::FuncOp>(createTLCVectorize());
+    pm.addPass(createCanonicalizerPass());
+    // Outer parallel loops run on the runtime's thread pool.
+    pm.addPass(createTLCOutlineParallelLoops());
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+    VectorTransferToSCFOptions toSCF;
+    toSCF.enableFullUnroll();
+    pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(toSCF));
     pm.addPass(createTLCApproximateMath());
     pm.addPass(createConvertMathToFuncs());
     // bf16 conversions as integer arithmetic: libgcc before GCC 13 has no __truncsfbf2.
@@ -60,6 +72,7 @@ public:
     pm.addPass(createSCFToControlFlowPass());
     pm.addPass(memref::createExpandStridedMetadataPass());
     pm.addPass(createLowerAffinePass());
+    pm.addPass(createConvertVectorToLLVMPass());
     pm.addPass(createFinalizeMemRefToLLVMConversionPass());
     pm.addPass(createConvertMathToLLVMPass());
     pm.addPass(createArithToLLVMConversionPass());
@@ -70,6 +83,7 @@ public:
     pm.addPass(createConvertControlFlowToLLVMPass());
     pm.addPass(createUBToLLVMConversionPass());
     pm.addPass(createReconcileUnrealizedCastsPass());
+    pm.addPass(createTLCLowerParallelLaunch());
     pm.addPass(createCanonicalizerPass());
   }
 
@@ -124,6 +138,44 @@ public:
   }
 
 private:
+  /// The SIMD registers code generation may assume: vector width in bits and register count.
+  struct VectorRegisters {
+    unsigned bits = 128, count = 16;
+  };
+
+  VectorRegisters getVectorRegisters(const TargetOptions &options) const {
+    std::string error;
+    std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
+    if (!tm)
+      return {};
+    const llvm::MCSubtargetInfo *sti = tm->getMCSubtargetInfo();
+    if (tm->getTargetTriple().isX86()) {
+      if (sti->checkFeatures("+avx512f"))
+        return {512, 32};
+      if (sti->checkFeatures("+avx"))
+        return {256, 16};
+      return {128, 16};
+    }
+    if (tm->getTargetTriple().isAArch64())
+      return {128, 32};
+    return {};
+  }
+
+  /// Policy: a register tile of `registerM` rows of two vectors each, leaving room for the
+  /// right operand's two vectors and a broadcast (8x32 f32 on AVX-512, 6x16 on AVX2, 8x8 on
+  /// NEON); cache blocks sized for a 32-48 KiB L1 (a 256 x registerN panel) and a >= 512 KiB L2.
+  TLCTileContractionsOptions contractionTiles(const TargetOptions &options) const {
+    VectorRegisters regs = getVectorRegisters(options);
+    TLCTileContractionsOptions tiles;
+    int64_t lanes = regs.bits / 32;
+    tiles.registerN = 2 * lanes;
+    tiles.registerM = std::min<int64_t>(8, (regs.count - 4) / 2);
+    tiles.cacheK = 256;
+    tiles.cacheN = std::max<int64_t>(tiles.registerN, 256 / tiles.registerN * tiles.registerN);
+    tiles.cacheM = 8 * tiles.registerM;
+    return tiles;
+  }
+
   std::unique_ptr<llvm::TargetMachine> createTargetMachine(const TargetOptions &options,
                                                            std::string &error) const {
     llvm::Triple tt(triple);

@@ -276,6 +276,63 @@ static void test_workspace_custom_allocator(void) {
   free(ws);
 }
 
+/* A parallel body that records which part ran each iteration and nests a parallel_for. */
+struct par_ctx {
+  int *hits;
+  int64_t nested_calls;
+};
+
+static void nested_body(void *ctx, int64_t begin, int64_t end) {
+  /* Nested calls must complete (serially inside a parallel region) without deadlock. */
+  (void)ctx;
+  (void)begin;
+  (void)end;
+}
+
+static void count_body(void *ctx, int64_t begin, int64_t end) {
+  struct par_ctx *c = ctx;
+  for (int64_t i = begin; i < end; ++i)
+    c->hits[i]++;
+  if (begin == 0)
+    tlc_parallel_for(nested_body, c, 3);
+}
+
+static void test_thread_pool(void) {
+  enum { N = 1001 };
+  static int hits[N];
+  struct par_ctx c = {hits, 0};
+  for (int threads = 1; threads <= 4; ++threads) {
+    tlc_thread_pool *pool = NULL;
+    CHECK(tlc_thread_pool_create(NULL, threads, &pool) == TLC_STATUS_OK && pool);
+    CHECK(tlc_thread_pool_size(pool) == threads);
+    memset(hits, 0, sizeof hits);
+    for (int rep = 0; rep < 50; ++rep)
+      tlc_thread_pool_run(pool, count_body, &c, N);
+    int ok = 1;
+    for (int i = 0; i < N; ++i)
+      ok &= hits[i] == 50; /* every iteration exactly once per run */
+    CHECK(ok);
+    /* Bound pools serve tlc_parallel_for; unbinding goes back to the default pool. */
+    CHECK(tlc_thread_pool_bind(pool) == NULL);
+    memset(hits, 0, sizeof hits);
+    tlc_parallel_for(count_body, &c, N);
+    ok = 1;
+    for (int i = 0; i < N; ++i)
+      ok &= hits[i] == 1;
+    CHECK(ok);
+    CHECK(tlc_thread_pool_bind(NULL) == pool);
+    tlc_thread_pool_destroy(pool);
+  }
+  memset(hits, 0, sizeof hits);
+  tlc_parallel_for(count_body, &c, N); /* the lazily created default pool */
+  CHECK(hits[0] == 1 && hits[N - 1] == 1);
+  CHECK(tlc_thread_pool_default() != NULL);
+  tlc_parallel_for(count_body, &c, 0); /* empty: no call */
+  CHECK(tlc_thread_pool_create(NULL, 1, NULL) == TLC_STATUS_INVALID_ARGUMENT);
+  CHECK(tlc_default_num_threads() >= 1);
+  tlc_thread_pool_destroy(NULL);
+}
+
 int main(void) {
   test_version();
   test_check_abi();
@@ -284,6 +341,7 @@ int main(void) {
   test_default_allocator();
   test_workspace_default();
   test_workspace_custom_allocator();
+  test_thread_pool();
   if (failures) {
     fprintf(stderr, "runtime-unit: %d check(s) FAILED\n", failures);
     return 1;

@@ -73,6 +73,46 @@ tlc_status tlc_workspace_alloc(const tlc_allocator *allocator, size_t size, void
 /* Frees a workspace from tlc_workspace_alloc with the same allocator; NULL is a no-op. */
 void tlc_workspace_free(const tlc_allocator *allocator, void *workspace);
 
+/* ---- Threads ---------------------------------------------------------------------------------
+ * Generated code runs its outer parallel loops through tlc_parallel_for. Each call splits the
+ * iterations [0, n) into one contiguous part per pool thread (the caller is one of them) and
+ * returns when all are done. Iterations are independent, so results do not depend on the
+ * thread count. The pool used is the one bound to the calling thread with tlc_thread_pool_bind,
+ * or else the default pool, created on first use with tlc_default_num_threads() threads. */
+
+/* Runs iterations [begin, end) of a parallel loop; `ctx` holds the loop's captured values. */
+typedef void (*tlc_parallel_body)(void *ctx, int64_t begin, int64_t end);
+
+typedef struct tlc_thread_pool tlc_thread_pool;
+
+/* TLC_NUM_THREADS if set to a positive number, else the number of online cores. */
+int tlc_default_num_threads(void);
+
+/* Creates a pool of `num_threads` threads including the caller (num_threads - 1 workers);
+ * num_threads <= 0 means tlc_default_num_threads(). `allocator` NULL means the default. */
+tlc_status tlc_thread_pool_create(const tlc_allocator *allocator, int num_threads,
+                                  tlc_thread_pool **out_pool);
+
+/* Joins the workers and frees the pool; NULL is a no-op. No call may be running on it. */
+void tlc_thread_pool_destroy(tlc_thread_pool *pool);
+
+/* Number of threads, including the caller (1 for NULL). */
+int tlc_thread_pool_size(const tlc_thread_pool *pool);
+
+/* Makes `pool` the one models called from this thread use (NULL: back to the default pool);
+ * returns the previously bound pool. A pool of size 1 makes model calls single-threaded. */
+tlc_thread_pool *tlc_thread_pool_bind(tlc_thread_pool *pool);
+
+/* The lazily created process-wide default pool (NULL if it could not be created). */
+tlc_thread_pool *tlc_thread_pool_default(void);
+
+/* Runs body over [0, n) on `pool` (NULL: serially on the caller). Nested calls from inside a
+ * body, and calls while another thread is using the same pool, run serially. */
+void tlc_thread_pool_run(tlc_thread_pool *pool, tlc_parallel_body body, void *ctx, int64_t n);
+
+/* The entry point generated code calls: tlc_thread_pool_run on the bound or default pool. */
+void tlc_parallel_for(tlc_parallel_body body, void *ctx, int64_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,607 @@
+#!/usr/bin/python3
+"""tlc benchmark harness: tlc vs oneDNN vs PyTorch vs numpy, same machine, same run.
+
+  bench.py --tlc TLC --runtime-lib LIBTLCRT.a --include RUNTIME_INCLUDE
+           [--dnnl-bench bench-dnnl] [--peak-bench bench-peak] [--threads 1,2] [--repeats 15]
+           [--only matmul_1024,...] [--frameworks tlc,onednn,torch,numpy] [--cpu native]
+           [--out DIR] [--max-foreign 0.25] [--retries 2] [--quick]
+
+For every case and thread count it times each framework in its own process (so thread variables
+take effect before the libraries load): one warm-up call, then --repeats timed calls; it reports
+the median with min/max, GFLOP/s or GB/s, the fraction of the machine's ceiling (the FMA peak and
+STREAM-like bandwidth, measured by bench-peak in the same run, the bandwidth at the case's working
+set size), and tlc's speed relative to the best competitor (> 1: tlc is faster). It also records
+tlc's compile time per graph.
+
+Foreign load: each measurement reads /proc/stat around the child process and subtracts the child's
+own CPU time (getrusage of children); the rest is CPU used by other processes (plus steal) in cores. A run
+with more than --max-foreign cores of foreign load is retried up to --retries times; if all tries
+are contaminated the least loaded one is kept and flagged with `!` in the table and
+"contaminated": true in the JSON.
+
+Threads: tlc via TLC_NUM_THREADS; oneDNN via OMP_NUM_THREADS; PyTorch via torch.set_num_threads
+and OPENBLAS_NUM_THREADS/OMP_NUM_THREADS (its matmuls go to OpenBLAS, which ignores
+set_num_threads; Debian's libopenblas0-openmp shares the OpenMP pool); numpy via
+OPENBLAS_NUM_THREADS/OMP_NUM_THREADS. The BLAS each Python process actually loaded is recorded.
+
+Writes OUT/bench.md, OUT/bench.json and, when matplotlib is available, OUT/bench.png.
+--quick runs tiny sizes at 1 thread with 3 repeats (the CI smoke test).
+"""
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+# ----------------------------------------------------------------------------------------------
+# Cases
+
+
+def _mm(n, quick):
+    n = 64 if quick else n
+    return {"name": "matmul_%d" % n if not quick else "matmul_q", "label": "matmul %d^3" % n,
+            "kind": "flops", "work": 2.0 * n ** 3,
+            "tl": 'input a : f32[%d, %d]\ninput b : f32[%d, %d]\noutput c = einsum("ij,jk->ik", a, b)\n'
+                  % (n, n, n, n),
+            "inputs": [(n, n), (n, n)], "outputs": [(n, n)],
+            "dnnl": ["matmul", n, n, n], "py": ("matmul", [n, n, n])}
+
+
+def cases(quick):
+    q = quick
+    m = 4096 if q else 1 << 20
+    sr, sc = (64, 64) if q else (1024, 1024)
+    gr, gc = (64, 128) if q else (4096, 1024)
+    lm, lk, ln = (32, 64, 128) if q else (2048, 768, 3072)
+    nr, nc = (64, 96) if q else (2048, 768)
+    out = [_mm(1000, q), _mm(1024, q), _mm(2048, q)] if not q else [_mm(64, q)]
+    out += [
+        {"name": "add_1M", "label": "add %d" % m, "kind": "bytes", "work": 12.0 * m,
+         "tl": "input a : f32[%d]\ninput b : f32[%d]\noutput c = a + b\n" % (m, m),
+         "inputs": [(m,), (m,)], "outputs": [(m,)], "dnnl": ["add", m], "py": ("add", [m])},
+        {"name": "sum_1M", "label": "sum %d" % m, "kind": "bytes", "work": 4.0 * m,
+         "tl": "input a : f32[%d]\noutput s = sum(a)\n" % m,
+         "inputs": [(m,)], "outputs": [()], "dnnl": ["sum", m], "py": ("sum", [m])},
+        {"name": "softmax", "label": "softmax %dx%d" % (sr, sc), "kind": "bytes",
+         "work": 8.0 * sr * sc,
+         "tl": "input x : f32[%d, %d]\noutput y = softmax(x, axis=-1)\n" % (sr, sc),
+         "inputs": [(sr, sc)], "outputs": [(sr, sc)], "dnnl": ["softmax", sr, sc],
+         "py": ("softmax", [sr, sc])},
+        {"name": "gelu_tanh", "label": "gelu tanh %dx%d" % (gr, gc), "kind": "bytes",
+         "work": 8.0 * gr * gc,
+         "tl": 'input x : f32[%d, %d]\noutput y = gelu(x, approximate="tanh")\n' % (gr, gc),
+         "inputs": [(gr, gc)], "outputs": [(gr, gc)], "dnnl": ["gelu", gr, gc, "tanh"],
+         "py": ("gelu_tanh", [gr, gc])},
+        {"name": "gelu_erf", "label": "gelu erf %dx%d" % (gr, gc), "kind": "bytes",
+         "work": 8.0 * gr * gc,
+         "tl": 'input x : f32[%d, %d]\noutput y = gelu(x, approximate="none")\n' % (gr, gc),
+         "inputs": [(gr, gc)], "outputs": [(gr, gc)], "dnnl": ["gelu", gr, gc, "erf"],
+         "py": ("gelu_erf", [gr, gc])},
+        {"name": "linear_gelu", "label": "linear+gelu %dx%dx%d" % (lm, lk, ln), "kind": "flops",
+         "work": 2.0 * lm * lk * ln,
+         "tl": ("input x : f32[%d, %d]\ninput w : f32[%d, %d]\ninput b : f32[%d]\n"
+                'output y = gelu(einsum("ij,jk->ik", x, w) + b, approximate="tanh")\n'
+                % (lm, lk, lk, ln, ln)),
+         "inputs": [(lm, lk), (lk, ln), (ln,)], "outputs": [(lm, ln)],
+         "dnnl": ["linear_gelu", lm, lk, ln, "tanh"], "py": ("linear_gelu", [lm, lk, ln])},
+        {"name": "layernorm", "label": "layernorm %dx%d" % (nr, nc), "kind": "bytes",
+         "work": 8.0 * nr * nc,
+         "tl": ("input x : f32[%d, %d]\ninput g : f32[%d]\ninput b : f32[%d]\n"
+                "mu = mean(x, axes=[-1], keepdims=true)\nd = x - mu\n"
+                "var = mean(d * d, axes=[-1], keepdims=true)\n"
+                "output y = d * rsqrt(var + 1e-5) * g + b\n" % (nr, nc, nc, nc)),
+         "inputs": [(nr, nc), (nc,), (nc,)], "outputs": [(nr, nc)],
+         "dnnl": ["layernorm", nr, nc], "py": ("layernorm", [nr, nc])},
+    ]
+    return out
+
+
+# Suites of the issue that cannot run yet; listed so the report shows the gap.
+PENDING = [
+    ("conv2d 1x64x56x56, 64 3x3 pad 1", "n/a until the ONNX importer / conv ops land"),
+    ("conv2d 8x3x224x224, 64 7x7 s2 pad 3", "n/a until the ONNX importer / conv ops land"),
+    ("attention b4 h8 s1024 d64", "n/a here (issue 6)"),
+    ("resnet18 / mobilenet_v2 / transformer encoder", "n/a until the ONNX importer lands"),
+]
+
+# ----------------------------------------------------------------------------------------------
+# Python workers (torch, numpy): run in a child process with the thread variables already set.
+
+
+def py_worker(framework, op, dims, threads, repeats):
+    import numpy as np
+    rng = np.random.default_rng(0)
+
+    def rnd(*shape):
+        return rng.standard_normal(shape).astype(np.float32)
+
+    if framework == "torch":
+        import torch
+        import torch.nn.functional as F
+        torch.set_num_threads(threads)
+        torch.set_grad_enabled(False)
+        t = lambda *s: torch.from_numpy(rnd(*s))  # noqa: E731
+        if op == "matmul":
+            n = dims[0]
+            a, b, c = t(n, n), t(n, n), torch.empty(n, n)
+            fn = lambda: torch.matmul(a, b, out=c)  # noqa: E731
+        elif op == "add":
+            a, b, c = t(dims[0]), t(dims[0]), torch.empty(dims[0])
+            fn = lambda: torch.add(a, b, out=c)  # noqa: E731
+        elif op == "sum":
+            a = t(dims[0])
+            fn = lambda: torch.sum(a)  # noqa: E731
+        elif op == "softmax":
+            x = t(*dims)
+            fn = lambda: torch.softmax(x, -1)  # noqa: E731
+        elif op in ("gelu_tanh", "gelu_erf"):
+            x = t(*dims)
+            approx = "tanh" if op == "gelu_tanh" else "none"
+            fn = lambda: F.gelu(x, approximate=approx)  # noqa: E731
+        elif op == "linear_gelu":
+            m, k, n = dims
+            x, w, b = t(m, k), t(k, n), t(n)
+            fn = lambda: F.gelu(torch.addmm(b, x, w), approximate="tanh")  # noqa: E731
+        elif op == "layernorm":
+            x, g, b = t(*dims), t(dims[1]), t(dims[1])
+            fn = lambda: F.layer_norm(x, (dims[1],), g, b, 1e-5)  # noqa: E731
+        else:
+            return None
+    else:
+        if op == "matmul":
+            n = dims[0]
+            a, b, c = rnd(n, n), rnd(n, n), np.empty((n, n), np.float32)
+            fn = lambda: np.matmul(a, b, out=c)  # noqa: E731
+        elif op == "add":
+            a, b, c = rnd(dims[0]), rnd(dims[0]), np.empty(dims[0], np.float32)
+            fn = lambda: np.add(a, b, out=c)  # noqa: E731
+        elif op == "sum":
+            a = rnd(dims[0])
+            fn = lambda: a.sum()  # noqa: E731
+        elif op == "softmax":
+            x = rnd(*dims)
+
+            def fn():
+                e = np.exp(x - x.max(axis=-1, keepdims=True))
+                e /= e.sum(axis=-1, keepdims=True)
+                return e
+        elif op == "gelu_tanh":
+            x = rnd(*dims)
+            fn = lambda: 0.5 * x * (1 + np.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))  # noqa: E731
+        elif op == "linear_gelu":
+            m, k, n = dims
+            x, w, b = rnd(m, k), rnd(k, n), rnd(n)
+
+            def fn():
+                h = x @ w + b
+                return 0.5 * h * (1 + np.tanh(0.7978845608 * (h + 0.044715 * h ** 3)))
+        elif op == "layernorm":
+            x, g, b = rnd(*dims), rnd(dims[1]), rnd(dims[1])
+
+            def fn():
+                mu = x.mean(-1, keepdims=True)
+                d = x - mu
+                return d / np.sqrt((d * d).mean(-1, keepdims=True) + 1e-5) * g + b
+        else:
+            return None  # e.g. numpy has no erf
+    fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def loaded_blas():
+    """The BLAS/OpenMP shared objects this process mapped (after importing numpy/torch)."""
+    libs = set()
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1]
+                base = os.path.basename(path)
+                if any(k in base for k in ("blas", "gomp", "libomp", "mkl", "dnnl")):
+                    libs.add(path)
+    except OSError:
+        pass
+    return sorted(libs)
+
+
+# ----------------------------------------------------------------------------------------------
+# Measurement with foreign-load accounting
+
+CLK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_busy_seconds():
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal ...: everything but idle and iowait is busy;
+    # steal (another VM on our cores) counts as foreign load too.
+    return (sum(v[:8]) - v[3] - v[4]) / CLK
+
+
+def children_cpu_seconds():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def measure(cmd, env):
+    """Runs cmd; returns (stdout, wall seconds, foreign load in cores)."""
+    own0, busy0, t0 = children_cpu_seconds(), cpu_busy_seconds(), time.perf_counter()
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wall, busy1, own1 = time.perf_counter() - t0, cpu_busy_seconds(), children_cpu_seconds()
+    if p.returncode != 0:
+        raise RuntimeError("%s failed (%d): %s" % (" ".join(map(str, cmd)), p.returncode,
+                                                   p.stderr[-500:]))
+    foreign = max(0.0, (busy1 - busy0) - (own1 - own0)) / wall
+    return p.stdout, wall, foreign
+
+
+def timed(cmd, env, args):
+    """Runs a timing child (prints one time per line) with retries under foreign load."""
+    tries = []
+    for attempt in range(args.retries + 1):
+        out, wall, foreign = measure(cmd, env)
+        times = [float(v) for v in out.split()]
+        tries.append((foreign, times))
+        if foreign <= args.max_foreign:
+            break
+        time.sleep(1.0)
+    foreign, times = min(tries, key=lambda t: t[0])
+    return {"times": times, "foreign_cores": round(foreign, 3), "tries": len(tries),
+            "contaminated": foreign > args.max_foreign}
+
+
+def thread_env(threads):
+    env = dict(os.environ)
+    for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "TLC_NUM_THREADS"):
+        env[k] = str(threads)
+    return env
+
+
+# ----------------------------------------------------------------------------------------------
+# tlc
+
+HARNESS = r"""/* Generated by bench.py: times NAME_run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <tlc/runtime.h>
+#include "NAME.h"
+
+static void *buffer(size_t bytes, int fill) {
+  size_t n = (bytes + TLC_BUFFER_ALIGNMENT - 1) / TLC_BUFFER_ALIGNMENT * TLC_BUFFER_ALIGNMENT;
+  float *p = aligned_alloc(TLC_BUFFER_ALIGNMENT, n ? n : TLC_BUFFER_ALIGNMENT);
+  if (!p) { fprintf(stderr, "out of memory\n"); exit(2); }
+  for (size_t i = 0; i < bytes / sizeof(float); ++i)
+    p[i] = fill ? (float)((i * 2654435761u) % 1000) / 1000.0f - 0.5f : 0.0f;
+  return p;
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+int main(int argc, char **argv) {
+  int repeats = argc > 1 ? atoi(argv[1]) : 20;
+  DECLS
+  void *ws = NULL;
+  tlc_status st = tlc_workspace_alloc(NULL, NAME_UPPER_WORKSPACE_SIZE, &ws);
+  if (st == TLC_STATUS_OK) st = NAME_run(ARGS, ws); /* warm-up */
+  if (st != TLC_STATUS_OK) { fprintf(stderr, "NAME_run: %s\n", tlc_status_string(st)); return 1; }
+  for (int r = 0; r < repeats; ++r) {
+    double t0 = now();
+    st = NAME_run(ARGS, ws);
+    double t1 = now();
+    if (st != TLC_STATUS_OK) { fprintf(stderr, "NAME_run: %s\n", tlc_status_string(st)); return 1; }
+    printf("%.9f\n", t1 - t0);
+  }
+  tlc_workspace_free(NULL, ws);
+  return 0;
+}
+"""
+
+
+def numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def build_tlc(case, args, work):
+    name = "b_" + case["name"]
+    tl = os.path.join(work, name + ".tl")
+    with open(tl, "w") as f:
+        f.write(case["tl"])
+    obj, hdr = os.path.join(work, name + ".o"), os.path.join(work, name + ".h")
+    cmd = [args.tlc, tl, "-o", obj, "--header", hdr, "--name", name] + (
+        ["--cpu", args.cpu] if args.cpu else [])
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True)
+    compile_s = time.perf_counter() - t0
+    bufs = ["in%d" % i for i in range(len(case["inputs"]))] + \
+           ["out%d" % i for i in range(len(case["outputs"]))]
+    shapes = case["inputs"] + case["outputs"]
+    decls = " ".join("float *%s = buffer(sizeof(float) * %d, %d);" % (b, numel(s), b[0] == "i")
+                     for b, s in zip(bufs, shapes))
+    src = (HARNESS.replace("DECLS", decls).replace("ARGS", ", ".join(bufs))
+           .replace("NAME_UPPER", name.upper()).replace("NAME", name))
+    c = os.path.join(work, name + "_main.c")
+    with open(c, "w") as f:
+        f.write(src)
+    exe = os.path.join(work, name)
+    subprocess.run([args.cc, "-O2", "-I", args.include, "-I", work, c, obj, args.runtime_lib,
+                    "-o", exe, "-lm", "-lpthread"], check=True)
+    return exe, compile_s
+
+
+# ----------------------------------------------------------------------------------------------
+# Report
+
+
+def stats(times):
+    return {"median": statistics.median(times), "min": min(times), "max": max(times),
+            "n": len(times)}
+
+
+def machine_info():
+    model = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    return {"cpu": model, "cores": os.cpu_count(), "platform": platform.platform(),
+            "loadavg_start": load}
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tlc")
+    ap.add_argument("--runtime-lib", help="libtlcrt.a")
+    ap.add_argument("--include", help="the runtime's include folder")
+    ap.add_argument("--dnnl-bench", help="bench-dnnl (oneDNN cases); skipped when absent")
+    ap.add_argument("--peak-bench", help="bench-peak (FMA peak, bandwidth); needed for fractions")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--repeats", type=int, default=15)
+    ap.add_argument("--only", help="comma-separated case names")
+    ap.add_argument("--frameworks", default="tlc,onednn,torch,numpy")
+    ap.add_argument("--cpu", default="native", help="tlc --cpu (default: native)")
+    ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    ap.add_argument("--out", default="bench-results")
+    ap.add_argument("--max-foreign", type=float, default=0.25,
+                    help="foreign load (cores) above which a run is retried / flagged")
+    ap.add_argument("--retries", type=int, default=2)
+    ap.add_argument("--quick", action="store_true", help="tiny sizes, 1 thread, 3 repeats (CI)")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--op", help=argparse.SUPPRESS)
+    ap.add_argument("--dims", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+
+    if args.worker:  # child process: time one Python case, print the times (and libraries)
+        times = py_worker(args.worker, args.op, [int(d) for d in args.dims.split(",")],
+                          int(os.environ.get("OMP_NUM_THREADS", "1")), args.repeats)
+        if times is None:
+            print("n/a")
+        else:
+            print("\n".join("%.9f" % t for t in times))
+        print("# " + " ".join(loaded_blas()))
+        return 0
+
+    for attr in ("tlc", "runtime_lib", "include", "dnnl_bench", "peak_bench"):
+        if getattr(args, attr):
+            setattr(args, attr, os.path.abspath(getattr(args, attr)))
+    if args.quick:
+        args.threads, args.repeats, args.retries = "1", 3, 0
+    threads = [int(t) for t in args.threads.split(",")]
+    frameworks = args.frameworks.split(",")
+    all_cases = [c for c in cases(args.quick)
+                 if not args.only or c["name"] in args.only.split(",")]
+    os.makedirs(args.out, exist_ok=True)
+    info = machine_info()
+    results = {"machine": info, "config": {"threads": threads, "repeats": args.repeats,
+                                           "tlc_cpu": args.cpu, "max_foreign": args.max_foreign},
+               "peak": {}, "cases": []}
+
+    # Machine ceilings: the best of several runs, retried like the cases under foreign load (a
+    # ceiling measured under load would inflate every fraction of peak).
+    ceilings = {}
+
+    def ceiling(cmd, t):
+        r = timed(cmd, thread_env(t), args)
+        return max(r["times"]), statistics.median(r["times"]), r
+
+    if args.peak_bench:
+        for t in threads:
+            best, med, r = ceiling([args.peak_bench, "fma", str(t), "7"], t)
+            ceilings[("fma", t)] = best
+            results["peak"]["fma_gflops_%dt" % t] = {
+                "best": best, "median": med, "foreign_cores": r["foreign_cores"],
+                "contaminated": r["contaminated"]}
+        for ws in sorted({int(c["work"]) for c in all_cases if c["kind"] == "bytes"} |
+                         ({64 << 20} if not args.quick else set())):
+            for t in threads:
+                best, med, r = ceiling([args.peak_bench, "stream", str(ws), str(t), "5"], t)
+                ceilings[("bw", ws, t)] = best
+                results["peak"]["stream_%dB_%dt" % (ws, t)] = {
+                    "best_gbs": best, "median_gbs": med, "foreign_cores": r["foreign_cores"],
+                    "contaminated": r["contaminated"]}
+
+    here = os.path.abspath(__file__)
+    with tempfile.TemporaryDirectory(prefix="tlc-bench-") as work:
+        for case in all_cases:
+            entry = {"name": case["name"], "label": case["label"], "kind": case["kind"],
+                     "work": case["work"], "runs": {}}
+            exe = None
+            if "tlc" in frameworks:
+                try:
+                    exe, entry["tlc_compile_s"] = build_tlc(case, args, work)
+                except subprocess.CalledProcessError as e:
+                    entry["runs"]["tlc_build_error"] = str(e)[:300]
+            for t in threads:
+                env = thread_env(t)
+                for fw in frameworks:
+                    key = "%s@%d" % (fw, t)
+                    try:
+                        if fw == "tlc":
+                            if exe is None:
+                                continue
+                            r = timed([exe, str(args.repeats)], env, args)
+                        elif fw == "onednn":
+                            if not args.dnnl_bench:
+                                continue
+                            r = timed([args.dnnl_bench, case["dnnl"][0], str(args.repeats)] +
+                                      [str(a) for a in case["dnnl"][1:]], env, args)
+                        else:
+                            op, dims = case["py"]
+                            cmd = ["/usr/bin/python3", here, "--worker", fw, "--op", op,
+                                   "--dims", ",".join(map(str, dims)),
+                                   "--repeats", str(args.repeats)]
+                            r = timed_py(cmd, env, args)
+                            if r is None:
+                                continue
+                    except (RuntimeError, OSError, ValueError) as e:
+                        entry["runs"][key] = {"error": str(e)[:300]}
+                        continue
+                    s = stats(r.pop("times"))
+                    r.update(s)
+                    rate = case["work"] / s["median"] / 1e9
+                    r["rate"] = rate
+                    ceiling = (ceilings.get(("fma", t)) if case["kind"] == "flops"
+                               else ceilings.get(("bw", int(case["work"]), t)))
+                    if ceiling:
+                        r["fraction_of_peak"] = rate / ceiling
+                    entry["runs"][key] = r
+            results["cases"].append(entry)
+            print("done %s" % case["name"], file=sys.stderr)
+
+    with open("/proc/loadavg") as f:
+        info["loadavg_end"] = f.read().split()[:3]
+    with open(os.path.join(args.out, "bench.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    md = report(results, threads, frameworks)
+    with open(os.path.join(args.out, "bench.md"), "w") as f:
+        f.write(md)
+    print(md)
+    chart(results, threads, frameworks, os.path.join(args.out, "bench.png"))
+    return 0
+
+
+_blas_seen = {}
+
+
+def timed_py(cmd, env, args):
+    tries = []
+    for attempt in range(args.retries + 1):
+        out, wall, foreign = measure(cmd, env)
+        lines = out.split("\n")
+        if lines and lines[0].strip() == "n/a":
+            return None
+        times = [float(v) for v in lines if v.strip() and not v.startswith("#")]
+        libs = [v[2:] for v in lines if v.startswith("# ")]
+        _blas_seen[cmd[3]] = libs[0] if libs else ""
+        tries.append((foreign, times))
+        if foreign <= args.max_foreign:
+            break
+        time.sleep(1.0)
+    foreign, times = min(tries, key=lambda t: t[0])
+    return {"times": times, "foreign_cores": round(foreign, 3), "tries": len(tries),
+            "contaminated": foreign > args.max_foreign}
+
+
+def report(results, threads, frameworks):
+    unit = {"flops": "GFLOP/s", "bytes": "GB/s"}
+    m = results["machine"]
+    lines = ["# tlc benchmark", "",
+             "Machine: %s, %d cores; load average at start %s, at end %s. Repeats: %d; "
+             "tlc --cpu=%s. Times are medians (min/max) in ms; `!` marks a run taken under "
+             "foreign load above %.2f cores (kept: the least loaded of its tries)."
+             % (m["cpu"], m["cores"], "/".join(m["loadavg_start"]),
+                "/".join(m.get("loadavg_end", ["?"])), results["config"]["repeats"],
+                results["config"]["tlc_cpu"], results["config"]["max_foreign"]), ""]
+    if results["peak"]:
+        lines.append("Ceilings (best run, same session; GFLOP/s and GB/s): " + ", ".join(
+            "%s %.1f%s" % (k, v.get("best", v.get("best_gbs", 0)), " !" if v["contaminated"] else "")
+            for k, v in results["peak"].items()))
+        lines.append("")
+    if _blas_seen:
+        lines.append("Libraries loaded by the Python workers: " + "; ".join(
+            "%s: %s" % (k, v or "-") for k, v in sorted(_blas_seen.items())))
+        lines.append("")
+    for t in threads:
+        lines += ["## %d thread%s" % (t, "s" if t > 1 else ""), "",
+                  "| case | " + " | ".join(frameworks) + " | tlc rate | tlc % of peak "
+                  "| tlc vs best other | tlc compile s |",
+                  "|---" * (len(frameworks) + 5) + "|"]
+        for c in results["cases"]:
+            cells, best_other = [], None
+            for fw in frameworks:
+                r = c["runs"].get("%s@%d" % (fw, t))
+                if not r:
+                    cells.append("n/a")
+                    continue
+                if "error" in r:
+                    cells.append("error")
+                    continue
+                cells.append("%.3g (%.3g/%.3g)%s" % (r["median"] * 1e3, r["min"] * 1e3,
+                                                     r["max"] * 1e3, " !" if r["contaminated"] else ""))
+                if fw != "tlc" and (best_other is None or r["median"] < best_other):
+                    best_other = r["median"]
+            tr = c["runs"].get("tlc@%d" % t)
+            ok = tr and "error" not in tr
+            lines.append("| %s | %s | %s | %s | %s | %s |" % (
+                c["label"], " | ".join(cells),
+                "%.1f %s" % (tr["rate"], unit[c["kind"]]) if ok else "-",
+                "%.0f%%" % (100 * tr["fraction_of_peak"]) if ok and "fraction_of_peak" in tr else "-",
+                "%.2fx" % (best_other / tr["median"]) if ok and best_other else "-",
+                "%.2f" % c["tlc_compile_s"] if "tlc_compile_s" in c else "-"))
+        lines.append("")
+    lines += ["## Not yet measured", ""] + ["- %s: %s" % p for p in PENDING] + [""]
+    lines.append("`tlc vs best other` > 1 means tlc is faster than the fastest of the others.")
+    return "\n".join(lines) + "\n"
+
+
+def chart(results, threads, frameworks, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    fig, axes = plt.subplots(len(threads), 1, figsize=(12, 4 * len(threads)), squeeze=False)
+    names = [c["name"] for c in results["cases"]]
+    width = 0.8 / len(frameworks)
+    for ax, t in zip(axes[:, 0], threads):
+        for i, fw in enumerate(frameworks):
+            vals = []
+            for c in results["cases"]:
+                r = c["runs"].get("%s@%d" % (fw, t), {})
+                vals.append(100 * r.get("fraction_of_peak", 0))
+            ax.bar([x + i * width for x in range(len(names))], vals, width, label=fw)
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(names))])
+        ax.set_xticklabels(names, rotation=20, fontsize=8)
+        ax.set_ylabel("% of measured peak")
+        ax.set_title("%d thread(s)" % t)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,141 @@
+// oneDNN (2.x C++ API) reference timings for the benchmark harness: one primitive per case.
+//
+//   bench-dnnl CASE REPEATS ARGS...        prints the seconds of each timed run, one per line
+//
+// Cases (f32, plain row-major layouts; the thread count is OMP_NUM_THREADS):
+//   matmul M K N            C = A·B
+//   linear_gelu M K N ALG   C = gelu(A·B + bias), bias and GELU as matmul post-ops
+//   add N                   c = a + b (binary primitive)
+//   sum N                   s = sum(x) (reduction primitive)
+//   softmax R C             along the last axis
+//   gelu R C ALG            eltwise GELU, ALG = tanh | erf
+//   layernorm R C           along the last axis, with scale and shift
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+using namespace dnnl;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+
+namespace {
+
+memory makeMemory(const memory::desc &md, engine &eng, float scale) {
+  memory m(md, eng);
+  auto *p = static_cast<float *>(m.get_data_handle());
+  size_t n = md.get_size() / sizeof(float);
+  for (size_t i = 0; i < n; ++i)
+    p[i] = scale * (static_cast<float>((i * 2654435761u) % 1000) / 1000.0f - 0.5f);
+  return m;
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: bench-dnnl CASE REPEATS ARGS... (see the source)\n");
+  return 2;
+}
+
+algorithm geluAlgorithm(const char *name) {
+  return std::strcmp(name, "erf") == 0 ? algorithm::eltwise_gelu_erf
+                                       : algorithm::eltwise_gelu_tanh;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 4)
+    return usage();
+  std::string name = argv[1];
+  int repeats = std::atoi(argv[2]);
+  auto arg = [&](int i) -> memory::dim {
+    if (i + 3 >= argc) {
+      std::fprintf(stderr, "bench-dnnl: missing argument %d for %s\n", i, name.c_str());
+      std::exit(2);
+    }
+    return std::atoll(argv[i + 3]);
+  };
+  engine eng(engine::kind::cpu, 0);
+  stream s(eng);
+  primitive prim;
+  std::unordered_map<int, memory> args;
+
+  if (name == "matmul" || name == "linear_gelu") {
+    memory::dim m = arg(0), k = arg(1), n = arg(2);
+    memory::desc a({m, k}, dt::f32, tag::ab), b({k, n}, dt::f32, tag::ab),
+        c({m, n}, dt::f32, tag::ab);
+    primitive_attr attr;
+    memory::desc bias;
+    if (name == "linear_gelu") {
+      bias = memory::desc({1, n}, dt::f32, tag::ab);
+      post_ops ops;
+      ops.append_eltwise(1.0f, geluAlgorithm(argc > 6 ? argv[6] : ""), 0.0f, 0.0f);
+      attr.set_post_ops(ops);
+    }
+    matmul::primitive_desc pd(matmul::desc(a, b, bias, c), attr, eng);
+    prim = matmul(pd);
+    args = {{DNNL_ARG_SRC, makeMemory(a, eng, 1)},
+            {DNNL_ARG_WEIGHTS, makeMemory(b, eng, 1)},
+            {DNNL_ARG_DST, memory(c, eng)}};
+    if (name == "linear_gelu")
+      args.insert({DNNL_ARG_BIAS, makeMemory(bias, eng, 1)});
+  } else if (name == "add") {
+    memory::desc d({arg(0)}, dt::f32, tag::a);
+    binary::primitive_desc pd(binary::desc(algorithm::binary_add, d, d, d), eng);
+    prim = binary(pd);
+    args = {{DNNL_ARG_SRC_0, makeMemory(d, eng, 1)},
+            {DNNL_ARG_SRC_1, makeMemory(d, eng, 1)},
+            {DNNL_ARG_DST, memory(d, eng)}};
+  } else if (name == "sum") {
+    memory::desc src({arg(0)}, dt::f32, tag::a), dst({1}, dt::f32, tag::a);
+    reduction::primitive_desc pd(reduction::desc(algorithm::reduction_sum, src, dst, 0.f, 0.f),
+                                 eng);
+    prim = reduction(pd);
+    args = {{DNNL_ARG_SRC, makeMemory(src, eng, 1)}, {DNNL_ARG_DST, memory(dst, eng)}};
+  } else if (name == "softmax") {
+    memory::desc d({arg(0), arg(1)}, dt::f32, tag::ab);
+    softmax_forward::primitive_desc pd(
+        softmax_forward::desc(prop_kind::forward_inference, d, 1), eng);
+    prim = softmax_forward(pd);
+    args = {{DNNL_ARG_SRC, makeMemory(d, eng, 4)}, {DNNL_ARG_DST, memory(d, eng)}};
+  } else if (name == "gelu") {
+    memory::desc d({arg(0), arg(1)}, dt::f32, tag::ab);
+    eltwise_forward::primitive_desc pd(
+        eltwise_forward::desc(prop_kind::forward_inference, geluAlgorithm(argc > 6 ? argv[6] : ""),
+                              d, 0.f, 0.f),
+        eng);
+    prim = eltwise_forward(pd);
+    args = {{DNNL_ARG_SRC, makeMemory(d, eng, 4)}, {DNNL_ARG_DST, memory(d, eng)}};
+  } else if (name == "layernorm") {
+    memory::dim r = arg(0), c = arg(1);
+    memory::desc d({r, c}, dt::f32, tag::ab), p({c}, dt::f32, tag::a);
+    layer_normalization_forward::primitive_desc pd(
+        layer_normalization_forward::desc(prop_kind::forward_inference, d, 1e-5f,
+                                          normalization_flags::use_scale |
+                                              normalization_flags::use_shift),
+        eng);
+    prim = layer_normalization_forward(pd);
+    args = {{DNNL_ARG_SRC, makeMemory(d, eng, 2)},
+            {DNNL_ARG_DST, memory(d, eng)},
+            {DNNL_ARG_SCALE, makeMemory(p, eng, 1)},
+            {DNNL_ARG_SHIFT, makeMemory(p, eng, 1)}};
+  } else {
+    return usage();
+  }
+
+  prim.execute(s, args); // warm-up (JIT, first touch)
+  s.wait();
+  for (int r = 0; r < repeats; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    prim.execute(s, args);
+    s.wait();
+    auto t1 = std::chrono::steady_clock::now();
+    std::printf("%.9f\n", std::chrono::duration<double>(t1 - t0).count());
+  }
+  return 0;
+}

@@ -1,0 +1,103 @@
+// tlc-lower-parallel-launch: calls of outlined parallel loops become tlc_parallel_for calls.
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLCLOWERPARALLELLAUNCH
+#include "passes/Passes.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+
+namespace {
+
+/// `void NAME_tramp(ptr ctx, i64 begin, i64 end)`: loads the captured values from the context
+/// struct and calls the outlined body; its address is what tlc_parallel_for receives.
+LLVM::LLVMFuncOp buildTrampoline(OpBuilder &b, LLVM::LLVMFuncOp body,
+                                 LLVM::LLVMStructType context) {
+  Location loc = body.getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto i64 = IntegerType::get(ctx, 64);
+  auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr, i64, i64});
+  b.setInsertionPointAfter(body);
+  auto tramp = LLVM::LLVMFuncOp::create(b, loc, (body.getName() + "_tramp").str(), type,
+                                        LLVM::Linkage::Internal);
+  Block *entry = tramp.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  SmallVector<Value> args = {entry->getArgument(1), entry->getArgument(2)};
+  for (auto [i, t] : llvm::enumerate(context.getBody())) {
+    Value slot = LLVM::GEPOp::create(b, loc, ptr, context, entry->getArgument(0),
+                                     ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    args.push_back(LLVM::LoadOp::create(b, loc, t, slot));
+  }
+  LLVM::CallOp::create(b, loc, body, args);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+  return tramp;
+}
+
+struct TLCLowerParallelLaunchPass
+    : tlc::impl::TLCLowerParallelLaunchBase<TLCLowerParallelLaunchPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    SymbolTable symbols(module);
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = IntegerType::get(ctx, 64);
+    SmallVector<LLVM::LLVMFuncOp> launches;
+    for (auto f : module.getOps<LLVM::LLVMFuncOp>())
+      if (f->hasAttr("tlc.parallel_launch"))
+        launches.push_back(f);
+    if (launches.empty())
+      return;
+    OpBuilder b(ctx);
+    auto runtime = symbols.lookup<LLVM::LLVMFuncOp>("tlc_parallel_for");
+    if (!runtime) {
+      b.setInsertionPointToStart(module.getBody());
+      runtime = LLVM::LLVMFuncOp::create(
+          b, module.getLoc(), "tlc_parallel_for",
+          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr, ptr, i64}));
+    }
+    for (LLVM::LLVMFuncOp launch : launches) {
+      auto bodyRef = launch->getAttrOfType<FlatSymbolRefAttr>("tlc.parallel_launch");
+      auto body = bodyRef ? symbols.lookup<LLVM::LLVMFuncOp>(bodyRef.getValue()) : nullptr;
+      if (!body) {
+        launch.emitOpError("names no outlined parallel body");
+        return signalPassFailure();
+      }
+      body.setLinkage(LLVM::Linkage::Internal);
+      auto params = launch.getFunctionType().getParams();
+      auto context = LLVM::LLVMStructType::getLiteral(ctx, params.drop_front());
+      LLVM::LLVMFuncOp tramp = buildTrampoline(b, body, context);
+      std::optional<SymbolTable::UseRange> uses = symbols.getSymbolUses(launch, module);
+      for (SymbolTable::SymbolUse use : *uses) {
+        auto call = dyn_cast<LLVM::CallOp>(use.getUser());
+        if (!call) {
+          use.getUser()->emitOpError("uses a parallel launch other than by calling it");
+          return signalPassFailure();
+        }
+        Location loc = call.getLoc();
+        // The context lives in the caller's frame: one alloca in its entry block.
+        auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
+        b.setInsertionPointToStart(&caller.getBody().front());
+        Value one = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1));
+        Value slots = LLVM::AllocaOp::create(b, loc, ptr, context, one, /*alignment=*/8);
+        b.setInsertionPoint(call);
+        for (auto [i, v] : llvm::enumerate(call.getArgOperands().drop_front())) {
+          Value slot = LLVM::GEPOp::create(b, loc, ptr, context, slots,
+                                           ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+          LLVM::StoreOp::create(b, loc, v, slot);
+        }
+        Value fn = LLVM::AddressOfOp::create(b, loc, ptr, tramp.getSymName());
+        LLVM::CallOp::create(b, loc, runtime,
+                             ValueRange{fn, slots, call.getArgOperands().front()});
+        call.erase();
+      }
+      launch.erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,127 @@
+// tlc-outline-parallel-loops: outermost scf.parallel loops become runtime-launched functions.
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLCOUTLINEPARALLELLOOPS
+#include "passes/Passes.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+
+namespace {
+
+/// Values that can cross the C boundary of the launch as one bare pointer or scalar each.
+bool isPassable(Type type) {
+  if (auto memref = dyn_cast<MemRefType>(type))
+    return memref.hasStaticShape() && memref.getLayout().isIdentity() &&
+           !memref.getMemorySpace();
+  return type.isIntOrIndexOrFloat();
+}
+
+/// Constants are rematerialized in the body instead of being passed.
+bool isRematerializable(Value v) {
+  Operation *def = v.getDefiningOp();
+  return def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
+         (matchPattern(v, m_Constant()) || isa<memref::GetGlobalOp>(def));
+}
+
+/// Mechanism: outlines `loop` (one induction variable, not nested in another parallel loop)
+/// into `@<func>_par<k>(%begin: index, %end: index, captures...)` iterating [begin, end) of its
+/// normalized iteration space, and replaces it with a call to the declaration
+/// `@<func>_par<k>_launch(%n, captures...)`, which tlc-lower-parallel-launch turns into a
+/// tlc_parallel_for call once the module is in the LLVM dialect.
+LogicalResult outline(RewriterBase &rewriter, scf::ParallelOp loop, SymbolTable &symbols,
+                      StringRef baseName) {
+  Location loc = loop.getLoc();
+  llvm::SetVector<Value> above;
+  getUsedValuesDefinedAbove(loop.getRegion(), above);
+  for (Value v : {loop.getLowerBound()[0], loop.getStep()[0]})
+    above.insert(v);
+  SmallVector<Value> passed, remat;
+  for (Value v : above) {
+    if (isRematerializable(v))
+      remat.push_back(v);
+    else if (isPassable(v.getType()))
+      passed.push_back(v);
+    else
+      return failure();
+  }
+  MLIRContext *ctx = rewriter.getContext();
+  Type index = rewriter.getIndexType();
+  SmallVector<Type> argTypes = {index, index};
+  for (Value v : passed)
+    argTypes.push_back(v.getType());
+
+  auto module = loop->getParentOfType<ModuleOp>();
+  rewriter.setInsertionPointToEnd(module.getBody());
+  auto body = func::FuncOp::create(rewriter, loc, (baseName + "_par").str(),
+                                   FunctionType::get(ctx, argTypes, {}));
+  body.setPrivate();
+  symbols.insert(body); // renames on collision
+  body->setAttr("tlc.parallel_body", UnitAttr::get(ctx));
+  SmallVector<Type> launchTypes = {index};
+  for (Value v : passed)
+    launchTypes.push_back(v.getType());
+  auto launch = func::FuncOp::create(rewriter, loc, (body.getName() + "_launch").str(),
+                                     FunctionType::get(ctx, launchTypes, {}));
+  launch.setPrivate();
+  symbols.insert(launch);
+  launch->setAttr("tlc.parallel_launch", FlatSymbolRefAttr::get(body));
+
+  Block *entry = body.addEntryBlock();
+  rewriter.setInsertionPointToStart(entry);
+  IRMapping map;
+  for (Value v : remat)
+    map.map(v, rewriter.clone(*v.getDefiningOp())->getResult(0));
+  for (auto [v, arg] : llvm::zip(passed, entry->getArguments().drop_front(2)))
+    map.map(v, arg);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto forOp = scf::ForOp::create(rewriter, loc, entry->getArgument(0), entry->getArgument(1), one);
+  rewriter.setInsertionPointToStart(forOp.getBody());
+  // iv = lb + i * step
+  Value scaled = arith::MulIOp::create(rewriter, loc, forOp.getInductionVar(),
+                                       map.lookup(loop.getStep()[0]));
+  map.map(loop.getInductionVars()[0],
+          arith::AddIOp::create(rewriter, loc, map.lookup(loop.getLowerBound()[0]), scaled));
+  for (Operation &op : loop.getBody()->without_terminator())
+    rewriter.clone(op, map);
+  rewriter.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(rewriter, loc);
+
+  // n = ceil((ub - lb) / step)
+  rewriter.setInsertionPoint(loop);
+  Value span = arith::SubIOp::create(rewriter, loc, loop.getUpperBound()[0],
+                                     loop.getLowerBound()[0]);
+  Value n = arith::CeilDivUIOp::create(rewriter, loc, span, loop.getStep()[0]);
+  SmallVector<Value> operands = {n};
+  operands.append(passed.begin(), passed.end());
+  func::CallOp::create(rewriter, loc, launch, operands);
+  rewriter.eraseOp(loop);
+  return success();
+}
+
+struct TLCOutlineParallelLoopsPass
+    : tlc::impl::TLCOutlineParallelLoopsBase<TLCOutlineParallelLoopsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    IRRewriter rewriter(&getContext());
+    SmallVector<std::pair<scf::ParallelOp, std::string>> loops;
+    for (auto func : module.getOps<func::FuncOp>())
+      func.walk<WalkOrder::PreOrder>([&](scf::ParallelOp loop) {
+        if (loop.getNumLoops() == 1 && loop.getNumResults() == 0)
+          loops.push_back({loop, func.getName().str()});
+        return WalkResult::skip(); // never outline a loop nested in another parallel loop
+      });
+    for (auto &[loop, name] : loops)
+      (void)outline(rewriter, loop, symbols, name); // a loop we cannot pass stays serial
+  }
+};
+
+} // namespace

@@ -1,0 +1,152 @@
+// tlc-tile-contractions: cache- and register-level tiling of linalg contractions on buffers.
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLCTILECONTRACTIONS
+#include "passes/Passes.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+
+namespace {
+
+/// The loop dimensions of a contraction that tiling cares about: one m, n and k each (the
+/// innermost candidates: they walk memory contiguously), every other dimension tiled by 1.
+struct ContractionLoops {
+  unsigned m, n, k;
+  unsigned numLoops;
+};
+
+/// Mechanism: which ops qualify. A static, buffer-semantics contraction with at least one
+/// m, n and k dimension and a plain multiply-add body.
+std::optional<ContractionLoops> matchContraction(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 2)
+    return std::nullopt;
+  if (!linalg::isaContractionOpInterface(op) || op.hasDynamicShape())
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+    return std::nullopt;
+  return ContractionLoops{dims->m.back(), dims->n.back(), dims->k.back(), op.getNumLoops()};
+}
+
+/// Tile sizes per loop: `m`, `n`, `k` for the matching dimensions, 1 for every other one
+/// (batch and outer m/n/k dimensions). A size of 0 leaves that loop untiled.
+SmallVector<OpFoldResult> tileSizes(MLIRContext *ctx, const ContractionLoops &loops, int64_t m,
+                                    int64_t n, int64_t k) {
+  SmallVector<OpFoldResult> sizes;
+  Builder b(ctx);
+  for (unsigned d = 0; d < loops.numLoops; ++d) {
+    int64_t size = d == loops.m ? m : d == loops.n ? n : d == loops.k ? k : 1;
+    sizes.push_back(b.getIndexAttr(size));
+  }
+  return sizes;
+}
+
+/// Loop order: other dims, then n, k, m (cache level: a k x n panel of B is reused across the
+/// m blocks) or n, m, k (register level: the k loop runs inside the register tile).
+SmallVector<int64_t> interchange(const ContractionLoops &loops, ArrayRef<unsigned> inner) {
+  SmallVector<int64_t> order;
+  for (unsigned d = 0; d < loops.numLoops; ++d)
+    if (!llvm::is_contained(inner, d))
+      order.push_back(d);
+  for (unsigned d : inner)
+    order.push_back(d);
+  return order;
+}
+
+FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter, linalg::LinalgOp op,
+                                     ArrayRef<OpFoldResult> sizes, ArrayRef<int64_t> order) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(sizes).setInterchange(order);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(result))
+    return failure();
+  rewriter.eraseOp(op);
+  return result;
+}
+
+/// Turns `loop` (no iter_args: tiling on buffers creates none) into a one-dimensional
+/// scf.parallel with the same bounds and body.
+void makeParallel(RewriterBase &rewriter, scf::ForOp loop) {
+  if (loop.getNumRegionIterArgs() != 0)
+    return;
+  rewriter.setInsertionPoint(loop);
+  auto parallel = scf::ParallelOp::create(
+      rewriter, loop.getLoc(), ValueRange{loop.getLowerBound()}, ValueRange{loop.getUpperBound()},
+      ValueRange{loop.getStep()});
+  Block *body = loop.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.inlineBlockBefore(body, parallel.getBody()->getTerminator(),
+                             parallel.getInductionVars());
+  rewriter.eraseOp(loop);
+}
+
+struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::LinalgOp, ContractionLoops>> work;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (std::optional<ContractionLoops> loops = matchContraction(op))
+        work.push_back({op, *loops});
+    });
+    MLIRContext *ctx = &getContext();
+    IRRewriter rewriter(ctx);
+    SmallVector<scf::ForOp> toPeel, parallelLoops;
+    for (auto [op, loops] : work) {
+      // Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left).
+      FailureOr<scf::SCFTilingResult> outer =
+          tile(rewriter, op, tileSizes(ctx, loops, cacheM, cacheN, cacheK),
+               interchange(loops, {loops.n, loops.k, loops.m}));
+      if (failed(outer)) {
+        op.emitOpError("cache-level tiling failed");
+        return signalPassFailure();
+      }
+      // Level 2: register tiles registerM x registerN, the k loop innermost (one rank-1
+      // update per iteration, the accumulators stay in registers across it).
+      auto block = cast<linalg::LinalgOp>(outer->tiledOps.back());
+      FailureOr<scf::SCFTilingResult> inner =
+          tile(rewriter, block, tileSizes(ctx, loops, registerM, registerN, 1),
+               interchange(loops, {loops.n, loops.m, loops.k}));
+      if (failed(inner)) {
+        block.emitOpError("register-level tiling failed");
+        return signalPassFailure();
+      }
+      inner->tiledOps.back()->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+      // The outermost block loop walks a parallel dimension (batch or n): blocks are
+      // independent, so threads may take them (tlc-outline-parallel-loops).
+      if (parallelOuter && !outer->loops.empty())
+        if (auto forOp = dyn_cast<scf::ForOp>(outer->loops.front().getOperation()))
+          parallelLoops.push_back(forOp);
+      // Peel the register-level m and n loops so full tiles get static shapes (once a
+      // canonicalization folds the constant sizes into the subviews).
+      // Innermost first, so the outer peel copies an already peeled inner loop.
+      for (LoopLikeOpInterface loop : llvm::reverse(inner->loops))
+        if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+          if (auto step = getConstantIntValue(forOp.getStep());
+              step && (*step == registerM || *step == registerN) && *step > 1)
+            toPeel.push_back(forOp);
+    }
+    for (scf::ForOp forOp : toPeel) {
+      scf::ForOp partial;
+      rewriter.setInsertionPoint(forOp);
+      (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+    }
+    for (scf::ForOp forOp : parallelLoops)
+      makeParallel(rewriter, forOp);
+  }
+};
+
+} // namespace

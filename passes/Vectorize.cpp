@@ -1,0 +1,128 @@
+// tlc-vectorize: register tiles to vector code (vector.contract -> outer products -> FMAs).
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLCVECTORIZE
+#include "passes/Passes.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+
+namespace {
+
+/// Keeps an accumulator in registers across `loop`: a transfer_read and transfer_write of the
+/// same loop-invariant buffer slice, when the loop writes no other memory, become an iter_arg
+/// (read before the loop, written after). Upstream's hoistRedundantVectorTransfers refuses
+/// transfers on subviews, which is exactly what tiling produces; here the register tile's
+/// output slice is disjoint from the inputs by the generated ABI (outputs do not alias inputs).
+bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
+  Block *body = loop.getBody();
+  vector::TransferWriteOp write;
+  for (Operation &op : body->without_terminator()) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(&op);
+    bool writes = effects ? effects.hasEffect<MemoryEffects::Write>()
+                          : !op.hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+                                op.getNumRegions() > 0;
+    if (!writes)
+      continue;
+    auto w = dyn_cast<vector::TransferWriteOp>(&op);
+    if (!w || write || !w.hasPureBufferSemantics())
+      return false; // a second writer, or one we cannot reason about
+    write = w;
+  }
+  if (!write)
+    return false;
+  auto invariant = [&](Value v) { return !loop.getRegion().isAncestor(v.getParentRegion()); };
+  if (!invariant(write.getBase()) || !llvm::all_of(write.getIndices(), invariant))
+    return false;
+  vector::TransferReadOp read;
+  for (auto r : body->getOps<vector::TransferReadOp>())
+    if (r.getBase() == write.getBase() && r.getIndices() == write.getIndices() &&
+        r.getVectorType() == write.getVectorType() &&
+        r.getPermutationMap() == write.getPermutationMap() && !r.getMask() && !write.getMask())
+      read = r;
+  if (!read || !llvm::all_of(read->getOperands(), invariant))
+    return false;
+  rewriter.moveOpBefore(read, loop);
+  FailureOr<LoopLikeOpInterface> newLoop =
+      cast<LoopLikeOpInterface>(loop.getOperation())
+          .replaceWithAdditionalYields(
+              rewriter, read.getResult(), /*replaceInitOperandUsesInLoop=*/true,
+              [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+                return SmallVector<Value>{write.getVector()};
+              });
+  if (failed(newLoop))
+    return false;
+  rewriter.moveOpAfter(write, *newLoop);
+  rewriter.modifyOpInPlace(write, [&] {
+    write.getValueToStoreMutable().assign((*newLoop)->getResults().back());
+  });
+  return true;
+}
+
+struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+    SmallVector<linalg::LinalgOp> tiles;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr("tlc.register_tile") && !op.hasDynamicShape())
+        tiles.push_back(op);
+    });
+    IRRewriter rewriter(ctx);
+    for (linalg::LinalgOp op : tiles) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> result =
+          linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+                            /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+                            /*assumeDynamicDimsMatchVecSizes=*/false,
+                            /*createNamedContraction=*/true);
+      if (failed(result))
+        continue; // stays a linalg op and becomes loops
+      rewriter.eraseOp(op);
+    }
+    // Fold the unit k dimension away and keep the accumulator tile in registers across k.
+    {
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateVectorReductionToContractPatterns(patterns);
+      vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+      vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Innermost loops first; a hoisted accumulator may then move further out.
+    for (bool changed = true; changed;) {
+      changed = false;
+      SmallVector<scf::ForOp> loops;
+      func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops)
+        moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+      for (scf::ForOp loop : loops)
+        if (hoistAccumulator(rewriter, loop)) {
+          changed = true;
+          break;
+        }
+    }
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorContractLoweringPatterns(patterns,
+                                                   vector::VectorContractLowering::OuterProduct);
+    vector::populateVectorOuterProductLoweringPatterns(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorBroadcastLoweringPatterns(patterns);
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
+    vector::populateVectorMultiReductionLoweringPatterns(
+        patterns, vector::VectorMultiReductionLowering::InnerParallel);
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

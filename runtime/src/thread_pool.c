@@ -1,0 +1,227 @@
+/* The thread pool behind generated parallel loops: static contiguous partitions, caller joins. */
+#define _POSIX_C_SOURCE 200809L
+#include "tlc/runtime.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TLC_MAX_THREADS 256
+
+struct tlc_thread_pool {
+  const tlc_allocator *allocator;
+  int num_threads; /* including the calling thread */
+  pthread_t *workers;
+  pthread_mutex_t lock;    /* guards everything below */
+  pthread_cond_t wake;     /* a new job or shutdown */
+  pthread_cond_t done;     /* the last worker finished the job */
+  pthread_mutex_t busy;    /* held by the thread running a parallel_for on this pool */
+  unsigned long generation;
+  int pending;
+  int shutdown;
+  /* The current job. */
+  tlc_parallel_body body;
+  void *ctx;
+  int64_t n;
+  int parts;
+};
+
+struct worker_arg {
+  tlc_thread_pool *pool;
+  int index;
+};
+
+/* [begin, end) of part `t` of `parts` over n iterations: contiguous, sizes differ by at most
+ * one, the same for every run with the same part count. */
+static void partition(int64_t n, int parts, int t, int64_t *begin, int64_t *end) {
+  int64_t q = n / parts, r = n % parts;
+  *begin = t * q + (t < r ? t : r);
+  *end = *begin + q + (t < r ? 1 : 0);
+}
+
+/* Set while a pool thread (worker or participating caller) runs a body: nested parallel_for
+ * calls then run serially instead of waiting on a pool that is already busy. */
+static _Thread_local int tlc_in_parallel_region;
+static _Thread_local tlc_thread_pool *tlc_bound_pool;
+
+static void *worker_main(void *p) {
+  struct worker_arg arg = *(struct worker_arg *)p;
+  tlc_thread_pool *pool = arg.pool;
+  free(p);
+  unsigned long seen = 0;
+  tlc_in_parallel_region = 1;
+  pthread_mutex_lock(&pool->lock);
+  for (;;) {
+    while (!pool->shutdown && pool->generation == seen)
+      pthread_cond_wait(&pool->wake, &pool->lock);
+    if (pool->shutdown)
+      break;
+    seen = pool->generation;
+    tlc_parallel_body body = pool->body;
+    void *ctx = pool->ctx;
+    int64_t n = pool->n;
+    int parts = pool->parts;
+    pthread_mutex_unlock(&pool->lock);
+    if (arg.index < parts) {
+      int64_t begin, end;
+      partition(n, parts, arg.index, &begin, &end);
+      if (begin < end)
+        body(ctx, begin, end);
+    }
+    pthread_mutex_lock(&pool->lock);
+    if (--pool->pending == 0)
+      pthread_cond_signal(&pool->done);
+  }
+  pthread_mutex_unlock(&pool->lock);
+  return NULL;
+}
+
+int tlc_default_num_threads(void) {
+  const char *env = getenv("TLC_NUM_THREADS");
+  if (env && *env) {
+    long v = strtol(env, NULL, 10);
+    if (v >= 1)
+      return v > TLC_MAX_THREADS ? TLC_MAX_THREADS : (int)v;
+  }
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores < 1)
+    cores = 1;
+  return cores > TLC_MAX_THREADS ? TLC_MAX_THREADS : (int)cores;
+}
+
+tlc_status tlc_thread_pool_create(const tlc_allocator *allocator, int num_threads,
+                                  tlc_thread_pool **out_pool) {
+  if (!out_pool)
+    return TLC_STATUS_INVALID_ARGUMENT;
+  *out_pool = NULL;
+  if (!allocator)
+    allocator = tlc_default_allocator();
+  if (!allocator->alloc)
+    return TLC_STATUS_INVALID_ARGUMENT;
+  if (num_threads <= 0)
+    num_threads = tlc_default_num_threads();
+  if (num_threads > TLC_MAX_THREADS)
+    num_threads = TLC_MAX_THREADS;
+  tlc_thread_pool *pool = allocator->alloc(allocator->user, sizeof *pool, 64);
+  if (!pool)
+    return TLC_STATUS_OUT_OF_MEMORY;
+  memset(pool, 0, sizeof *pool);
+  pool->allocator = allocator;
+  pool->num_threads = num_threads;
+  pthread_mutex_init(&pool->lock, NULL);
+  pthread_mutex_init(&pool->busy, NULL);
+  pthread_cond_init(&pool->wake, NULL);
+  pthread_cond_init(&pool->done, NULL);
+  if (num_threads > 1) {
+    pool->workers = allocator->alloc(allocator->user, sizeof(pthread_t) * num_threads, 64);
+    if (!pool->workers) {
+      pool->num_threads = 1;
+      tlc_thread_pool_destroy(pool);
+      return TLC_STATUS_OUT_OF_MEMORY;
+    }
+    for (int t = 1; t < num_threads; ++t) {
+      struct worker_arg *arg = malloc(sizeof *arg);
+      if (arg) {
+        arg->pool = pool;
+        arg->index = t;
+      }
+      if (!arg || pthread_create(&pool->workers[t], NULL, worker_main, arg) != 0) {
+        free(arg);
+        pool->num_threads = t; /* destroy joins the ones started */
+        tlc_thread_pool_destroy(pool);
+        return TLC_STATUS_OUT_OF_MEMORY;
+      }
+    }
+  }
+  *out_pool = pool;
+  return TLC_STATUS_OK;
+}
+
+void tlc_thread_pool_destroy(tlc_thread_pool *pool) {
+  if (!pool)
+    return;
+  pthread_mutex_lock(&pool->lock);
+  pool->shutdown = 1;
+  pthread_cond_broadcast(&pool->wake);
+  pthread_mutex_unlock(&pool->lock);
+  for (int t = 1; t < pool->num_threads; ++t)
+    pthread_join(pool->workers[t], NULL);
+  if (tlc_bound_pool == pool)
+    tlc_bound_pool = NULL;
+  pthread_cond_destroy(&pool->wake);
+  pthread_cond_destroy(&pool->done);
+  pthread_mutex_destroy(&pool->lock);
+  pthread_mutex_destroy(&pool->busy);
+  const tlc_allocator *allocator = pool->allocator;
+  if (pool->workers && allocator->free)
+    allocator->free(allocator->user, pool->workers);
+  if (allocator->free)
+    allocator->free(allocator->user, pool);
+}
+
+int tlc_thread_pool_size(const tlc_thread_pool *pool) { return pool ? pool->num_threads : 1; }
+
+tlc_thread_pool *tlc_thread_pool_bind(tlc_thread_pool *pool) {
+  tlc_thread_pool *previous = tlc_bound_pool;
+  tlc_bound_pool = pool;
+  return previous;
+}
+
+/* The process-wide pool used when the calling thread has none bound: created on first use
+ * with tlc_default_num_threads() threads and kept for the life of the process. */
+static tlc_thread_pool *default_pool;
+static pthread_once_t default_pool_once = PTHREAD_ONCE_INIT;
+
+static void create_default_pool(void) {
+  if (tlc_thread_pool_create(NULL, 0, &default_pool) != TLC_STATUS_OK)
+    default_pool = NULL; /* parallel_for then runs serially */
+}
+
+tlc_thread_pool *tlc_thread_pool_default(void) {
+  pthread_once(&default_pool_once, create_default_pool);
+  return default_pool;
+}
+
+void tlc_thread_pool_run(tlc_thread_pool *pool, tlc_parallel_body body, void *ctx, int64_t n) {
+  if (n <= 0)
+    return;
+  int parts = pool ? pool->num_threads : 1;
+  if (parts > n)
+    parts = (int)n;
+  /* Serial when there is nothing to split, when called from inside a parallel body, or when
+   * another thread is using this pool; the iterations are independent, so the result is the
+   * same whichever way they are split. */
+  if (parts <= 1 || tlc_in_parallel_region || pthread_mutex_trylock(&pool->busy) != 0) {
+    body(ctx, 0, n);
+    return;
+  }
+  pthread_mutex_lock(&pool->lock);
+  pool->body = body;
+  pool->ctx = ctx;
+  pool->n = n;
+  pool->parts = parts;
+  pool->pending = pool->num_threads - 1;
+  pool->generation++;
+  pthread_cond_broadcast(&pool->wake);
+  pthread_mutex_unlock(&pool->lock);
+
+  int64_t begin, end;
+  partition(n, parts, 0, &begin, &end);
+  tlc_in_parallel_region = 1;
+  body(ctx, begin, end);
+  tlc_in_parallel_region = 0;
+
+  pthread_mutex_lock(&pool->lock);
+  while (pool->pending > 0)
+    pthread_cond_wait(&pool->done, &pool->lock);
+  pthread_mutex_unlock(&pool->lock);
+  pthread_mutex_unlock(&pool->busy);
+}
+
+void tlc_parallel_for(tlc_parallel_body body, void *ctx, int64_t n) {
+  tlc_thread_pool *pool = tlc_bound_pool;
+  if (!pool && n > 1 && !tlc_in_parallel_region)
+    pool = tlc_thread_pool_default();
+  tlc_thread_pool_run(pool, body, ctx, n);
+}

@@ -1,0 +1,39 @@
+// RUN: tlc-opt %s -split-input-file -tlc-vectorize | FileCheck %s
+
+// A 4x16 register tile inside its k loop: the accumulator is read once before the loop, kept
+// as an iter_arg, and written once after it; the body is one broadcast + FMA per row.
+// CHECK-LABEL: func.func @tile
+// CHECK-SAME: (%[[A:.+]]: memref<4x8xf32>, %[[B:.+]]: memref<8x16xf32>, %[[C:.+]]: memref<4x16xf32>)
+// CHECK: %[[INIT:.+]] = vector.transfer_read %[[C]]
+// CHECK-SAME: vector<4x16xf32>
+// CHECK: %[[R:.+]] = scf.for {{.+}} iter_args(%[[ACC:.+]] = %[[INIT]]) -> (vector<4x16xf32>)
+// CHECK-NOT: vector.transfer_write
+// CHECK-COUNT-4: vector.fma {{.+}} : vector<16xf32>
+// CHECK: scf.yield
+// CHECK: vector.transfer_write %[[R]], %[[C]]
+func.func @tile(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %k = %c0 to %c8 step %c1 {
+    %sa = memref.subview %a[0, %k] [4, 1] [1, 1] : memref<4x8xf32> to memref<4x1xf32, strided<[8, 1], offset: ?>>
+    %sb = memref.subview %b[%k, 0] [1, 16] [1, 1] : memref<8x16xf32> to memref<1x16xf32, strided<[16, 1], offset: ?>>
+    linalg.matmul {tlc.register_tile} ins(%sa, %sb : memref<4x1xf32, strided<[8, 1], offset: ?>>, memref<1x16xf32, strided<[16, 1], offset: ?>>) outs(%c : memref<4x16xf32>)
+  }
+  return
+}
+
+// -----
+
+// Unmarked ops and tiles with dynamic shapes stay linalg (they become loops later).
+// CHECK-LABEL: func.func @untouched
+// CHECK-NOT: vector.
+// CHECK: linalg.matmul ins
+// CHECK: linalg.matmul {tlc.register_tile}
+// CHECK-NOT: vector.
+func.func @untouched(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>,
+                     %d: memref<?x4xf32>, %e: memref<?x4xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+  linalg.matmul {tlc.register_tile} ins(%d, %b : memref<?x4xf32>, memref<4x4xf32>) outs(%e : memref<?x4xf32>)
+  return
+}
