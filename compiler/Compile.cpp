@@ -20,6 +20,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <cstdlib>
+
 using namespace mlir;
 using namespace tlc;
 
@@ -99,15 +101,39 @@ LogicalResult printModule(ModuleOp module, llvm::StringRef path) {
   return success();
 }
 
-/// Links `objectPath` into a shared library with the target's C compiler driver.
+/// The host's libtlcrt.a for `--shared`: $TLC_RUNTIME_LIB, else next to this executable in an
+/// install (bin/../lib) or a build tree (bin/../runtime).
+std::optional<std::string> findRuntimeLibrary() {
+  if (const char *env = std::getenv("TLC_RUNTIME_LIB"))
+    return std::string(env);
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<256> bin(llvm::sys::path::parent_path(exe));
+  for (const char *dir : {"lib", "runtime"}) {
+    llvm::SmallString<256> candidate(bin);
+    llvm::sys::path::append(candidate, "..", dir, "libtlcrt.a");
+    if (llvm::sys::fs::exists(candidate))
+      return std::string(candidate);
+  }
+  return std::nullopt;
+}
+
+/// Links `objectPath` and the runtime (generated code calls its thread pool) into a shared
+/// library with the target's C compiler driver.
 LogicalResult linkShared(const Target &target, llvm::StringRef objectPath,
                          llvm::StringRef outputPath, Location loc) {
+  if (!target.isHost())
+    return emitError(loc) << "--shared links the host's runtime; for --target="
+                          << target.getName()
+                          << " link the object with that target's toolchain instead";
+  std::optional<std::string> runtime = findRuntimeLibrary();
+  if (!runtime)
+    return emitError(loc) << "--shared cannot find libtlcrt.a next to tlc; set TLC_RUNTIME_LIB";
   llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName(target.getLinkerDriver());
   if (!driver)
     return emitError(loc) << "--shared needs '" << target.getLinkerDriver()
                           << "' on PATH to link the shared library";
   llvm::SmallVector<llvm::StringRef> args = {*driver, "-shared", "-o", outputPath, objectPath,
-                                             "-lm"};
+                                             *runtime, "-lpthread", "-lm"};
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(*driver, args, std::nullopt, {}, 0, 0, &message);
   if (rc != 0)

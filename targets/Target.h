@@ -37,6 +37,8 @@ public:
   /// Translates an LLVM-dialect module and writes it as `kind`.
   virtual mlir::LogicalResult serialize(mlir::ModuleOp module, const TargetOptions &options,
                                         OutputKind kind, llvm::raw_pwrite_stream &os) const = 0;
+  /// Whether this target's code runs on the machine tlc runs on.
+  virtual bool isHost() const = 0;
   /// The C compiler driver that links objects of this target (for `--shared`).
   virtual llvm::StringRef getLinkerDriver() const = 0;
 };

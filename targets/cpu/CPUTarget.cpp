@@ -48,6 +48,9 @@ public:
   llvm::StringRef getName() const override { return name; }
   llvm::StringRef getDescription() const override { return description; }
   llvm::StringRef getLinkerDriver() const override { return linker; }
+  bool isHost() const override {
+    return llvm::Triple(llvm::sys::getProcessTriple()).getArch() == llvm::Triple(triple).getArch();
+  }
 
   void addCodegenPasses(OpPassManager &pm, const TargetOptions &options) const override {
     pm.addNestedPass<func::FuncOp>(createTLCLowerMemRefCopy());

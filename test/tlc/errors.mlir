@@ -31,3 +31,8 @@ func.func @m(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = tl.exp %x : tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// RUN: not tlc %s --target=aarch64 --shared -o %t.so 2>&1 | FileCheck %s --check-prefix=SHAREDX
+// SHAREDX: error: --shared links the host's runtime; for --target=aarch64 link the object with that target's toolchain instead
+// RUN: env TLC_RUNTIME_LIB=%t.missing.a not tlc %s --shared -o %t.so 2>&1 | FileCheck %s --check-prefix=NORT
+// NORT: error: linking the shared library failed
