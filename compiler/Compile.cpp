@@ -49,9 +49,14 @@ OwningOpRef<ModuleOp> loadModel(const CompileOptions &options, MLIRContext &cont
   llvm::StringRef ext = llvm::sys::path::extension(options.inputPath);
   if (ext == ".tl")
     return parseTLProgram(sourceMgr, &context, name);
+  if (ext == ".onnx") {
+    const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+    return importOnnxModel(buffer->getBuffer(), options.inputPath, &context, name,
+                           options.onnx);
+  }
   if (ext != ".mlir") {
     emitError(fileLoc) << "unknown input kind '" << ext
-                       << "': expected a .tl einsum graph or a .mlir module";
+                       << "': expected a .tl einsum graph, an .onnx model or a .mlir module";
     return nullptr;
   }
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
