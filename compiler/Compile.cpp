@@ -2,6 +2,7 @@
 #include "compiler/Compile.h"
 
 #include "compiler/HeaderWriter.h"
+#include "compiler/ModelInfo.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Signature.h"
 #include "compiler/frontend/TLFrontend.h"
@@ -169,13 +170,16 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   if (options.emit == EmitKind::Linalg)
     return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
 
-  if (failed(runPasses(*module, [&](OpPassManager &pm) {
-        buildBufferizationPipeline(pm, name);
-        target->addCodegenPasses(pm, targetOptions);
-      })))
+  if (failed(runPasses(*module, [&](OpPassManager &pm) { buildBufferizationPipeline(pm, name); })))
     return failure();
   if (auto size = (*module)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
     signature->workspaceSize = size.getInt();
+  // The descriptor NAME_info lets tools introspect the object without its header.
+  addModelInfo(*module, *signature);
+  if (failed(runPasses(*module, [&](OpPassManager &pm) {
+        target->addCodegenPasses(pm, targetOptions);
+      })))
+    return failure();
 
   OutputKind kind = options.emit == EmitKind::LLVMIR     ? OutputKind::LLVMIR
                     : options.emit == EmitKind::Assembly ? OutputKind::Assembly

@@ -29,7 +29,7 @@ config.substitutions.append(("%runtime_include", runtime_include))
 config.substitutions.append(("%runtime_lib", config.tlc_runtime_lib))
 config.substitutions.append(("%cc", "cc -O2 -I" + runtime_include))
 
-tools = ["tlc", "tlc-opt", "tlc-parse"]
+tools = ["tlc", "tlc-opt", "tlc-parse", "tlc-run"]
 llvm_config.add_tool_substitutions(tools, [config.tlc_tools_dir, config.llvm_tools_dir])
 
 if shutil.which("qemu-aarch64"):
