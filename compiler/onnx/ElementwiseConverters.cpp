@@ -366,6 +366,14 @@ template <typename OpTy, bool isMean> LogicalResult convertVariadic(NodeContext 
 }
 
 LogicalResult convertIdentity(NodeContext &cx) {
+  // Dropout (opset 12+): the training_mode input must be a constant false.
+  if (cx.node.op_type() == "Dropout" && cx.hasInput(2)) {
+    DenseElementsAttr mode = cx.constant(2), ratio = cx.constant(1);
+    bool zeroRatio = ratio && toDoubles(ratio)[0] == 0.0;
+    if ((!mode || toInts(mode)[0] != 0) && !zeroRatio)
+      return cx.emitError() << "Dropout in training mode is not supported (training_mode must "
+                               "be a constant false)";
+  }
   if (DenseElementsAttr c = cx.constant(0))
     cx.setConstant(0, c);
   else

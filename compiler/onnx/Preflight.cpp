@@ -3,6 +3,7 @@
 
 #include "ModelLoader.h"
 #include "NodeContext.h"
+#include "SchemaCheck.h"
 #include "TensorData.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -97,6 +98,7 @@ LogicalResult tlc::onnx_import::preflightCheck(const onnx::GraphProto &graph, in
       continue;
     }
     SmallVector<std::string> problems;
+    checkNodeSchema(node, opset, problems);
     checkAttributeTypes(node, ctx, problems);
     if (it->second.check)
       it->second.check(node, problems);
