@@ -33,6 +33,10 @@ void populateTLShapeOpsToTensorPatterns(mlir::RewritePatternSet &patterns);
 /// to linalg named ops and linalg.generic (part of populateTLToLinalgPatterns).
 void populateTLNNOpsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// Patterns lifting spelled-out LayerNorm and GELU to tl.layer_norm and tl.gelu
+/// (the mechanism behind tl-lift-patterns).
+void populateTLLiftPatterns(mlir::RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
 
