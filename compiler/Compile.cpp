@@ -2,6 +2,7 @@
 #include "compiler/Compile.h"
 
 #include "compiler/HeaderWriter.h"
+#include "compiler/ModelInfo.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Signature.h"
 #include "compiler/frontend/TLFrontend.h"
@@ -51,9 +52,14 @@ OwningOpRef<ModuleOp> loadModel(const CompileOptions &options, MLIRContext &cont
   llvm::StringRef ext = llvm::sys::path::extension(options.inputPath);
   if (ext == ".tl")
     return parseTLProgram(sourceMgr, &context, name);
+  if (ext == ".onnx") {
+    const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+    return importOnnxModel(buffer->getBuffer(), options.inputPath, &context, name,
+                           options.onnx);
+  }
   if (ext != ".mlir") {
     emitError(fileLoc) << "unknown input kind '" << ext
-                       << "': expected a .tl einsum graph or a .mlir module";
+                       << "': expected a .tl einsum graph, an .onnx model or a .mlir module";
     return nullptr;
   }
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
@@ -190,13 +196,16 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   if (options.emit == EmitKind::Linalg)
     return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
 
-  if (failed(runPasses(*module, [&](OpPassManager &pm) {
-        buildBufferizationPipeline(pm, name);
-        target->addCodegenPasses(pm, targetOptions);
-      })))
+  if (failed(runPasses(*module, [&](OpPassManager &pm) { buildBufferizationPipeline(pm, name); })))
     return failure();
   if (auto size = (*module)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
     signature->workspaceSize = size.getInt();
+  // The descriptor NAME_info lets tools introspect the object without its header.
+  addModelInfo(*module, *signature);
+  if (failed(runPasses(*module, [&](OpPassManager &pm) {
+        target->addCodegenPasses(pm, targetOptions);
+      })))
+    return failure();
 
   OutputKind kind = options.emit == EmitKind::LLVMIR     ? OutputKind::LLVMIR
                     : options.emit == EmitKind::Assembly ? OutputKind::Assembly

@@ -2,6 +2,8 @@
 #ifndef TLC_COMPILER_COMPILE_H
 #define TLC_COMPILER_COMPILE_H
 
+#include "compiler/onnx/OnnxImporter.h"
+
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -21,9 +23,10 @@ struct CompileOptions {
   EmitKind emit = EmitKind::Object;
   bool shared = false;     // link the object into a shared library
   unsigned optLevel = 3;
+  OnnxImportOptions onnx;  // --input-shape pins for .onnx inputs
 };
 
-/// Compiles `options.inputPath` (.tl or .mlir). Errors are reported through the context's
+/// Compiles `options.inputPath` (.tl, .onnx or .mlir). Errors are reported through the context's
 /// diagnostic engine (install a handler first); returns failure after any error.
 mlir::LogicalResult compile(const CompileOptions &options, mlir::MLIRContext &context,
                             llvm::SourceMgr &sourceMgr);

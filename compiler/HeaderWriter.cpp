@@ -66,5 +66,7 @@ void tlc::writeHeader(const ModelSignature &sig, llvm::StringRef provenance,
     param(cTypeOf(t.type.getElementType()).first, t.name);
   param("void", "workspace");
   os << ");\n\n";
+  os << "/* The model descriptor (inputs, outputs, workspace) as text; see docs/generated-abi.md. */\n";
+  os << "extern const char " << sig.name << "_info[];\n\n";
   os << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* TLC_MODEL_" << upper << "_H */\n";
 }

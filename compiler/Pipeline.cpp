@@ -13,6 +13,9 @@ using namespace mlir;
 void tlc::buildGraphPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // After CSE, so repeated subexpressions (x - mean) are one value the patterns can match.
+  pm.addNestedPass<func::FuncOp>(createTLLiftPatterns());
+  pm.addPass(createCanonicalizerPass());
 }
 
 void tlc::buildLowerToLinalgPipeline(OpPassManager &pm) {

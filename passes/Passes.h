@@ -31,6 +31,14 @@ void populateTLToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// Patterns lowering tl shape ops to tensor/linalg (part of the above).
 void populateTLShapeOpsToTensorPatterns(mlir::RewritePatternSet &patterns);
 
+/// Patterns lowering tl neural-network ops (conv2d, pooling, layer_norm, gather, pad, arg_max)
+/// to linalg named ops and linalg.generic (part of populateTLToLinalgPatterns).
+void populateTLNNOpsToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// Patterns lifting spelled-out LayerNorm and GELU to tl.layer_norm and tl.gelu
+/// (the mechanism behind tl-lift-patterns).
+void populateTLLiftPatterns(mlir::RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
 

@@ -17,6 +17,18 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
+def TLLiftPatterns : Pass<"tl-lift-patterns", "mlir::func::FuncOp"> {
+  let summary = "Replace spelled-out LayerNorm and GELU computations with tl.layer_norm/tl.gelu";
+  let description = [{
+    Exporters write known computations op by op. This pass recognizes
+    `(x - mean(x)) / sqrt(mean((x - mean(x))^2) + eps) [* gamma + beta]` over trailing axes
+    (the square as `d * d` or `pow(d, 2)`) and replaces it with `tl.layer_norm`, and
+    `0.5 * x * (1 + erf(x / sqrt 2))` and `0.5 * x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`
+    (products in any order) with `tl.gelu`. Attention (MatMul-Scale-Mask-Softmax-MatMul) is
+    not lifted here: it waits for the tl.attention op.
+  }];
+}
+
 def TLCInterchangeLoops : Pass<"tlc-interchange-loops", "mlir::func::FuncOp"> {
   let summary = "Order linalg.generic loops so the innermost one walks memory contiguously";
   let description = [{

@@ -10,6 +10,8 @@ PKGS=(
   # references for numeric tests and benchmarks
   python3 python3-numpy
   # libraries later components use (ONNX importer, manifest, CPU reference)
+  # ONNX importer: model sources (PyTorch export), python onnx for fixtures, backend node tests
+  python3-onnx python3-torch python3-torchvision libonnx-testdata
   libonnx-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler libdnnl-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
 )

@@ -20,6 +20,7 @@ python = "/usr/bin/python3"  # Debian's python has numpy; the pyenv one first on
 runtime_src = os.path.join(config.tlc_source_dir, "runtime", "src")
 runtime_include = os.path.join(config.tlc_source_dir, "runtime", "include")
 # Config substitutions apply before lit's own, so %tlc is not read as %t + "lc".
+config.substitutions.append(("%tlc_run", os.path.join(config.tlc_tools_dir, "tlc-run")))
 config.substitutions.append(("%tlc", os.path.join(config.tlc_tools_dir, "tlc")))
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%e2e_dir", os.path.join(config.tlc_source_dir, "test", "e2e")))
@@ -29,10 +30,21 @@ config.substitutions.append(("%runtime_include", runtime_include))
 config.substitutions.append(("%runtime_lib", config.tlc_runtime_lib))
 config.substitutions.append(("%cc", "cc -O2 -I" + runtime_include))
 
-tools = ["tlc", "tlc-opt", "tlc-parse"]
+tools = ["tlc", "tlc-opt", "tlc-parse", "tlc-run"]
 llvm_config.add_tool_substitutions(tools, [config.tlc_tools_dir, config.llvm_tools_dir])
 
 if shutil.which("qemu-aarch64"):
     config.available_features.add("qemu-aarch64")
 if shutil.which("aarch64-linux-gnu-gcc"):
     config.available_features.add("aarch64-cc")
+
+# ONNX tests: the python onnx package (fixtures), the backend node test data, PyTorch (models).
+import subprocess
+def python_has(module):
+    return subprocess.run([python, "-c", "import " + module], capture_output=True).returncode == 0
+if python_has("onnx"):
+    config.available_features.add("python-onnx")
+if os.path.isdir("/usr/share/libonnx-testdata/data/node"):
+    config.available_features.add("onnx-testdata")
+if python_has("torch") and python_has("torchvision") and python_has("onnx"):
+    config.available_features.add("torch")

@@ -22,7 +22,7 @@
 // MISSING: does-not-exist.mlir: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
 
 // RUN: cp %s %t.onnx.txt && not tlc %t.onnx.txt -o %t.o 2>&1 | FileCheck %s --check-prefix=EXT
-// EXT: error: unknown input kind '.txt': expected a .tl einsum graph or a .mlir module
+// EXT: error: unknown input kind '.txt': expected a .tl einsum graph, an .onnx model or a .mlir module
 
 // RUN: not tlc --emit=bogus %s 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: Cannot find option named 'bogus'

@@ -46,6 +46,11 @@ cl::opt<bool> shared("shared", cl::desc("Link the object into a shared library (
                      cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3, default 3)"),
                            cl::init(3), cl::Prefix, cl::cat(category));
+cl::list<std::string> inputShapes(
+    "input-shape",
+    cl::desc("Pin the shape of an ONNX model input (symbolic dimensions in particular), "
+             "e.g. --input-shape input=1x3x224x224; repeatable"),
+    cl::value_desc("NAME=DIMS"), cl::cat(category));
 cl::opt<bool> listTargets("list-targets", cl::desc("List the targets and exit"),
                           cl::cat(category));
 
@@ -54,7 +59,12 @@ cl::opt<bool> listTargets("list-targets", cl::desc("List the targets and exit"),
 LogicalResult printUnpositioned(mlir::Diagnostic &diag) {
   mlir::Location loc = diag.getLocation();
   std::string prefix = "tlc";
-  if (auto file = dyn_cast<mlir::FileLineColLoc>(loc)) {
+  auto name = dyn_cast<mlir::NameLoc>(loc);
+  auto nodeFile = name ? dyn_cast<mlir::FileLineColLoc>(name.getChildLoc()) : nullptr;
+  if (nodeFile && nodeFile.getLine() == 0) {
+    // An ONNX node: its name around the model file's location.
+    prefix = nodeFile.getFilename().str() + ": node '" + name.getName().str() + "'";
+  } else if (auto file = dyn_cast<mlir::FileLineColLoc>(loc)) {
     if (file.getLine() != 0)
       return failure();
     prefix = file.getFilename().str();
@@ -116,5 +126,14 @@ int main(int argc, char **argv) {
   options.emit = emitKind;
   options.shared = shared;
   options.optLevel = std::min(optLevel.getValue(), 3u);
+  for (const std::string &spec : inputShapes) {
+    std::string error = tlc::parseInputShapeSpec(spec, options.onnx);
+    if (!error.empty()) {
+      errs() << "tlc: ";
+      WithColor(errs(), raw_ostream::RED, true) << "error: ";
+      errs() << error << "\n";
+      return 1;
+    }
+  }
   return mlir::failed(tlc::compile(options, context, sourceMgr)) ? 1 : 0;
 }

@@ -1,0 +1,39 @@
+// The model descriptor embedded in every compiled object (see ModelInfo.h).
+#include "compiler/ModelInfo.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace tlc;
+
+std::string tlc::formatModelInfo(const ModelSignature &sig) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "tlc-model-info 1\nname " << sig.name << "\nworkspace " << sig.workspaceSize << "\n";
+  auto tensor = [&](llvm::StringRef kind, const TensorSpec &t) {
+    std::string dtype = cTypeOf(t.type.getElementType()).second.drop_front(10).lower();
+    os << kind << " " << t.name << " " << dtype << " ";
+    if (t.type.getRank() == 0)
+      os << "scalar";
+    llvm::interleave(t.type.getShape(), os, "x");
+    os << "\n";
+  };
+  for (const TensorSpec &t : sig.inputs)
+    tensor("input", t);
+  for (const TensorSpec &t : sig.outputs)
+    tensor("output", t);
+  return s;
+}
+
+void tlc::addModelInfo(ModuleOp module, const ModelSignature &sig) {
+  MLIRContext *ctx = module.getContext();
+  ctx->getOrLoadDialect<LLVM::LLVMDialect>();
+  std::string text = formatModelInfo(sig);
+  text.push_back('\0');
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/true, LLVM::Linkage::External,
+                         sig.name + "_info", b.getStringAttr(text));
+}

@@ -1,0 +1,26 @@
+// The model descriptor embedded in every compiled object: an exported, NUL-terminated text
+// `const char NAME_info[]` that tools (tlc-run) read after dlopen, without the header.
+#ifndef TLC_COMPILER_MODELINFO_H
+#define TLC_COMPILER_MODELINFO_H
+
+#include "compiler/Signature.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace tlc {
+
+/// The descriptor text, version 1, one record per line:
+///   tlc-model-info 1
+///   name NAME
+///   workspace BYTES
+///   input NAME DTYPE DIMS      (DIMS like 1x3x224x224, or "scalar"; DTYPE f32, i64, i1, ...)
+///   output NAME DTYPE DIMS
+std::string formatModelInfo(const ModelSignature &signature);
+
+/// Adds the exported constant `NAME_info` holding formatModelInfo(signature) to `module`
+/// (an llvm.mlir.global, so it survives every lowering untouched).
+void addModelInfo(mlir::ModuleOp module, const ModelSignature &signature);
+
+} // namespace tlc
+
+#endif // TLC_COMPILER_MODELINFO_H

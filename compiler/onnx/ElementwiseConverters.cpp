@@ -1,0 +1,440 @@
+// Converters for elementwise ONNX ops: arithmetic, activations, comparisons, logic, Where,
+// Cast, Clip and the variadic Sum/Mean/Max/Min. Small constant operands fold on the host.
+#include "HostEval.h"
+#include "NodeContext.h"
+#include "TensorData.h"
+
+#include "TL/Shapes.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::onnx_import;
+
+namespace {
+
+/// Folds a node with constant inputs through host functions; returns true if it did.
+bool foldElementwise(NodeContext &cx, Type resultElementType, IntFn intFn, FloatFn floatFn) {
+  if (!cx.allConstant())
+    return false;
+  SmallVector<DenseElementsAttr> operands;
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (size_t i = 0; i < cx.numInputs(); ++i) {
+    operands.push_back(cx.constant(i));
+    shapes.push_back(cx.shape(i));
+  }
+  FailureOr<SmallVector<int64_t>> shape =
+      tl::broadcastShapes(shapes, [&] { return cx.emitError(); });
+  if (failed(shape))
+    return false;
+  cx.setConstant(0, hostElementwise(operands, *shape, resultElementType, intFn, floatFn));
+  return true;
+}
+
+template <typename OpTy, int64_t (*IntOp)(int64_t, int64_t), double (*FloatOp)(double, double)>
+LogicalResult convertBinary(NodeContext &cx) {
+  if (foldElementwise(
+          cx, cx.elementType(0), [](ArrayRef<int64_t> a) { return IntOp(a[0], a[1]); },
+          [](ArrayRef<double> a) { return FloatOp(a[0], a[1]); }))
+    return success();
+  FailureOr<Value> r = cx.binary<OpTy>(cx.value(0), cx.value(1));
+  if (failed(r))
+    return failure();
+  cx.setOutput(0, *r);
+  return success();
+}
+
+int64_t iadd(int64_t a, int64_t b) { return a + b; }
+int64_t isub(int64_t a, int64_t b) { return a - b; }
+int64_t imul(int64_t a, int64_t b) { return a * b; }
+int64_t idiv(int64_t a, int64_t b) { return b == 0 ? 0 : a / b; }
+int64_t imax(int64_t a, int64_t b) { return std::max(a, b); }
+int64_t imin(int64_t a, int64_t b) { return std::min(a, b); }
+double fadd(double a, double b) { return a + b; }
+double fsub(double a, double b) { return a - b; }
+double fmul(double a, double b) { return a * b; }
+double fdiv(double a, double b) { return a / b; }
+double fmax(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
+double fmin(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
+
+/// Pow: small constant integer exponents become multiplications (exact, and defined for
+/// negative bases, which LayerNorm decompositions square).
+LogicalResult convertPow(NodeContext &cx) {
+  if (foldElementwise(
+          cx, cx.elementType(0),
+          [](ArrayRef<int64_t> a) {
+            int64_t r = 1;
+            for (int64_t k = 0; k < a[1]; ++k)
+              r *= a[0];
+            return r;
+          },
+          [](ArrayRef<double> a) { return std::pow(a[0], a[1]); }))
+    return success();
+  Value x = cx.value(0);
+  Type et = cx.elementType(0);
+  if (DenseElementsAttr e = cx.constant(1); e && e.isSplat() && isa<FloatType>(et)) {
+    double p = toDoubles(e)[0];
+    FailureOr<Type> t = cx.broadcastType({x, cx.value(1)}, et);
+    if (failed(t))
+      return failure();
+    auto shaped = [&](Value v) { return cx.broadcastTo(v, cast<RankedTensorType>(*t).getShape()); };
+    if (p == 1.0 || p == 2.0 || p == 3.0) {
+      Value r = x;
+      for (int k = 1; k < (int)p; ++k)
+        r = *cx.binary<tl::MulOp>(r, x);
+      FailureOr<Value> out = shaped(r);
+      if (failed(out))
+        return failure();
+      cx.setOutput(0, *out);
+      return success();
+    }
+    if (p == 0.5) {
+      FailureOr<Value> out = shaped(cx.unary<tl::SqrtOp>(x));
+      if (failed(out))
+        return failure();
+      cx.setOutput(0, *out);
+      return success();
+    }
+  }
+  FailureOr<Value> r = cx.binary<tl::PowOp>(x, cx.cast(cx.value(1), et));
+  if (failed(r))
+    return failure();
+  cx.setOutput(0, *r);
+  return success();
+}
+
+template <tl::ComparePredicate Pred> LogicalResult convertCompare(NodeContext &cx) {
+  auto cmp = [](auto a, auto b) -> int64_t {
+    switch (Pred) {
+    case tl::ComparePredicate::eq: return a == b;
+    case tl::ComparePredicate::ne: return a != b;
+    case tl::ComparePredicate::lt: return a < b;
+    case tl::ComparePredicate::le: return a <= b;
+    case tl::ComparePredicate::gt: return a > b;
+    case tl::ComparePredicate::ge: return a >= b;
+    }
+    return 0;
+  };
+  if (foldElementwise(
+          cx, cx.b.getI1Type(), [&](ArrayRef<int64_t> a) { return cmp(a[0], a[1]); },
+          [&](ArrayRef<double> a) { return (double)cmp(a[0], a[1]); }))
+    return success();
+  FailureOr<Value> r = cx.compare(Pred, cx.value(0), cx.value(1));
+  if (failed(r))
+    return failure();
+  cx.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult convertWhere(NodeContext &cx) {
+  if (foldElementwise(
+          cx, cx.elementType(1), [](ArrayRef<int64_t> a) { return a[0] ? a[1] : a[2]; },
+          [](ArrayRef<double> a) { return a[0] != 0 ? a[1] : a[2]; }))
+    return success();
+  FailureOr<Value> r = cx.select(cx.value(0), cx.value(1), cx.value(2));
+  if (failed(r))
+    return failure();
+  cx.setOutput(0, *r);
+  return success();
+}
+
+/// Logical ops on i1: And = a ? b : false, Or = a ? true : b, Xor = a != b.
+template <int Kind> LogicalResult convertLogical(NodeContext &cx) {
+  auto f = [](int64_t a, int64_t b) -> int64_t {
+    return Kind == 0 ? (a && b) : Kind == 1 ? (a || b) : (a != b);
+  };
+  if (foldElementwise(
+          cx, cx.b.getI1Type(), [&](ArrayRef<int64_t> a) { return f(a[0], a[1]); },
+          [&](ArrayRef<double> a) { return (double)f(a[0] != 0, a[1] != 0); }))
+    return success();
+  Value a = cx.value(0), b = cx.value(1);
+  Type i1 = cx.b.getI1Type();
+  FailureOr<Value> r = Kind == 0   ? cx.select(a, b, cx.scalar(i1, 0))
+                       : Kind == 1 ? cx.select(a, cx.scalar(i1, 1), b)
+                                   : cx.compare(tl::ComparePredicate::ne, a, b);
+  if (failed(r))
+    return failure();
+  cx.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult convertNot(NodeContext &cx) {
+  if (foldElementwise(
+          cx, cx.b.getI1Type(), [](ArrayRef<int64_t> a) -> int64_t { return !a[0]; },
+          [](ArrayRef<double> a) -> double { return a[0] == 0; }))
+    return success();
+  FailureOr<Value> r =
+      cx.compare(tl::ComparePredicate::eq, cx.value(0), cx.scalar(cx.b.getI1Type(), 0));
+  if (failed(r))
+    return failure();
+  cx.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult convertCast(NodeContext &cx) {
+  Type to = elementTypeOf(cx.ctx(), static_cast<int>(cx.attrInt("to", 0)));
+  assert(to && "pre-flight check rejects unsupported cast types");
+  if (DenseElementsAttr c = cx.constant(0); c && c.getNumElements() <= kFoldLimit) {
+    cx.setConstant(0, hostCast(c, to));
+    return success();
+  }
+  cx.setOutput(0, cx.cast(cx.value(0), to));
+  return success();
+}
+
+/// Unary ops that are one tl op; neg/abs also fold (shape arithmetic uses them).
+template <typename OpTy> LogicalResult convertUnary(NodeContext &cx) {
+  if (!isa<FloatType>(cx.elementType(0)) &&
+      !(std::is_same_v<OpTy, tl::NegOp> || std::is_same_v<OpTy, tl::AbsOp> ||
+        std::is_same_v<OpTy, tl::ReluOp>))
+    return cx.emitError() << cx.node.op_type() << " needs a float input, got "
+                          << cx.elementType(0);
+  if (std::is_same_v<OpTy, tl::NegOp> &&
+      foldElementwise(
+          cx, cx.elementType(0), [](ArrayRef<int64_t> a) { return -a[0]; },
+          [](ArrayRef<double> a) { return -a[0]; }))
+    return success();
+  cx.setOutput(0, cx.unary<OpTy>(cx.value(0)));
+  return success();
+}
+
+/// The node's float input, or an error.
+FailureOr<Value> floatInput(NodeContext &cx, size_t i = 0) {
+  if (!isa<FloatType>(cx.elementType(i)))
+    return cx.emitError() << cx.node.op_type() << " needs a float input, got "
+                          << cx.elementType(i);
+  return cx.value(i);
+}
+
+#define TLC_TRY(var, expr)                                                                     \
+  auto var##OrFail = (expr);                                                                   \
+  if (failed(var##OrFail))                                                                     \
+    return failure();                                                                          \
+  Value var = *var##OrFail;
+
+LogicalResult convertReciprocal(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  TLC_TRY(r, cx.binary<tl::DivOp>(cx.scalar(cx.elementType(0), 1.0), x));
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertSign(NodeContext &cx) {
+  Value x = cx.value(0);
+  Type et = cx.elementType(0);
+  Value zero = cx.scalar(et, 0);
+  TLC_TRY(pos, cx.compare(tl::ComparePredicate::gt, x, zero));
+  TLC_TRY(neg, cx.compare(tl::ComparePredicate::lt, x, zero));
+  TLC_TRY(inner, cx.select(neg, cx.scalar(et, -1), zero));
+  TLC_TRY(r, cx.select(pos, cx.scalar(et, 1), inner));
+  FailureOr<Value> shaped = cx.broadcastTo(r, cx.shape(0));
+  if (failed(shaped))
+    return failure();
+  cx.setOutput(0, *shaped);
+  return success();
+}
+
+/// x >= 0 ? x : f(x), shaped like x.
+LogicalResult selectNegative(NodeContext &cx, Value x, Value negativeBranch) {
+  Type et = cast<RankedTensorType>(x.getType()).getElementType();
+  TLC_TRY(isNeg, cx.compare(tl::ComparePredicate::lt, x, cx.scalar(et, 0)));
+  TLC_TRY(r, cx.select(isNeg, negativeBranch, x));
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertLeakyRelu(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  TLC_TRY(neg, cx.binary<tl::MulOp>(x, cx.scalar(cx.elementType(0), cx.attrFloat("alpha", 0.01))));
+  return selectNegative(cx, x, neg);
+}
+
+LogicalResult convertPRelu(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  Value slope = cx.value(1);
+  // ONNX allows a slope of shape [C] against NCHW... only through unidirectional broadcasting.
+  TLC_TRY(neg, cx.binary<tl::MulOp>(x, slope));
+  return selectNegative(cx, x, neg);
+}
+
+LogicalResult convertElu(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  Type et = cx.elementType(0);
+  TLC_TRY(em1, cx.binary<tl::SubOp>(cx.unary<tl::ExpOp>(x), cx.scalar(et, 1.0)));
+  TLC_TRY(neg, cx.binary<tl::MulOp>(em1, cx.scalar(et, cx.attrFloat("alpha", 1.0))));
+  return selectNegative(cx, x, neg);
+}
+
+LogicalResult convertSelu(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  Type et = cx.elementType(0);
+  double alpha = cx.attrFloat("alpha", 1.67326319217681884765625);
+  double gamma = cx.attrFloat("gamma", 1.05070102214813232421875);
+  TLC_TRY(em1, cx.binary<tl::SubOp>(cx.unary<tl::ExpOp>(x), cx.scalar(et, 1.0)));
+  TLC_TRY(neg, cx.binary<tl::MulOp>(em1, cx.scalar(et, alpha)));
+  TLC_TRY(isNeg, cx.compare(tl::ComparePredicate::lt, x, cx.scalar(et, 0)));
+  TLC_TRY(sel, cx.select(isNeg, neg, x));
+  TLC_TRY(r, cx.binary<tl::MulOp>(sel, cx.scalar(et, gamma)));
+  cx.setOutput(0, r);
+  return success();
+}
+
+/// max(lo, min(hi, alpha * x + beta)).
+FailureOr<Value> hardSigmoid(NodeContext &cx, Value x, double alpha, double beta) {
+  Type et = cast<RankedTensorType>(x.getType()).getElementType();
+  FailureOr<Value> ax = cx.binary<tl::MulOp>(x, cx.scalar(et, alpha));
+  if (failed(ax))
+    return failure();
+  FailureOr<Value> lin = cx.binary<tl::AddOp>(*ax, cx.scalar(et, beta));
+  if (failed(lin))
+    return failure();
+  FailureOr<Value> hi = cx.binary<tl::MinOp>(*lin, cx.scalar(et, 1.0));
+  if (failed(hi))
+    return failure();
+  return cx.binary<tl::MaxOp>(*hi, cx.scalar(et, 0.0));
+}
+
+LogicalResult convertHardSigmoid(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  TLC_TRY(r, hardSigmoid(cx, x, cx.attrFloat("alpha", 0.2), cx.attrFloat("beta", 0.5)));
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertHardSwish(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  TLC_TRY(hs, hardSigmoid(cx, x, 1.0 / 6.0, 0.5));
+  TLC_TRY(r, cx.binary<tl::MulOp>(x, hs));
+  cx.setOutput(0, r);
+  return success();
+}
+
+/// softplus(x) = max(x, 0) + log(1 + exp(-|x|)), which does not overflow.
+LogicalResult convertSoftplus(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  Type et = cx.elementType(0);
+  Value e = cx.unary<tl::ExpOp>(cx.unary<tl::NegOp>(cx.unary<tl::AbsOp>(x)));
+  TLC_TRY(onePlus, cx.binary<tl::AddOp>(e, cx.scalar(et, 1.0)));
+  TLC_TRY(r, cx.binary<tl::AddOp>(cx.unary<tl::ReluOp>(x), cx.unary<tl::LogOp>(onePlus)));
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertSoftsign(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  TLC_TRY(den, cx.binary<tl::AddOp>(cx.unary<tl::AbsOp>(x), cx.scalar(cx.elementType(0), 1.0)));
+  TLC_TRY(r, cx.binary<tl::DivOp>(x, den));
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertClip(NodeContext &cx) {
+  Value x = cx.value(0);
+  Type et = cx.elementType(0);
+  Value r = x;
+  auto bound = [&](size_t input, StringRef attr) -> Value {
+    if (cx.opset < 11)
+      return cx.hasAttr(attr) ? cx.scalar(et, cx.attrFloat(attr, 0)) : Value();
+    return cx.hasInput(input) ? cx.value(input) : Value();
+  };
+  if (Value lo = bound(1, "min")) {
+    TLC_TRY(v, cx.binary<tl::MaxOp>(r, lo));
+    r = v;
+  }
+  if (Value hi = bound(2, "max")) {
+    TLC_TRY(v, cx.binary<tl::MinOp>(r, hi));
+    r = v;
+  }
+  cx.setOutput(0, r);
+  return success();
+}
+
+/// Sum/Mean/Max/Min over any number of broadcast operands.
+template <typename OpTy, bool isMean> LogicalResult convertVariadic(NodeContext &cx) {
+  Value r = cx.value(0);
+  for (size_t i = 1; i < cx.numInputs(); ++i) {
+    TLC_TRY(v, cx.binary<OpTy>(r, cx.value(i)));
+    r = v;
+  }
+  if (isMean && cx.numInputs() > 1) {
+    TLC_TRY(v, cx.binary<tl::DivOp>(r, cx.scalar(cx.elementType(0), (double)cx.numInputs())));
+    r = v;
+  }
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertIdentity(NodeContext &cx) {
+  // Dropout (opset 12+): the training_mode input must be a constant false.
+  if (cx.node.op_type() == "Dropout" && cx.hasInput(2)) {
+    DenseElementsAttr mode = cx.constant(2), ratio = cx.constant(1);
+    bool zeroRatio = ratio && toDoubles(ratio)[0] == 0.0;
+    if ((!mode || toInts(mode)[0] != 0) && !zeroRatio)
+      return cx.emitError() << "Dropout in training mode is not supported (training_mode must "
+                               "be a constant false)";
+  }
+  if (DenseElementsAttr c = cx.constant(0))
+    cx.setConstant(0, c);
+  else
+    cx.setOutput(0, cx.value(0));
+  // Dropout's optional mask output: all ones in inference.
+  if (cx.hasOutput(1))
+    cx.setConstant(1, DenseElementsAttr::get(RankedTensorType::get(cx.shape(0), cx.b.getI1Type()),
+                                             true));
+  return success();
+}
+
+void checkDropout(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  if (const onnx::AttributeProto *a = findAttr(node, "is_test"); a && a->i() == 0)
+    problems.push_back("training mode (is_test = 0) is not supported");
+}
+
+} // namespace
+
+void tlc::onnx_import::registerElementwiseConverters(ConverterTable &t) {
+  t["Add"] = {convertBinary<tl::AddOp, iadd, fadd>};
+  t["Sub"] = {convertBinary<tl::SubOp, isub, fsub>};
+  t["Mul"] = {convertBinary<tl::MulOp, imul, fmul>};
+  t["Div"] = {convertBinary<tl::DivOp, idiv, fdiv>};
+  t["Pow"] = {convertPow};
+  t["Equal"] = {convertCompare<tl::ComparePredicate::eq>};
+  t["Less"] = {convertCompare<tl::ComparePredicate::lt>};
+  t["LessOrEqual"] = {convertCompare<tl::ComparePredicate::le>};
+  t["Greater"] = {convertCompare<tl::ComparePredicate::gt>};
+  t["GreaterOrEqual"] = {convertCompare<tl::ComparePredicate::ge>};
+  t["And"] = {convertLogical<0>};
+  t["Or"] = {convertLogical<1>};
+  t["Xor"] = {convertLogical<2>};
+  t["Not"] = {convertNot};
+  t["Where"] = {convertWhere};
+  t["Cast"] = {convertCast};
+  t["Neg"] = {convertUnary<tl::NegOp>};
+  t["Abs"] = {convertUnary<tl::AbsOp>};
+  t["Exp"] = {convertUnary<tl::ExpOp>};
+  t["Log"] = {convertUnary<tl::LogOp>};
+  t["Sqrt"] = {convertUnary<tl::SqrtOp>};
+  t["Tanh"] = {convertUnary<tl::TanhOp>};
+  t["Sigmoid"] = {convertUnary<tl::SigmoidOp>};
+  t["Relu"] = {convertUnary<tl::ReluOp>};
+  t["Erf"] = {convertUnary<tl::ErfOp>};
+  t["Floor"] = {convertUnary<tl::FloorOp>};
+  t["Ceil"] = {convertUnary<tl::CeilOp>};
+  t["Reciprocal"] = {convertReciprocal};
+  t["Sign"] = {convertSign};
+  t["LeakyRelu"] = {convertLeakyRelu};
+  t["PRelu"] = {convertPRelu};
+  t["Elu"] = {convertElu};
+  t["Selu"] = {convertSelu};
+  t["HardSigmoid"] = {convertHardSigmoid};
+  t["HardSwish"] = {convertHardSwish};
+  t["Softplus"] = {convertSoftplus};
+  t["Softsign"] = {convertSoftsign};
+  t["Clip"] = {convertClip};
+  t["Sum"] = {convertVariadic<tl::AddOp, false>};
+  t["Mean"] = {convertVariadic<tl::AddOp, true>};
+  t["Max"] = {convertVariadic<tl::MaxOp, false>};
+  t["Min"] = {convertVariadic<tl::MinOp, false>};
+  t["Identity"] = {convertIdentity};
+  t["Dropout"] = {convertIdentity, checkDropout};
+}

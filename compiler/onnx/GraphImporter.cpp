@@ -1,0 +1,203 @@
+// The graph walk: initializers and inputs into the value table, nodes in order through the
+// converter table (folding shape subgraphs on the host), outputs into the function's results.
+#include "GraphImporter.h"
+
+#include "NodeContext.h"
+#include "Preflight.h"
+#include "TensorData.h"
+
+#include "TL/Shapes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::onnx_import;
+
+namespace {
+
+/// A C identifier for an ONNX value name, unique among `taken` (case-insensitively, as the
+/// header's macros upper-case names).
+std::string cName(llvm::StringRef name, llvm::StringSet<> &taken) {
+  std::string s;
+  for (char c : name)
+    s.push_back(llvm::isAlnum(c) || c == '_' ? c : '_');
+  if (s.empty() || llvm::isDigit(s[0]))
+    s = "t_" + s;
+  static const char *const reserved[] = {
+      "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+      "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+      "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+      "union", "unsigned", "void", "volatile", "while", "workspace"};
+  if (llvm::is_contained(reserved, s))
+    s += "_";
+  std::string unique = s;
+  for (int k = 2; taken.contains(llvm::StringRef(unique).upper()); ++k)
+    unique = s + "_" + std::to_string(k);
+  taken.insert(llvm::StringRef(unique).upper());
+  return unique;
+}
+
+/// The type of graph input `info`, with `--input-shape` applied.
+FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info, MLIRContext *ctx,
+                                      const OnnxImportOptions &options, Location fileLoc) {
+  const onnx::TypeProto::Tensor &tt = info.type().tensor_type();
+  Type et = elementTypeOf(ctx, tt.elem_type());
+  if (!et)
+    return emitError(fileLoc) << "input '" << info.name() << "' has unsupported element type "
+                              << onnxTypeName(tt.elem_type());
+  auto pinned = options.inputShapes.find(info.name());
+  if (!tt.has_shape()) {
+    if (pinned == options.inputShapes.end())
+      return emitError(fileLoc) << "input '" << info.name()
+                                << "' has no shape; give one with --input-shape "
+                                << info.name() << "=DIMS";
+    return RankedTensorType::get(pinned->second, et);
+  }
+  SmallVector<int64_t> shape;
+  std::string symbolic;
+  for (const onnx::TensorShapeProto::Dimension &d : tt.shape().dim()) {
+    if (d.has_dim_value() && d.dim_value() > 0) {
+      shape.push_back(d.dim_value());
+      continue;
+    }
+    if (d.has_dim_value() && d.dim_value() == 0) {
+      shape.push_back(0);
+      continue;
+    }
+    if (symbolic.empty())
+      symbolic = d.has_dim_param() && !d.dim_param().empty() ? "'" + d.dim_param() + "'"
+                                                             : "an unnamed dimension";
+    shape.push_back(ShapedType::kDynamic);
+  }
+  if (pinned != options.inputShapes.end()) {
+    const SmallVector<int64_t> &want = pinned->second;
+    if (want.size() != shape.size())
+      return emitError(fileLoc) << "--input-shape " << info.name() << " has rank " << want.size()
+                                << " but the model's input has rank " << shape.size();
+    for (size_t i = 0; i < shape.size(); ++i)
+      if (shape[i] != ShapedType::kDynamic && shape[i] != want[i])
+        return emitError(fileLoc) << "--input-shape " << info.name() << " sets dimension " << i
+                                  << " to " << want[i] << " but the model fixes it to "
+                                  << shape[i];
+    return RankedTensorType::get(want, et);
+  }
+  if (!symbolic.empty())
+    return emitError(fileLoc) << "input '" << info.name() << "' has symbolic dimension "
+                              << symbolic << "; pin it with --input-shape " << info.name()
+                              << "=DIMS (e.g. 1x3x224x224)";
+  return RankedTensorType::get(shape, et);
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &graph,
+                                                    int64_t opset, Location fileLoc,
+                                                    llvm::StringRef funcName,
+                                                    const OnnxImportOptions &options) {
+  MLIRContext *ctx = fileLoc->getContext();
+  ValueTable values;
+  for (const onnx::TensorProto &t : graph.initializer()) {
+    std::string error;
+    FailureOr<DenseElementsAttr> c = decodeTensor(ctx, t, error);
+    if (failed(c)) {
+      emitError(fileLoc) << "initializer '" << t.name() << "': " << error;
+      return nullptr;
+    }
+    values[t.name()] = OnnxValue{nullptr, *c, cast<RankedTensorType>(c->getType())};
+  }
+
+  // Graph inputs that are not initializers are the function's arguments.
+  SmallVector<const onnx::ValueInfoProto *> inputs;
+  SmallVector<Type> argTypes;
+  llvm::StringSet<> inputNames;
+  for (const onnx::ValueInfoProto &info : graph.input()) {
+    inputNames.insert(info.name());
+    if (values.count(info.name()))
+      continue;
+    FailureOr<RankedTensorType> t = inputType(info, ctx, options, fileLoc);
+    if (failed(t))
+      return nullptr;
+    inputs.push_back(&info);
+    argTypes.push_back(*t);
+  }
+  for (const auto &[name, shape] : options.inputShapes)
+    if (!inputNames.contains(name)) {
+      InFlightDiagnostic diag = emitError(fileLoc)
+                                << "--input-shape names '" << name
+                                << "', which is not an input of the model (inputs:";
+      for (const onnx::ValueInfoProto *info : inputs)
+        diag << " " << info->name();
+      diag << ")";
+      return nullptr;
+    }
+
+  OpBuilder b(ctx);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  b.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(b, fileLoc, funcName, b.getFunctionType(argTypes, {}));
+  Block *body = func.addEntryBlock();
+  llvm::StringSet<> cNames;
+  for (auto [i, info] : llvm::enumerate(inputs)) {
+    values[info->name()] =
+        OnnxValue{body->getArgument(i), nullptr, cast<RankedTensorType>(argTypes[i])};
+    func.setArgAttr(i, "tl.name", b.getStringAttr(cName(info->name(), cNames)));
+  }
+
+  b.setInsertionPointToEnd(body);
+  const ConverterTable &table = getConverterTable();
+  for (int n = 0; n < graph.node_size(); ++n) {
+    const onnx::NodeProto &node = graph.node(n);
+    Location loc = nodeLocation(node, n, fileLoc);
+    for (const std::string &in : node.input())
+      if (!in.empty() && !values.count(in)) {
+        emitError(loc) << "input '" << in
+                       << "' is not defined by an earlier node, an initializer or a graph input";
+        return nullptr;
+      }
+    auto it = table.find(node.op_type());
+    assert(it != table.end() && "pre-flight check rejects unknown ops");
+    Operation *last = body->empty() ? nullptr : &body->back();
+    NodeContext cx(node, loc, b, values, opset);
+    if (failed(it->second.convert(cx)))
+      return nullptr;
+    for (const std::string &out : node.output())
+      if (!out.empty() && !values.count(out)) {
+        emitError(loc) << node.op_type() << " does not produce output '" << out << "'";
+        return nullptr;
+      }
+    // Check the node's ops now, so a shape error names this node and stops the import.
+    for (Operation &op : llvm::make_range(
+             last ? std::next(Block::iterator(last)) : body->begin(), body->end()))
+      if (failed(verify(&op)))
+        return nullptr;
+  }
+
+  SmallVector<Value> results;
+  SmallVector<Type> resultTypes;
+  SmallVector<std::string> resultNames;
+  for (const onnx::ValueInfoProto &info : graph.output()) {
+    auto it = values.find(info.name());
+    if (it == values.end()) {
+      emitError(fileLoc) << "graph output '" << info.name() << "' is never computed";
+      return nullptr;
+    }
+    OnnxValue &v = it->second;
+    if (!v.value)
+      v.value = tl::ConstantOp::create(b, fileLoc, v.constant).getResult();
+    results.push_back(v.value);
+    resultTypes.push_back(v.value.getType());
+    resultNames.push_back(cName(info.name(), cNames));
+  }
+  if (results.empty()) {
+    emitError(fileLoc) << "the model has no outputs";
+    return nullptr;
+  }
+  func::ReturnOp::create(b, fileLoc, results);
+  func.setFunctionType(b.getFunctionType(argTypes, resultTypes));
+  for (auto [i, name] : llvm::enumerate(resultNames))
+    func.setResultAttr(i, "tl.name", b.getStringAttr(name));
+  return module;
+}

@@ -1,0 +1,36 @@
+// Loading and validating an ONNX ModelProto.
+#include "ModelLoader.h"
+
+#include <google/protobuf/io/coded_stream.h>
+
+using namespace mlir;
+using namespace tlc::onnx_import;
+
+FailureOr<int64_t> tlc::onnx_import::loadModelProto(llvm::StringRef bytes, Location fileLoc,
+                                                    onnx::ModelProto &model) {
+  if (bytes.empty())
+    return emitError(fileLoc) << "the ONNX model file is empty";
+  google::protobuf::io::CodedInputStream stream(
+      reinterpret_cast<const uint8_t *>(bytes.data()), static_cast<int>(bytes.size()));
+  stream.SetTotalBytesLimit(INT32_MAX);
+  if (bytes.size() > INT32_MAX)
+    return emitError(fileLoc) << "the ONNX model is larger than 2 GiB (external data is not "
+                                 "supported)";
+  if (!model.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage())
+    return emitError(fileLoc) << "not a valid ONNX model: the protobuf data is truncated or "
+                                 "corrupt";
+  if (!model.has_graph())
+    return emitError(fileLoc) << "not a valid ONNX model: it has no graph";
+  int64_t opset = -1;
+  for (const onnx::OperatorSetIdProto &id : model.opset_import())
+    if (isDefaultDomain(id.domain()))
+      opset = id.version();
+  if (opset < 0) {
+    // IR version 1-2 models predate opset_import and mean opset 1.
+    return emitError(fileLoc) << "the model imports no default-domain (ai.onnx) opset";
+  }
+  if (opset < kMinOpset || opset > kMaxOpset)
+    return emitError(fileLoc) << "opset " << opset << " is not supported (tlc imports opsets "
+                              << kMinOpset << " to " << kMaxOpset << ")";
+  return opset;
+}

@@ -1,0 +1,26 @@
+// Loading and validating an ONNX ModelProto (protobuf parse, graph, opset).
+#ifndef TLC_COMPILER_ONNX_MODELLOADER_H
+#define TLC_COMPILER_ONNX_MODELLOADER_H
+
+#include "mlir/IR/Diagnostics.h"
+
+#include <onnx/onnx_pb.h>
+
+namespace tlc::onnx_import {
+
+constexpr int64_t kMinOpset = 7, kMaxOpset = 17;
+
+/// Parses `bytes` into `model` and checks what the importer relies on: a graph and a
+/// default-domain opset in [kMinOpset, kMaxOpset]. Errors are reported at `fileLoc`.
+/// Returns the default-domain opset version.
+mlir::FailureOr<int64_t> loadModelProto(llvm::StringRef bytes, mlir::Location fileLoc,
+                                        onnx::ModelProto &model);
+
+/// Whether `domain` is ONNX's default operator domain.
+inline bool isDefaultDomain(const std::string &domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+} // namespace tlc::onnx_import
+
+#endif // TLC_COMPILER_ONNX_MODELLOADER_H

@@ -1,0 +1,385 @@
+// Converters for neural-network ONNX ops: Conv, pooling, normalizations, Softmax, and the
+// contractions Gemm/MatMul/Einsum (all through tl.einsum, the one einsum engine).
+#include "HostEval.h"
+#include "NodeContext.h"
+#include "TensorData.h"
+
+#include "TL/NNShapes.h"
+#include "TL/Shapes.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::onnx_import;
+
+#define TLC_TRY(var, expr)                                                                     \
+  auto var##OrFail = (expr);                                                                   \
+  if (failed(var##OrFail))                                                                     \
+    return failure();                                                                          \
+  auto var = *var##OrFail;
+
+namespace {
+
+/// Window attributes of a Conv or pooling node, normalized to 2-D (1-D ops get H = 1).
+struct Window {
+  SmallVector<int64_t> kernel, strides, pads, dilations;
+};
+
+FailureOr<Window> windowAttrs(NodeContext &cx, ArrayRef<int64_t> spatial,
+                              ArrayRef<int64_t> kernelShape, bool ceilMode) {
+  size_t n = spatial.size();
+  Window w;
+  w.kernel = SmallVector<int64_t>(kernelShape);
+  w.strides = cx.attrInts("strides");
+  w.dilations = cx.attrInts("dilations");
+  SmallVector<int64_t> pads = cx.attrInts("pads");
+  if (w.strides.empty())
+    w.strides.assign(n, 1);
+  if (w.dilations.empty())
+    w.dilations.assign(n, 1);
+  if (pads.empty())
+    pads.assign(2 * n, 0);
+  if (w.kernel.size() != n || w.strides.size() != n || w.dilations.size() != n ||
+      pads.size() != 2 * n)
+    return cx.emitError() << "kernel_shape, strides, dilations and pads do not match the "
+                          << n << " spatial dimensions";
+  std::string autoPad = cx.attrString("auto_pad", "NOTSET");
+  if (autoPad == "VALID") {
+    pads.assign(2 * n, 0);
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    for (size_t i = 0; i < n; ++i) {
+      int64_t out = (spatial[i] + w.strides[i] - 1) / w.strides[i];
+      int64_t total = std::max<int64_t>(
+          0, (out - 1) * w.strides[i] + (w.kernel[i] - 1) * w.dilations[i] + 1 - spatial[i]);
+      int64_t small = total / 2;
+      pads[i] = autoPad == "SAME_UPPER" ? small : total - small;
+      pads[i + n] = total - pads[i];
+    }
+  }
+  (void)ceilMode;
+  if (n == 1) {
+    // A 1-D window is a 2-D one over a height of 1.
+    w.kernel.insert(w.kernel.begin(), 1);
+    w.strides.insert(w.strides.begin(), 1);
+    w.dilations.insert(w.dilations.begin(), 1);
+    w.pads = {0, pads[0], 0, pads[1]};
+  } else {
+    w.pads = pads;
+  }
+  return w;
+}
+
+/// NCL -> NC1L for 1-D ops; NCHW passes through; anything else is an error.
+FailureOr<Value> as4D(NodeContext &cx, Value v, StringRef what) {
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.getRank() == 4)
+    return v;
+  if (t.getRank() == 3)
+    return cx.reshape(v, {t.getDimSize(0), t.getDimSize(1), 1, t.getDimSize(2)});
+  return cx.emitError() << cx.node.op_type() << " supports 1-D and 2-D " << what
+                        << " (rank 3 or 4), got rank " << t.getRank();
+}
+
+/// Back from NC1L to NCL when the node's input was 1-D.
+FailureOr<Value> from4D(NodeContext &cx, Value v, int64_t originalRank) {
+  if (originalRank == 4)
+    return v;
+  auto t = cast<RankedTensorType>(v.getType());
+  return cx.reshape(v, {t.getDimSize(0), t.getDimSize(1), t.getDimSize(3)});
+}
+
+void checkAutoPad(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  if (const onnx::AttributeProto *a = findAttr(node, "auto_pad"))
+    if (a->s() != "NOTSET" && a->s() != "VALID" && a->s() != "SAME_UPPER" &&
+        a->s() != "SAME_LOWER")
+      problems.push_back("auto_pad '" + a->s() + "' is not supported");
+}
+
+LogicalResult convertConv(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  if (rank != 3 && rank != 4)
+    return cx.emitError() << "Conv supports 1-D and 2-D convolutions, got input rank " << rank;
+  if (cx.rank(1) != rank)
+    return cx.emitError() << "weight rank " << cx.rank(1) << " differs from input rank " << rank;
+  SmallVector<int64_t> kernel = cx.attrInts("kernel_shape");
+  if (kernel.empty())
+    kernel.append(cx.shape(1).begin() + 2, cx.shape(1).end());
+  TLC_TRY(w, windowAttrs(cx, cx.shape(0).drop_front(2), kernel, false));
+  TLC_TRY(x, as4D(cx, cx.value(0), "inputs"));
+  TLC_TRY(filter, as4D(cx, cx.value(1), "weights"));
+  Value bias = cx.hasInput(2) ? cx.value(2) : Value();
+  int64_t groups = cx.attrInt("group", 1);
+  TLC_TRY(type, tl::conv2dType(cast<RankedTensorType>(x.getType()),
+                               cast<RankedTensorType>(filter.getType()), w.strides, w.pads,
+                               w.dilations, groups, [&] { return cx.emitError(); }));
+  Value y = tl::Conv2DOp::create(cx.b, cx.loc, type, x, filter, bias, w.strides, w.pads,
+                                 w.dilations, groups)
+                .getResult();
+  TLC_TRY(r, from4D(cx, y, rank));
+  cx.setOutput(0, r);
+  return success();
+}
+
+template <typename PoolOp> LogicalResult convertPool(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  if (rank != 3 && rank != 4)
+    return cx.emitError() << cx.node.op_type()
+                          << " supports 1-D and 2-D pooling, got input rank " << rank;
+  if (!isa<FloatType>(cx.elementType(0)))
+    return cx.emitError() << cx.node.op_type() << " needs a float input";
+  bool ceilMode = cx.attrInt("ceil_mode", 0) != 0;
+  TLC_TRY(w, windowAttrs(cx, cx.shape(0).drop_front(2), cx.attrInts("kernel_shape"), ceilMode));
+  TLC_TRY(x, as4D(cx, cx.value(0), "inputs"));
+  auto inType = cast<RankedTensorType>(x.getType());
+  TLC_TRY(hw, tl::window2DOutputShape(inType.getShape().drop_front(2), w.kernel, w.strides,
+                                      w.pads, w.dilations, ceilMode,
+                                      [&] { return cx.emitError(); }));
+  auto type = RankedTensorType::get({inType.getDimSize(0), inType.getDimSize(1), hw[0], hw[1]},
+                                    inType.getElementType());
+  Value y;
+  if constexpr (std::is_same_v<PoolOp, tl::AvgPool2DOp>) {
+    y = tl::AvgPool2DOp::create(cx.b, cx.loc, type, x, w.kernel, w.strides, w.pads, w.dilations,
+                                ceilMode, cx.attrInt("count_include_pad", 0) != 0)
+            .getResult();
+  } else {
+    y = tl::MaxPool2DOp::create(cx.b, cx.loc, type, x, w.kernel, w.strides, w.pads, w.dilations,
+                                ceilMode)
+            .getResult();
+  }
+  TLC_TRY(r, from4D(cx, y, rank));
+  cx.setOutput(0, r);
+  return success();
+}
+
+void checkMaxPool(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  checkAutoPad(node, problems);
+  if (node.output_size() > 1 && !node.output(1).empty())
+    problems.push_back("the Indices output is not supported");
+  if (!findAttr(node, "kernel_shape"))
+    problems.push_back("kernel_shape is required");
+}
+
+void checkAvgPool(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  checkAutoPad(node, problems);
+  if (!findAttr(node, "kernel_shape"))
+    problems.push_back("kernel_shape is required");
+}
+
+template <typename ReduceOp> LogicalResult convertGlobalPool(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  if (rank < 3)
+    return cx.emitError() << cx.node.op_type() << " needs rank >= 3";
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  Value x = cx.value(0);
+  auto type = RankedTensorType::get(tl::reducedShape(cx.shape(0), axes, true), cx.elementType(0));
+  cx.setOutput(0, ReduceOp::create(cx.b, cx.loc, type, x, axes, /*keepdims=*/true).getResult());
+  return success();
+}
+
+/// Reshapes a per-channel vector [C] to broadcast against rank-`rank` NC... tensors.
+FailureOr<Value> channelVector(NodeContext &cx, Value v, int64_t rank) {
+  int64_t c = cast<RankedTensorType>(v.getType()).getNumElements();
+  SmallVector<int64_t> shape = {c};
+  shape.append(rank - 2, 1);
+  return cx.reshape(v, shape);
+}
+
+LogicalResult convertBatchNorm(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  if (rank < 2)
+    return cx.emitError() << "BatchNormalization needs rank >= 2";
+  Type et = cx.elementType(0);
+  double eps = cx.attrFloat("epsilon", 1e-5);
+  Value scale, shift;
+  if (cx.constant(1) && cx.constant(2) && cx.constant(3) && cx.constant(4)) {
+    // Inference: y = x * a + b with a = gamma / sqrt(var + eps), b = beta - mean * a.
+    SmallVector<double> g = toDoubles(cx.constant(1)), be = toDoubles(cx.constant(2)),
+                        m = toDoubles(cx.constant(3)), v = toDoubles(cx.constant(4));
+    if (g.size() != be.size() || g.size() != m.size() || g.size() != v.size())
+      return cx.emitError() << "scale, bias, mean and var have different sizes";
+    SmallVector<double> a, b;
+    for (size_t i = 0; i < g.size(); ++i) {
+      a.push_back(g[i] / std::sqrt(v[i] + eps));
+      b.push_back(be[i] - m[i] * a.back());
+    }
+    auto t = RankedTensorType::get({(int64_t)g.size()}, et);
+    scale = cx.constantValue(fromDoubles(t, a));
+    shift = cx.constantValue(fromDoubles(t, b));
+  } else {
+    TLC_TRY(ve, cx.binary<tl::AddOp>(cx.value(4), cx.scalar(et, eps)));
+    TLC_TRY(a, cx.binary<tl::MulOp>(cx.value(1), cx.unary<tl::RsqrtOp>(ve)));
+    TLC_TRY(ma, cx.binary<tl::MulOp>(cx.value(3), a));
+    TLC_TRY(b, cx.binary<tl::SubOp>(cx.value(2), ma));
+    scale = a;
+    shift = b;
+  }
+  TLC_TRY(sv, channelVector(cx, scale, rank));
+  TLC_TRY(bv, channelVector(cx, shift, rank));
+  TLC_TRY(xs, cx.binary<tl::MulOp>(cx.value(0), sv));
+  TLC_TRY(y, cx.binary<tl::AddOp>(xs, bv));
+  cx.setOutput(0, y);
+  return success();
+}
+
+void checkBatchNorm(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  if (const onnx::AttributeProto *a = findAttr(node, "training_mode"); a && a->i() != 0)
+    problems.push_back("training_mode = 1 is not supported (inference only)");
+  for (int i = 1; i < node.output_size(); ++i)
+    if (!node.output(i).empty())
+      problems.push_back("training outputs (running mean/var) are not supported");
+}
+
+/// A constant filled with `v` of `shape`.
+Value filled(NodeContext &cx, ArrayRef<int64_t> shape, Type et, double v) {
+  auto t = RankedTensorType::get(shape, et);
+  return cx.constantValue(DenseElementsAttr::get(t, fromDoubles(RankedTensorType::get({}, et), {v})
+                                                        .getValues<Attribute>()[0]));
+}
+
+LogicalResult convertLayerNorm(NodeContext &cx) {
+  int64_t rank = cx.rank(0), axis = cx.attrInt("axis", -1);
+  if (axis < -rank || axis >= rank)
+    return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
+  if (axis < 0)
+    axis += rank;
+  Type et = cx.elementType(0);
+  ArrayRef<int64_t> normalized = cx.shape(0).drop_front(axis);
+  TLC_TRY(scale, cx.broadcastTo(cx.value(1), normalized));
+  Value bias;
+  if (cx.hasInput(2)) {
+    TLC_TRY(b, cx.broadcastTo(cx.value(2), normalized));
+    bias = b;
+  } else {
+    bias = filled(cx, normalized, et, 0.0);
+  }
+  cx.setOutput(0, tl::LayerNormOp::create(cx.b, cx.loc, cx.type(0), cx.value(0), scale, bias,
+                                          cx.b.getI64IntegerAttr(axis), cx.b.getF64FloatAttr(cx.attrFloat("epsilon", 1e-5)))
+                      .getResult());
+  return success();
+}
+
+void checkLayerNorm(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  for (int i = 1; i < node.output_size(); ++i)
+    if (!node.output(i).empty())
+      problems.push_back("the Mean and InvStdDev outputs are not supported");
+  if (const onnx::AttributeProto *a = findAttr(node, "stash_type"); a && a->i() != 1)
+    problems.push_back("stash_type other than float is not supported");
+}
+
+/// InstanceNormalization: layer_norm over the spatial axes, then per-channel scale and bias.
+LogicalResult convertInstanceNorm(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  if (rank < 3)
+    return cx.emitError() << "InstanceNormalization needs rank >= 3";
+  Type et = cx.elementType(0);
+  ArrayRef<int64_t> spatial = cx.shape(0).drop_front(2);
+  Value normed = tl::LayerNormOp::create(cx.b, cx.loc, cx.type(0), cx.value(0),
+                                         filled(cx, spatial, et, 1.0),
+                                         filled(cx, spatial, et, 0.0),
+                                         cx.b.getI64IntegerAttr(2),
+                                         cx.b.getF64FloatAttr(cx.attrFloat("epsilon", 1e-5)))
+                     .getResult();
+  TLC_TRY(sv, channelVector(cx, cx.value(1), rank));
+  TLC_TRY(bv, channelVector(cx, cx.value(2), rank));
+  TLC_TRY(xs, cx.binary<tl::MulOp>(normed, sv));
+  TLC_TRY(y, cx.binary<tl::AddOp>(xs, bv));
+  cx.setOutput(0, y);
+  return success();
+}
+
+template <typename SoftmaxOp> LogicalResult convertSoftmax(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  if (!isa<FloatType>(cx.elementType(0)))
+    return cx.emitError() << cx.node.op_type() << " needs a float input";
+  int64_t axis = cx.attrInt("axis", cx.opset >= 13 ? -1 : 1);
+  if (axis < -rank || axis >= rank)
+    return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
+  if (axis < 0)
+    axis += rank;
+  Value x = cx.value(0);
+  if (cx.opset >= 13 || axis == rank - 1) {
+    cx.setOutput(0, SoftmaxOp::create(cx.b, cx.loc, x.getType(), x, axis).getResult());
+    return success();
+  }
+  // Before opset 13 the input is coerced to 2-D at `axis`.
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < axis ? outer : inner) *= cx.shape(0)[d];
+  TLC_TRY(flat, cx.reshape(x, {outer, inner}));
+  Value s = SoftmaxOp::create(cx.b, cx.loc, flat.getType(), flat, 1).getResult();
+  TLC_TRY(r, cx.reshape(s, cx.shape(0)));
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertMatMul(NodeContext &cx) {
+  int64_t ra = cx.rank(0), rb = cx.rank(1);
+  if (ra == 0 || rb == 0)
+    return cx.emitError() << "MatMul operands must have rank >= 1";
+  std::string lhs = ra == 1 ? "j" : "...ij", rhs = rb == 1 ? "j" : "...jk";
+  std::string out = ra == 1 && rb == 1 ? "" : ra == 1 ? "...k" : rb == 1 ? "...i" : "...ik";
+  TLC_TRY(r, cx.einsum(lhs + "," + rhs + "->" + out, ValueRange{cx.value(0), cx.value(1)}));
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertGemm(NodeContext &cx) {
+  if (cx.rank(0) != 2 || cx.rank(1) != 2)
+    return cx.emitError() << "Gemm operands must be matrices, got ranks " << cx.rank(0)
+                          << " and " << cx.rank(1);
+  bool ta = cx.attrInt("transA", 0), tb = cx.attrInt("transB", 0);
+  std::string eq = std::string(ta ? "ji" : "ij") + "," + (tb ? "kj" : "jk") + "->ik";
+  TLC_TRY(y, cx.einsum(eq, ValueRange{cx.value(0), cx.value(1)}));
+  Type et = cx.elementType(0);
+  double alpha = cx.attrFloat("alpha", 1.0), beta = cx.attrFloat("beta", 1.0);
+  Value r = y;
+  if (alpha != 1.0) {
+    TLC_TRY(v, cx.binary<tl::MulOp>(r, cx.scalar(et, alpha)));
+    r = v;
+  }
+  if (cx.hasInput(2) && beta != 0.0) {
+    Value c = cx.value(2);
+    if (beta != 1.0) {
+      TLC_TRY(v, cx.binary<tl::MulOp>(c, cx.scalar(et, beta)));
+      c = v;
+    }
+    TLC_TRY(v, cx.binary<tl::AddOp>(r, c));
+    r = v;
+  }
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertEinsum(NodeContext &cx) {
+  std::string eq;
+  for (char c : cx.attrString("equation", ""))
+    if (c != ' ')
+      eq.push_back(c);
+  SmallVector<Value> operands;
+  for (size_t i = 0; i < cx.numInputs(); ++i)
+    operands.push_back(cx.value(i));
+  TLC_TRY(r, cx.einsum(eq, operands));
+  cx.setOutput(0, r);
+  return success();
+}
+
+} // namespace
+
+void tlc::onnx_import::registerNNConverters(ConverterTable &t) {
+  t["Conv"] = {convertConv, checkAutoPad};
+  t["MaxPool"] = {convertPool<tl::MaxPool2DOp>, checkMaxPool};
+  t["AveragePool"] = {convertPool<tl::AvgPool2DOp>, checkAvgPool};
+  t["GlobalAveragePool"] = {convertGlobalPool<tl::ReduceMeanOp>};
+  t["GlobalMaxPool"] = {convertGlobalPool<tl::ReduceMaxOp>};
+  t["BatchNormalization"] = {convertBatchNorm, checkBatchNorm};
+  t["InstanceNormalization"] = {convertInstanceNorm};
+  t["LayerNormalization"] = {convertLayerNorm, checkLayerNorm};
+  t["Softmax"] = {convertSoftmax<tl::SoftmaxOp>};
+  t["LogSoftmax"] = {convertSoftmax<tl::LogSoftmaxOp>};
+  t["MatMul"] = {convertMatMul};
+  t["Gemm"] = {convertGemm};
+  t["Einsum"] = {convertEinsum};
+}

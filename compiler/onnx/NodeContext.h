@@ -1,0 +1,130 @@
+// What a converter sees of one ONNX node: its inputs (values or folded constants), attributes,
+// outputs, the builder at the node's location, and helpers that emit checked tl ops.
+#ifndef TLC_COMPILER_ONNX_NODECONTEXT_H
+#define TLC_COMPILER_ONNX_NODECONTEXT_H
+
+#include "TL/TLDialect.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <onnx/onnx_pb.h>
+
+namespace tlc::onnx_import {
+
+/// One ONNX value during import: an SSA value, a host constant (folded shape subgraphs,
+/// initializers), or both once a constant has been materialized.
+struct OnnxValue {
+  mlir::Value value;
+  mlir::DenseElementsAttr constant;
+  mlir::RankedTensorType type;
+};
+
+/// The value table of a graph, by ONNX name.
+using ValueTable = llvm::StringMap<OnnxValue>;
+
+/// Constants up to this many elements are folded on the host (shape subgraphs); larger ones
+/// are computed by the compiled code.
+constexpr int64_t kFoldLimit = 1 << 16;
+
+class NodeContext {
+public:
+  NodeContext(const onnx::NodeProto &node, mlir::Location loc, mlir::OpBuilder &builder,
+              ValueTable &values, int64_t opset)
+      : node(node), loc(loc), b(builder), values(values), opset(opset) {}
+
+  const onnx::NodeProto &node;
+  mlir::Location loc;
+  mlir::OpBuilder &b;
+  ValueTable &values;
+  int64_t opset;
+
+  mlir::MLIRContext *ctx() { return b.getContext(); }
+  mlir::InFlightDiagnostic emitError() { return mlir::emitError(loc); }
+
+  // Inputs. An input is present when its name is non-empty (ONNX optional inputs).
+  size_t numInputs() const { return node.input_size(); }
+  bool hasInput(size_t i) const { return i < (size_t)node.input_size() && !node.input(i).empty(); }
+  OnnxValue *input(size_t i);
+  mlir::RankedTensorType type(size_t i) { return input(i)->type; }
+  mlir::Type elementType(size_t i) { return type(i).getElementType(); }
+  llvm::ArrayRef<int64_t> shape(size_t i) { return type(i).getShape(); }
+  int64_t rank(size_t i) { return type(i).getRank(); }
+  /// The SSA value of input `i` (materializing a constant as tl.constant).
+  mlir::Value value(size_t i);
+  /// The host constant of input `i`, or null.
+  mlir::DenseElementsAttr constant(size_t i) { return hasInput(i) ? input(i)->constant : nullptr; }
+  /// Whether every present input is a host constant of at most kFoldLimit elements.
+  bool allConstant();
+  /// Integer values of constant input `i`; a located error naming `what` if it is not constant.
+  mlir::FailureOr<llvm::SmallVector<int64_t>> constInts(size_t i, llvm::StringRef what);
+
+  // Attributes.
+  const onnx::AttributeProto *attr(llvm::StringRef name) const;
+  bool hasAttr(llvm::StringRef name) const { return attr(name) != nullptr; }
+  int64_t attrInt(llvm::StringRef name, int64_t dflt) const;
+  double attrFloat(llvm::StringRef name, double dflt) const;
+  std::string attrString(llvm::StringRef name, llvm::StringRef dflt) const;
+  llvm::SmallVector<int64_t> attrInts(llvm::StringRef name) const;
+
+  // Outputs.
+  size_t numOutputs() const { return node.output_size(); }
+  bool hasOutput(size_t i) const {
+    return i < (size_t)node.output_size() && !node.output(i).empty();
+  }
+  void setOutput(size_t i, mlir::Value v);
+  void setConstant(size_t i, mlir::DenseElementsAttr c);
+
+  // Checked emission helpers (a failure has already been reported at the node).
+  mlir::Value scalar(mlir::Type elementType, double v);
+  mlir::Value constantValue(mlir::DenseElementsAttr c);
+  mlir::FailureOr<mlir::Type> broadcastType(llvm::ArrayRef<mlir::Value> operands,
+                                            mlir::Type elementType);
+  template <typename OpTy> mlir::FailureOr<mlir::Value> binary(mlir::Value a, mlir::Value b2) {
+    if (failed(sameElementType(a, b2)))
+      return mlir::failure();
+    mlir::FailureOr<mlir::Type> t =
+        broadcastType({a, b2}, mlir::cast<mlir::RankedTensorType>(a.getType()).getElementType());
+    if (mlir::failed(t))
+      return mlir::failure();
+    return OpTy::create(b, loc, *t, a, b2).getResult();
+  }
+  template <typename OpTy> mlir::Value unary(mlir::Value a) {
+    return OpTy::create(b, loc, a.getType(), a).getResult();
+  }
+  mlir::FailureOr<mlir::Value> compare(tl::ComparePredicate pred, mlir::Value a, mlir::Value b2);
+  mlir::FailureOr<mlir::Value> select(mlir::Value c, mlir::Value t, mlir::Value f);
+  mlir::Value cast(mlir::Value v, mlir::Type elementType);
+  mlir::FailureOr<mlir::Value> reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
+  mlir::FailureOr<mlir::Value> broadcastTo(mlir::Value v, llvm::ArrayRef<int64_t> shape);
+  mlir::FailureOr<mlir::Value> transpose(mlir::Value v, llvm::ArrayRef<int64_t> perm);
+  mlir::FailureOr<mlir::Value> einsum(llvm::StringRef equation, mlir::ValueRange operands);
+  mlir::LogicalResult sameElementType(mlir::Value a, mlir::Value b2);
+};
+
+/// Converts one node: emits tl ops (or folds constants) and sets every output.
+using ConvertFn = mlir::LogicalResult (*)(NodeContext &);
+/// Lists what in `node` the converter cannot handle (attribute values), for the pre-flight
+/// check; each string is one problem.
+using CheckFn = void (*)(const onnx::NodeProto &node, llvm::SmallVectorImpl<std::string> &);
+
+struct OpConverter {
+  ConvertFn convert = nullptr;
+  CheckFn check = nullptr;
+};
+
+/// The table from ONNX op type (default domain) to converter.
+using ConverterTable = llvm::StringMap<OpConverter>;
+
+const ConverterTable &getConverterTable();
+
+void registerElementwiseConverters(ConverterTable &table);
+void registerTensorConverters(ConverterTable &table);
+void registerNNConverters(ConverterTable &table);
+void registerReductionConverters(ConverterTable &table);
+
+/// Attribute lookup on a bare node (for checks).
+const onnx::AttributeProto *findAttr(const onnx::NodeProto &node, llvm::StringRef name);
+
+} // namespace tlc::onnx_import
+
+#endif // TLC_COMPILER_ONNX_NODECONTEXT_H

@@ -1,0 +1,46 @@
+// The ONNX importer's entry point: load and validate, pre-flight check, import the graph.
+#include "compiler/onnx/OnnxImporter.h"
+
+#include "GraphImporter.h"
+#include "ModelLoader.h"
+#include "Preflight.h"
+
+#include "TL/TLDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+using namespace mlir;
+using namespace tlc;
+
+std::string tlc::parseInputShapeSpec(llvm::StringRef spec, OnnxImportOptions &options) {
+  auto [name, dims] = spec.rsplit('=');
+  if (name.empty() || dims.empty() || !spec.contains('='))
+    return "--input-shape expects NAME=DIMS (e.g. input=1x3x224x224), got '" + spec.str() + "'";
+  llvm::SmallVector<int64_t> shape;
+  if (dims != "scalar") {
+    llvm::SmallVector<llvm::StringRef> parts;
+    dims.split(parts, 'x');
+    for (llvm::StringRef p : parts) {
+      int64_t d;
+      if (p.getAsInteger(10, d) || d <= 0)
+        return "--input-shape " + name.str() + ": dimension '" + p.str() +
+               "' is not a positive integer";
+      shape.push_back(d);
+    }
+  }
+  options.inputShapes[name.str()] = shape;
+  return "";
+}
+
+OwningOpRef<ModuleOp> tlc::importOnnxModel(llvm::StringRef bytes, llvm::StringRef path,
+                                           MLIRContext *context, llvm::StringRef funcName,
+                                           const OnnxImportOptions &options) {
+  context->loadDialect<tl::TLDialect, func::FuncDialect>();
+  Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
+  onnx::ModelProto model;
+  FailureOr<int64_t> opset = onnx_import::loadModelProto(bytes, fileLoc, model);
+  if (failed(opset))
+    return nullptr;
+  if (failed(onnx_import::preflightCheck(model.graph(), *opset, fileLoc)))
+    return nullptr;
+  return onnx_import::importGraph(model.graph(), *opset, fileLoc, funcName, options);
+}

@@ -1,0 +1,33 @@
+// The ONNX importer's entry point: an ONNX model file's bytes to a tl-dialect module.
+#ifndef TLC_COMPILER_ONNX_ONNXIMPORTER_H
+#define TLC_COMPILER_ONNX_ONNXIMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <map>
+#include <string>
+
+namespace tlc {
+
+struct OnnxImportOptions {
+  /// Shapes pinning graph inputs (symbolic dimensions in particular), by ONNX input name.
+  std::map<std::string, llvm::SmallVector<int64_t>> inputShapes;
+};
+
+/// Parses "NAME=1x3x224x224" into `options.inputShapes`; returns an error message on failure.
+std::string parseInputShapeSpec(llvm::StringRef spec, OnnxImportOptions &options);
+
+/// Imports the ONNX model in `bytes` (read from `path`, used in locations) as a module with one
+/// public function `funcName`. Errors (corrupt file, every unsupported op/attribute/type at
+/// once, shape errors) are reported through the context's diagnostics, located at the file or
+/// the ONNX node (a NameLoc of the node name), and yield null.
+mlir::OwningOpRef<mlir::ModuleOp> importOnnxModel(llvm::StringRef bytes, llvm::StringRef path,
+                                                  mlir::MLIRContext *context,
+                                                  llvm::StringRef funcName,
+                                                  const OnnxImportOptions &options);
+
+} // namespace tlc
+
+#endif // TLC_COMPILER_ONNX_ONNXIMPORTER_H

@@ -1,0 +1,110 @@
+// The pre-flight check: every unsupported op, attribute value and element type at once.
+#include "Preflight.h"
+
+#include "ModelLoader.h"
+#include "NodeContext.h"
+#include "SchemaCheck.h"
+#include "TensorData.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace tlc::onnx_import;
+
+Location tlc::onnx_import::nodeLocation(const onnx::NodeProto &node, int index,
+                                        Location fileLoc) {
+  std::string name = node.name();
+  if (name.empty())
+    name = node.op_type() + "_" + std::to_string(index);
+  return NameLoc::get(StringAttr::get(fileLoc->getContext(), name), fileLoc);
+}
+
+namespace {
+/// Element types named by a node's attributes (Cast's `to`, tensor-valued attributes).
+void checkAttributeTypes(const onnx::NodeProto &node, MLIRContext *ctx,
+                         SmallVectorImpl<std::string> &problems) {
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    if (a.has_t() && !elementTypeOf(ctx, a.t().data_type()))
+      problems.push_back(("attribute '" + a.name() + "' has unsupported element type " +
+                          onnxTypeName(a.t().data_type()))
+                             .str());
+    if (a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS)
+      problems.push_back("subgraph attribute '" + a.name() + "' is not supported");
+  }
+  if (node.op_type() == "Cast")
+    if (const onnx::AttributeProto *to = findAttr(node, "to"))
+      if (!elementTypeOf(ctx, static_cast<int>(to->i())))
+        problems.push_back(
+            ("cast to unsupported element type " + onnxTypeName(static_cast<int>(to->i())))
+                .str());
+}
+
+void checkValueInfo(const onnx::ValueInfoProto &info, const char *what, MLIRContext *ctx,
+                    Location fileLoc, bool &failedAny) {
+  if (!info.type().has_tensor_type()) {
+    if (info.has_type()) {
+      emitError(fileLoc) << what << " '" << info.name()
+                         << "' is not a tensor (sequences, maps and optionals are not supported)";
+      failedAny = true;
+    }
+    return;
+  }
+  int et = info.type().tensor_type().elem_type();
+  if (!elementTypeOf(ctx, et)) {
+    emitError(fileLoc) << what << " '" << info.name() << "' has unsupported element type "
+                       << onnxTypeName(et);
+    failedAny = true;
+  }
+}
+} // namespace
+
+LogicalResult tlc::onnx_import::preflightCheck(const onnx::GraphProto &graph, int64_t opset,
+                                               Location fileLoc) {
+  MLIRContext *ctx = fileLoc->getContext();
+  const ConverterTable &table = getConverterTable();
+  bool failedAny = false;
+  llvm::StringSet<> initializerNames;
+  for (const onnx::TensorProto &t : graph.initializer()) {
+    initializerNames.insert(t.name());
+    if (!elementTypeOf(ctx, t.data_type())) {
+      emitError(fileLoc) << "initializer '" << t.name() << "' has unsupported element type "
+                         << onnxTypeName(t.data_type());
+      failedAny = true;
+    }
+  }
+  for (const onnx::ValueInfoProto &v : graph.input())
+    if (!initializerNames.contains(v.name()))
+      checkValueInfo(v, "input", ctx, fileLoc, failedAny);
+  for (const onnx::ValueInfoProto &v : graph.output())
+    checkValueInfo(v, "output", ctx, fileLoc, failedAny);
+  for (const onnx::ValueInfoProto &v : graph.value_info())
+    checkValueInfo(v, "value", ctx, fileLoc, failedAny);
+
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    Location loc = nodeLocation(node, i, fileLoc);
+    if (!isDefaultDomain(node.domain())) {
+      emitError(loc) << "unsupported operator '" << node.op_type() << "' of domain '"
+                     << node.domain() << "'";
+      failedAny = true;
+      continue;
+    }
+    auto it = table.find(node.op_type());
+    if (it == table.end()) {
+      emitError(loc) << "unsupported operator '" << node.op_type() << "' (opset " << opset
+                     << ")";
+      failedAny = true;
+      continue;
+    }
+    SmallVector<std::string> problems;
+    checkNodeSchema(node, opset, problems);
+    checkAttributeTypes(node, ctx, problems);
+    if (it->second.check)
+      it->second.check(node, problems);
+    for (const std::string &p : problems)
+      emitError(loc) << node.op_type() << ": " << p;
+    failedAny |= !problems.empty();
+  }
+  return failure(failedAny);
+}

@@ -1,0 +1,20 @@
+// Node arity against ONNX's own operator schemas (libonnx), so converters may rely on every
+// required input and output being present.
+#ifndef TLC_COMPILER_ONNX_SCHEMACHECK_H
+#define TLC_COMPILER_ONNX_SCHEMACHECK_H
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <onnx/onnx_pb.h>
+#include <string>
+
+namespace tlc::onnx_import {
+
+/// Appends a problem for each missing required input/output or excess input/output of `node`
+/// under `opset`'s schema (default domain).
+void checkNodeSchema(const onnx::NodeProto &node, int64_t opset,
+                     llvm::SmallVectorImpl<std::string> &problems);
+
+} // namespace tlc::onnx_import
+
+#endif // TLC_COMPILER_ONNX_SCHEMACHECK_H

@@ -1,0 +1,627 @@
+// Converters for ONNX shape and data-movement ops (Reshape, Transpose, Concat, Slice, Gather,
+// Pad, ...) and constant producers (Constant, Shape, Range, ...). With constant inputs they
+// fold on the host, which is what makes exporters' shape subgraphs static.
+#include "HostEval.h"
+#include "NodeContext.h"
+#include "TensorData.h"
+
+#include "TL/NNShapes.h"
+#include "TL/Shapes.h"
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::onnx_import;
+
+#define TLC_TRY(var, expr)                                                                     \
+  auto var##OrFail = (expr);                                                                   \
+  if (failed(var##OrFail))                                                                     \
+    return failure();                                                                          \
+  auto var = *var##OrFail;
+
+namespace {
+
+/// Sets output 0 to `input` reinterpreted with `shape`: folded when constant.
+LogicalResult setReshaped(NodeContext &cx, size_t input, ArrayRef<int64_t> shape) {
+  if (DenseElementsAttr c = cx.constant(input)) {
+    auto t = RankedTensorType::get(shape, c.getElementType());
+    if (t.getNumElements() != c.getNumElements())
+      return cx.emitError() << "cannot reshape " << tl::formatShape(cx.shape(input)) << " to "
+                            << tl::formatShape(shape);
+    cx.setConstant(0, c.reshape(t));
+    return success();
+  }
+  TLC_TRY(r, cx.reshape(cx.value(input), shape));
+  cx.setOutput(0, r);
+  return success();
+}
+
+/// Normalizes `axes` against `rank` with a located error.
+FailureOr<SmallVector<int64_t>> normalize(NodeContext &cx, ArrayRef<int64_t> axes,
+                                          int64_t rank) {
+  return tl::normalizeAxes(axes, rank, [&] { return cx.emitError(); });
+}
+
+/// Axes from the `axes` attribute (older opsets) or input `index` (newer ones).
+FailureOr<SmallVector<int64_t>> axesOperand(NodeContext &cx, size_t index, bool &present) {
+  present = true;
+  if (cx.hasAttr("axes"))
+    return cx.attrInts("axes");
+  if (cx.hasInput(index))
+    return cx.constInts(index, "axes");
+  present = false;
+  return SmallVector<int64_t>{};
+}
+
+LogicalResult convertReshape(NodeContext &cx) {
+  SmallVector<int64_t> spec;
+  if (cx.opset < 5 || cx.hasAttr("shape")) {
+    spec = cx.attrInts("shape");
+  } else {
+    TLC_TRY(s, cx.constInts(1, "the target shape"));
+    spec = s;
+  }
+  bool allowZero = cx.attrInt("allowzero", 0) != 0;
+  ArrayRef<int64_t> in = cx.shape(0);
+  SmallVector<int64_t> shape;
+  int64_t known = 1, infer = -1;
+  for (auto [i, d] : llvm::enumerate(spec)) {
+    if (d == 0 && !allowZero) {
+      if (i >= in.size())
+        return cx.emitError() << "shape entry " << i << " is 0 (copy) but the input has rank "
+                              << in.size();
+      d = in[i];
+    }
+    if (d == -1) {
+      if (infer >= 0)
+        return cx.emitError() << "the target shape has more than one -1";
+      infer = i;
+      shape.push_back(1);
+      continue;
+    }
+    if (d < 0)
+      return cx.emitError() << "invalid target dimension " << d;
+    known *= d;
+    shape.push_back(d);
+  }
+  int64_t numel = cx.type(0).getNumElements();
+  if (infer >= 0) {
+    if (known == 0 || numel % known != 0)
+      return cx.emitError() << "cannot infer the -1 dimension reshaping "
+                            << tl::formatShape(in) << " to " << tl::formatShape(spec);
+    shape[infer] = numel / known;
+  }
+  return setReshaped(cx, 0, shape);
+}
+
+LogicalResult convertFlatten(NodeContext &cx) {
+  int64_t rank = cx.rank(0), axis = cx.attrInt("axis", 1);
+  if (axis < -rank || axis > rank)
+    return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
+  if (axis < 0)
+    axis += rank;
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < axis ? outer : inner) *= cx.shape(0)[d];
+  return setReshaped(cx, 0, {outer, inner});
+}
+
+LogicalResult convertSqueeze(NodeContext &cx) {
+  bool present;
+  TLC_TRY(axes, axesOperand(cx, 1, present));
+  ArrayRef<int64_t> in = cx.shape(0);
+  SmallVector<int64_t> shape;
+  if (!present) {
+    for (int64_t d : in)
+      if (d != 1)
+        shape.push_back(d);
+    return setReshaped(cx, 0, shape);
+  }
+  TLC_TRY(norm, normalize(cx, axes, in.size()));
+  for (auto [i, d] : llvm::enumerate(in)) {
+    if (llvm::is_contained(norm, (int64_t)i)) {
+      if (d != 1)
+        return cx.emitError() << "cannot squeeze axis " << i << " of size " << d;
+      continue;
+    }
+    shape.push_back(d);
+  }
+  return setReshaped(cx, 0, shape);
+}
+
+LogicalResult convertUnsqueeze(NodeContext &cx) {
+  bool present;
+  TLC_TRY(axes, axesOperand(cx, 1, present));
+  ArrayRef<int64_t> in = cx.shape(0);
+  int64_t outRank = in.size() + axes.size();
+  TLC_TRY(norm, normalize(cx, axes, outRank));
+  SmallVector<int64_t> shape;
+  size_t next = 0;
+  for (int64_t d = 0; d < outRank; ++d)
+    shape.push_back(llvm::is_contained(norm, d) ? 1 : in[next++]);
+  return setReshaped(cx, 0, shape);
+}
+
+LogicalResult convertTranspose(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  SmallVector<int64_t> perm = cx.attrInts("perm");
+  if (!cx.hasAttr("perm"))
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  if (DenseElementsAttr c = cx.constant(0); c && c.getNumElements() <= kFoldLimit) {
+    TLC_TRY(type, tl::transposeType(cx.type(0), perm, [&] { return cx.emitError(); }));
+    SmallVector<int64_t> inStrides = rowMajorStrides(cx.shape(0));
+    SmallVector<int64_t> outStrides = rowMajorStrides(type.getShape());
+    cx.setConstant(0, hostRemap(c, type, [&](int64_t i) {
+                     int64_t src = 0;
+                     for (int64_t d = 0; d < rank; ++d)
+                       src += (i / outStrides[d]) % type.getDimSize(d) * inStrides[perm[d]];
+                     return src;
+                   }));
+    return success();
+  }
+  TLC_TRY(r, cx.transpose(cx.value(0), perm));
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertConcat(NodeContext &cx) {
+  SmallVector<RankedTensorType> types;
+  SmallVector<size_t> present;
+  for (size_t i = 0; i < cx.numInputs(); ++i)
+    if (cx.hasInput(i)) {
+      // Empty tensors along the axis contribute nothing (exporters emit them for shapes).
+      types.push_back(cx.type(i));
+      present.push_back(i);
+    }
+  int64_t axis = cx.attrInt("axis", 0);
+  TLC_TRY(type, tl::concatType(types, axis, [&] { return cx.emitError(); }));
+  if (cx.allConstant()) {
+    int64_t rank = type.getRank();
+    if (axis < 0)
+      axis += rank;
+    // Flat copy: outer blocks of each input's inner extent in turn.
+    int64_t outer = 1;
+    for (int64_t d = 0; d < axis; ++d)
+      outer *= type.getDimSize(d);
+    SmallVector<std::pair<DenseElementsAttr, int64_t>> parts;
+    for (size_t i : present)
+      parts.push_back({cx.constant(i), cx.constant(i).getNumElements() / std::max<int64_t>(1, outer)});
+    bool isInt = isa<IntegerType>(type.getElementType());
+    SmallVector<int64_t> ints;
+    SmallVector<double> floats;
+    SmallVector<SmallVector<int64_t>> pi;
+    SmallVector<SmallVector<double>> pf;
+    for (auto &[c, n] : parts) {
+      if (isInt) pi.push_back(toInts(c)); else pf.push_back(toDoubles(c));
+    }
+    for (int64_t o = 0; o < outer; ++o)
+      for (size_t k = 0; k < parts.size(); ++k)
+        for (int64_t j = 0; j < parts[k].second; ++j) {
+          if (isInt) ints.push_back(pi[k][o * parts[k].second + j]);
+          else floats.push_back(pf[k][o * parts[k].second + j]);
+        }
+    cx.setConstant(0, isInt ? fromInts(type, ints) : fromDoubles(type, floats));
+    return success();
+  }
+  SmallVector<Value> operands;
+  for (size_t i : present)
+    if (cx.type(i).getNumElements() > 0)
+      operands.push_back(cx.value(i));
+  if (operands.size() == 1) {
+    cx.setOutput(0, operands[0]);
+    return success();
+  }
+  cx.setOutput(0, tl::ConcatOp::create(cx.b, cx.loc, type, operands, axis).getResult());
+  return success();
+}
+
+/// Emits (or folds) a slice of input 0 with normalized positive-stride boxes.
+LogicalResult emitSlice(NodeContext &cx, size_t out, ArrayRef<int64_t> offsets,
+                        ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides) {
+  TLC_TRY(type, tl::sliceType(cx.type(0), offsets, sizes, strides,
+                              [&] { return cx.emitError(); }));
+  if (DenseElementsAttr c = cx.constant(0); c && c.getNumElements() <= kFoldLimit * 16) {
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> inStrides = rowMajorStrides(cx.shape(0));
+    SmallVector<int64_t> outStrides = rowMajorStrides(type.getShape());
+    DenseElementsAttr folded = hostRemap(c, type, [&](int64_t i) {
+      int64_t src = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        src += (offsets[d] + (i / outStrides[d]) % sizes[d] * strides[d]) * inStrides[d];
+      return src;
+    });
+    cx.setConstant(out, folded);
+    return success();
+  }
+  cx.setOutput(out, tl::SliceOp::create(cx.b, cx.loc, type, cx.value(0), offsets, sizes,
+                                        strides)
+                        .getResult());
+  return success();
+}
+
+LogicalResult convertSlice(NodeContext &cx) {
+  SmallVector<int64_t> starts, ends, axes, steps;
+  if (cx.opset < 10) {
+    starts = cx.attrInts("starts");
+    ends = cx.attrInts("ends");
+    axes = cx.attrInts("axes");
+  } else {
+    TLC_TRY(s, cx.constInts(1, "starts"));
+    TLC_TRY(e, cx.constInts(2, "ends"));
+    starts = s;
+    ends = e;
+    if (cx.hasInput(3)) {
+      TLC_TRY(a, cx.constInts(3, "axes"));
+      axes = a;
+    }
+    if (cx.hasInput(4)) {
+      TLC_TRY(st, cx.constInts(4, "steps"));
+      steps = st;
+    }
+  }
+  int64_t rank = cx.rank(0);
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return cx.emitError() << "starts, ends, axes and steps have different lengths";
+  TLC_TRY(norm, normalize(cx, axes, rank));
+  ArrayRef<int64_t> in = cx.shape(0);
+  SmallVector<int64_t> offsets(rank, 0), sizes(in), strides(rank, 1);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    int64_t d = norm[k], dim = in[d], step = steps[k];
+    if (step <= 0)
+      return cx.emitError() << "slice step " << step
+                            << " is not supported (only positive steps)";
+    auto clampIdx = [&](int64_t v) {
+      if (v < 0)
+        v += dim;
+      return std::clamp<int64_t>(v, 0, dim);
+    };
+    int64_t s = clampIdx(starts[k]), e = clampIdx(ends[k]);
+    int64_t size = e > s ? (e - s + step - 1) / step : 0;
+    if (size == 0)
+      return cx.emitError() << "slice of axis " << d << " is empty";
+    offsets[d] = s;
+    sizes[d] = size;
+    strides[d] = step;
+  }
+  return emitSlice(cx, 0, offsets, sizes, strides);
+}
+
+LogicalResult convertSplit(NodeContext &cx) {
+  int64_t rank = cx.rank(0), axis = cx.attrInt("axis", 0);
+  if (axis < -rank || axis >= rank)
+    return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
+  if (axis < 0)
+    axis += rank;
+  int64_t dim = cx.shape(0)[axis];
+  SmallVector<int64_t> split = cx.attrInts("split");
+  if (cx.hasInput(1)) {
+    TLC_TRY(s, cx.constInts(1, "split"));
+    split = s;
+  }
+  size_t n = cx.numOutputs();
+  if (split.empty()) {
+    int64_t chunk = (dim + n - 1) / n;
+    for (size_t i = 0; i < n; ++i)
+      split.push_back(std::min<int64_t>(chunk, dim - chunk * (int64_t)i));
+  }
+  int64_t total = 0;
+  for (int64_t s : split)
+    total += s;
+  if (split.size() != n || total != dim)
+    return cx.emitError() << "split sizes sum to " << total << " over " << split.size()
+                          << " outputs, but axis " << axis << " has " << dim << " elements and "
+                          << "the node has " << n << " outputs";
+  int64_t offset = 0;
+  for (size_t i = 0; i < n; ++i) {
+    SmallVector<int64_t> offsets(rank, 0), sizes(cx.shape(0)), strides(rank, 1);
+    offsets[axis] = offset;
+    sizes[axis] = split[i];
+    offset += split[i];
+    if (split[i] <= 0)
+      return cx.emitError() << "split output " << i << " is empty";
+    if (failed(emitSlice(cx, i, offsets, sizes, strides)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult convertGather(NodeContext &cx) {
+  int64_t axis = cx.attrInt("axis", 0);
+  RankedTensorType idxType = cx.type(1);
+  if (isa<FloatType>(idxType.getElementType()))
+    return cx.emitError() << "indices must be integers";
+  TLC_TRY(type, tl::gatherType(cx.type(0), idxType, axis, [&] { return cx.emitError(); }));
+  int64_t rank = cx.rank(0);
+  if (axis < 0)
+    axis += rank;
+  int64_t dim = cx.shape(0)[axis];
+  if (DenseElementsAttr idx = cx.constant(1)) {
+    for (int64_t i : toInts(idx))
+      if (i < -dim || i >= dim)
+        return cx.emitError() << "index " << i << " is out of range for axis " << axis
+                              << " of size " << dim;
+  }
+  if (cx.allConstant()) {
+    SmallVector<int64_t> idx = toInts(cx.constant(1));
+    SmallVector<int64_t> inStrides = rowMajorStrides(cx.shape(0));
+    int64_t inner = inStrides[axis], idxCount = std::max<int64_t>(1, idx.size());
+    cx.setConstant(0, hostRemap(cx.constant(0), type, [&](int64_t i) {
+                     int64_t innerPos = i % inner;
+                     int64_t j = (i / inner) % idxCount;
+                     int64_t outer = i / inner / idxCount;
+                     int64_t k = idx[j] < 0 ? idx[j] + dim : idx[j];
+                     return outer * dim * inner + k * inner + innerPos;
+                   }));
+    return success();
+  }
+  cx.setOutput(0, tl::GatherOp::create(cx.b, cx.loc, type, cx.value(0), cx.value(1), axis)
+                      .getResult());
+  return success();
+}
+
+LogicalResult convertExpand(NodeContext &cx) {
+  TLC_TRY(spec, cx.constInts(1, "the target shape"));
+  TLC_TRY(shape, tl::broadcastShapes({cx.shape(0), ArrayRef<int64_t>(spec)},
+                                     [&] { return cx.emitError(); }));
+  if (DenseElementsAttr c = cx.constant(0); c && c.getNumElements() <= kFoldLimit) {
+    auto type = RankedTensorType::get(shape, c.getElementType());
+    if (type.getNumElements() <= kFoldLimit) {
+      cx.setConstant(0, hostElementwise({c}, shape, c.getElementType(),
+                                        [](ArrayRef<int64_t> a) { return a[0]; },
+                                        [](ArrayRef<double> a) { return a[0]; }));
+      return success();
+    }
+  }
+  TLC_TRY(r, cx.broadcastTo(cx.value(0), shape));
+  cx.setOutput(0, r);
+  return success();
+}
+
+/// Tile: interleave size-1 axes, broadcast them to the repeat counts, merge.
+LogicalResult convertTile(NodeContext &cx) {
+  TLC_TRY(repeats, cx.constInts(1, "repeats"));
+  ArrayRef<int64_t> in = cx.shape(0);
+  if (repeats.size() != in.size())
+    return cx.emitError() << "repeats has " << repeats.size() << " entries for rank "
+                          << in.size();
+  SmallVector<int64_t> interleaved, broadcast, result;
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (repeats[d] < 1)
+      return cx.emitError() << "repeat count " << repeats[d] << " must be positive";
+    interleaved.append({1, in[d]});
+    broadcast.append({repeats[d], in[d]});
+    result.push_back(repeats[d] * in[d]);
+  }
+  TLC_TRY(a, cx.reshape(cx.value(0), interleaved));
+  TLC_TRY(bc, cx.broadcastTo(a, broadcast));
+  TLC_TRY(r, cx.reshape(bc, result));
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertPad(NodeContext &cx) {
+  std::string modeName = cx.attrString("mode", "constant");
+  SmallVector<int64_t> pads;
+  double value = 0;
+  int64_t rank = cx.rank(0);
+  if (cx.opset < 11) {
+    pads = cx.attrInts("pads");
+    value = cx.attrFloat("value", 0);
+  } else {
+    TLC_TRY(p, cx.constInts(1, "pads"));
+    pads = p;
+    if (cx.hasInput(2)) {
+      DenseElementsAttr v = cx.constant(2);
+      if (!v)
+        return cx.emitError() << "the padding value must be a compile-time constant";
+      value = toDoubles(v)[0];
+    }
+    if (cx.hasInput(3)) {
+      TLC_TRY(axes, cx.constInts(3, "axes"));
+      TLC_TRY(norm, normalize(cx, axes, rank));
+      SmallVector<int64_t> full(2 * rank, 0);
+      for (size_t k = 0; k < norm.size(); ++k) {
+        full[norm[k]] = pads[k];
+        full[norm[k] + rank] = pads[k + norm.size()];
+      }
+      pads = full;
+    }
+  }
+  if ((int64_t)pads.size() != 2 * rank)
+    return cx.emitError() << "expected " << 2 * rank << " pads for rank " << rank << ", got "
+                          << pads.size();
+  tl::PadMode mode = modeName == "reflect" ? tl::PadMode::reflect
+                     : modeName == "edge"  ? tl::PadMode::edge
+                                           : tl::PadMode::constant;
+  // Negative pads crop: slice first, then pad by the positive amounts.
+  Value x = cx.value(0);
+  SmallVector<int64_t> offsets(rank, 0), sizes(cx.shape(0)), strides(rank, 1);
+  bool crop = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (pads[d] < 0) {
+      offsets[d] = -pads[d];
+      sizes[d] += pads[d];
+      pads[d] = 0;
+      crop = true;
+    }
+    if (pads[d + rank] < 0) {
+      sizes[d] += pads[d + rank];
+      pads[d + rank] = 0;
+      crop = true;
+    }
+  }
+  if (crop) {
+    TLC_TRY(t, tl::sliceType(cx.type(0), offsets, sizes, strides, [&] { return cx.emitError(); }));
+    x = tl::SliceOp::create(cx.b, cx.loc, t, x, offsets, sizes, strides).getResult();
+  }
+  TLC_TRY(type, tl::padType(cast<RankedTensorType>(x.getType()), pads,
+                            [&] { return cx.emitError(); }));
+  cx.setOutput(0, tl::PadOp::create(cx.b, cx.loc, type, x, cx.b.getDenseI64ArrayAttr(pads),
+                                    tl::PadModeAttr::get(cx.ctx(), mode),
+                                    cx.b.getF64FloatAttr(value))
+                      .getResult());
+  return success();
+}
+
+void checkPad(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  if (const onnx::AttributeProto *m = findAttr(node, "mode"))
+    if (m->s() != "constant" && m->s() != "reflect" && m->s() != "edge")
+      problems.push_back("mode '" + m->s() + "' is not supported");
+}
+
+LogicalResult convertConstant(NodeContext &cx) {
+  const onnx::AttributeProto *a = nullptr;
+  for (const onnx::AttributeProto &attr : cx.node.attribute())
+    a = &attr;
+  if (!a)
+    return cx.emitError() << "Constant has no value attribute";
+  StringRef name = a->name();
+  RankedTensorType scalarF = RankedTensorType::get({}, cx.b.getF32Type());
+  RankedTensorType scalarI = RankedTensorType::get({}, cx.b.getI64Type());
+  if (name == "value") {
+    std::string error;
+    FailureOr<DenseElementsAttr> c = decodeTensor(cx.ctx(), a->t(), error);
+    if (failed(c))
+      return cx.emitError() << "constant value: " << error;
+    cx.setConstant(0, *c);
+  } else if (name == "value_float") {
+    cx.setConstant(0, fromDoubles(scalarF, {a->f()}));
+  } else if (name == "value_floats") {
+    SmallVector<double> v(a->floats().begin(), a->floats().end());
+    cx.setConstant(0, fromDoubles(RankedTensorType::get({(int64_t)v.size()}, cx.b.getF32Type()), v));
+  } else if (name == "value_int") {
+    cx.setConstant(0, fromInts(scalarI, {a->i()}));
+  } else if (name == "value_ints") {
+    SmallVector<int64_t> v(a->ints().begin(), a->ints().end());
+    cx.setConstant(0, fromInts(RankedTensorType::get({(int64_t)v.size()}, cx.b.getI64Type()), v));
+  } else {
+    return cx.emitError() << "Constant attribute '" << name << "' is not supported";
+  }
+  return success();
+}
+
+void checkConstant(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (a.name() == "sparse_value" || a.name() == "value_string" || a.name() == "value_strings")
+      problems.push_back("attribute '" + a.name() + "' is not supported");
+}
+
+LogicalResult convertConstantOfShape(NodeContext &cx) {
+  TLC_TRY(shape, cx.constInts(0, "the shape"));
+  for (int64_t d : shape)
+    if (d < 0)
+      return cx.emitError() << "negative dimension " << d;
+  DenseElementsAttr value;
+  if (const onnx::AttributeProto *a = cx.attr("value")) {
+    std::string error;
+    FailureOr<DenseElementsAttr> c = decodeTensor(cx.ctx(), a->t(), error);
+    if (failed(c))
+      return cx.emitError() << "value: " << error;
+    if (c->getNumElements() != 1)
+      return cx.emitError() << "value must have one element";
+    value = *c;
+  } else {
+    value = fromDoubles(RankedTensorType::get({1}, cx.b.getF32Type()), {0.0});
+  }
+  auto type = RankedTensorType::get(shape, value.getElementType());
+  cx.setConstant(0, DenseElementsAttr::get(type, value.getValues<Attribute>()[0]));
+  return success();
+}
+
+LogicalResult convertShape(NodeContext &cx) {
+  ArrayRef<int64_t> in = cx.shape(0);
+  int64_t rank = in.size();
+  int64_t start = cx.attrInt("start", 0), end = cx.attrInt("end", rank);
+  auto clampAxis = [&](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + rank : v, 0, rank); };
+  start = clampAxis(start);
+  end = clampAxis(end);
+  SmallVector<int64_t> dims;
+  for (int64_t d = start; d < end; ++d)
+    dims.push_back(in[d]);
+  cx.setConstant(0, fromInts(RankedTensorType::get({(int64_t)dims.size()}, cx.b.getI64Type()),
+                             dims));
+  return success();
+}
+
+LogicalResult convertSize(NodeContext &cx) {
+  cx.setConstant(0, fromInts(RankedTensorType::get({}, cx.b.getI64Type()),
+                             {cx.type(0).getNumElements()}));
+  return success();
+}
+
+LogicalResult convertRange(NodeContext &cx) {
+  for (size_t i = 0; i < 3; ++i)
+    if (!cx.constant(i))
+      return cx.emitError() << "Range bounds must be compile-time constants";
+  Type et = cx.elementType(0);
+  SmallVector<double> v;
+  double start = toDoubles(cx.constant(0))[0], limit = toDoubles(cx.constant(1))[0],
+         delta = toDoubles(cx.constant(2))[0];
+  if (delta == 0)
+    return cx.emitError() << "Range delta is 0";
+  int64_t n = std::max<int64_t>(0, (int64_t)std::ceil((limit - start) / delta));
+  if (n > (int64_t(1) << 24))
+    return cx.emitError() << "Range of " << n << " elements is too large";
+  for (int64_t i = 0; i < n; ++i)
+    v.push_back(start + i * delta);
+  cx.setConstant(0, fromDoubles(RankedTensorType::get({n}, et), v));
+  return success();
+}
+
+/// Trilu: a compile-time mask selects between the input and zero.
+LogicalResult convertTrilu(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  if (rank < 2)
+    return cx.emitError() << "Trilu needs rank >= 2";
+  int64_t k = 0;
+  if (cx.hasInput(1)) {
+    TLC_TRY(kv, cx.constInts(1, "k"));
+    k = kv.empty() ? 0 : kv[0];
+  }
+  bool upper = cx.attrInt("upper", 1) != 0;
+  int64_t rows = cx.shape(0)[rank - 2], cols = cx.shape(0)[rank - 1];
+  SmallVector<int64_t> mask;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      mask.push_back(upper ? j - i >= k : j - i <= k);
+  auto maskType = RankedTensorType::get({rows, cols}, cx.b.getI1Type());
+  DenseElementsAttr m = fromInts(maskType, mask);
+  if (DenseElementsAttr c = cx.constant(0); c && c.getNumElements() <= kFoldLimit) {
+    cx.setConstant(0, hostElementwise({m, c}, cx.shape(0), c.getElementType(),
+                                      [](ArrayRef<int64_t> a) { return a[0] ? a[1] : 0; },
+                                      [](ArrayRef<double> a) { return a[0] ? a[1] : 0.0; }));
+    return success();
+  }
+  TLC_TRY(r, cx.select(cx.constantValue(m), cx.value(0), cx.scalar(cx.elementType(0), 0)));
+  cx.setOutput(0, r);
+  return success();
+}
+
+} // namespace
+
+void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
+  t["Reshape"] = {convertReshape};
+  t["Flatten"] = {convertFlatten};
+  t["Squeeze"] = {convertSqueeze};
+  t["Unsqueeze"] = {convertUnsqueeze};
+  t["Transpose"] = {convertTranspose};
+  t["Concat"] = {convertConcat};
+  t["Slice"] = {convertSlice};
+  t["Split"] = {convertSplit};
+  t["Gather"] = {convertGather};
+  t["Expand"] = {convertExpand};
+  t["Tile"] = {convertTile};
+  t["Pad"] = {convertPad, checkPad};
+  t["Constant"] = {convertConstant, checkConstant};
+  t["ConstantOfShape"] = {convertConstantOfShape};
+  t["Shape"] = {convertShape};
+  t["Size"] = {convertSize};
+  t["Range"] = {convertRange};
+  t["Trilu"] = {convertTrilu};
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Writes the small ONNX models the lit tests compile: make_model.py KIND OUT.onnx."""
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13):
+    g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def vi(name, shape, t=F):
+    return helper.make_tensor_value_info(name, t, shape)
+
+
+def build(kind):
+    rs = np.random.RandomState(0)
+    if kind == "unsupported":
+        # Three different unsupported ops, an unsupported attribute value and an unsupported
+        # element type: all are reported at once.
+        return model([
+            helper.make_node("Sin", ["x"], ["a"], name="sine"),
+            helper.make_node("Relu", ["a"], ["b"], name="relu"),
+            helper.make_node("Cos", ["b"], ["c"], name="cosine"),
+            helper.make_node("Pad", ["c", "pads"], ["d"], name="padder", mode="wrap"),
+            helper.make_node("NonMaxSuppression", ["d"], ["e"], name="nms"),
+            helper.make_node("Cast", ["e"], ["y"], name="to_u8", to=TensorProto.UINT8),
+        ], [vi("x", [2, 3])], [vi("y", [2, 3], TensorProto.UINT8)],
+            [numpy_helper.from_array(np.zeros(4, np.int64), "pads")])
+    if kind == "cnn":
+        w = numpy_helper.from_array(rs.randn(4, 3, 3, 3).astype(np.float32), "w")
+        b = numpy_helper.from_array(rs.randn(4).astype(np.float32), "b")
+        fc = numpy_helper.from_array(rs.randn(10, 4).astype(np.float32), "fc")
+        return model([
+            helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv1", pads=[1, 1, 1, 1],
+                             strides=[2, 2]),
+            helper.make_node("Relu", ["c"], ["r"], name="relu1"),
+            helper.make_node("MaxPool", ["r"], ["p"], name="pool1", kernel_shape=[3, 3],
+                             strides=[2, 2], pads=[1, 1, 1, 1]),
+            helper.make_node("GlobalAveragePool", ["p"], ["g"], name="gap"),
+            helper.make_node("Shape", ["g"], ["s"], name="shape"),
+            helper.make_node("Gather", ["s", "zero"], ["n"], name="batch", axis=0),
+            helper.make_node("Unsqueeze", ["n", "axes0"], ["n1"], name="unsq"),
+            helper.make_node("Concat", ["n1", "minus1"], ["shp"], name="cat", axis=0),
+            helper.make_node("Reshape", ["g", "shp"], ["f"], name="flatten"),
+            helper.make_node("Gemm", ["f", "fc"], ["y"], name="fc1", transB=1),
+        ], [vi("x", ["batch", 3, 16, 16])], [vi("y", None)],
+            [w, b, fc, numpy_helper.from_array(np.array(0, np.int64), "zero"),
+             numpy_helper.from_array(np.array([0], np.int64), "axes0"),
+             numpy_helper.from_array(np.array([-1], np.int64), "minus1")])
+    if kind == "bad-shape":
+        return model([helper.make_node("Add", ["x", "z"], ["y"], name="adder")],
+                     [vi("x", [2, 3]), vi("z", [4, 3])], [vi("y", None)])
+    if kind == "undefined-input":
+        return model([helper.make_node("Relu", ["nowhere"], ["y"], name="r")],
+                     [vi("x", [2])], [vi("y", None)])
+    if kind == "old-opset":
+        return model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [2])], [vi("y", None)],
+                     opset=5)
+    raise SystemExit("unknown kind " + kind)
+
+
+if __name__ == "__main__":
+    onnx.save(build(sys.argv[1]), sys.argv[2])

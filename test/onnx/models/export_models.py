@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Exports the real models tlc is checked against, with random weights and fixed seeds.
+
+For each model writes NAME.onnx, NAME.input.npy and NAME.expected.npy (PyTorch's output) into
+--out. Models: resnet18 and mobilenet_v2 (torchvision 0.14), an nn.TransformerEncoder (fast
+path off: batch_first=False) and a GPT-2-style decoder block written in plain PyTorch
+(embeddings, causal mask, LayerNorm, tanh-GELU).
+"""
+import argparse
+import math
+import os
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+class NewGELU(nn.Module):
+    """GPT-2's tanh GELU, written out (the exporter emits the formula, tlc lifts it)."""
+
+    def forward(self, x):
+        return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, d, heads, ctx):
+        super().__init__()
+        self.c_attn = nn.Linear(d, 3 * d)
+        self.c_proj = nn.Linear(d, d)
+        self.heads = heads
+        self.register_buffer("bias", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
+
+    def forward(self, x):
+        B, T, C = x.size()
+        q, k, v = self.c_attn(x).split(C, dim=2)
+        h = self.heads
+        k = k.view(B, T, h, C // h).transpose(1, 2)
+        q = q.view(B, T, h, C // h).transpose(1, 2)
+        v = v.view(B, T, h, C // h).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
+        att = torch.softmax(att, dim=-1)
+        y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+        return self.c_proj(y)
+
+
+class Block(nn.Module):
+    def __init__(self, d, heads, ctx):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(d)
+        self.attn = CausalSelfAttention(d, heads, ctx)
+        self.ln_2 = nn.LayerNorm(d)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), NewGELU(), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        return x + self.mlp(self.ln_2(x))
+
+
+class GPT2Block(nn.Module):
+    def __init__(self, vocab=512, d=128, heads=4, ctx=64):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, d)
+        self.wpe = nn.Embedding(ctx, d)
+        self.block = Block(d, heads, ctx)
+        self.ln_f = nn.LayerNorm(d)
+        self.lm_head = nn.Linear(d, vocab, bias=False)
+
+    def forward(self, idx):
+        T = idx.size(1)
+        pos = torch.arange(0, T, dtype=torch.long).unsqueeze(0)
+        x = self.wte(idx) + self.wpe(pos)
+        return self.lm_head(self.ln_f(self.block(x)))
+
+
+def build(name, size):
+    if name == "resnet18":
+        import torchvision
+        return torchvision.models.resnet18(weights=None), torch.randn(1, 3, size, size)
+    if name == "mobilenet_v2":
+        import torchvision
+        return torchvision.models.mobilenet_v2(weights=None), torch.randn(1, 3, size, size)
+    if name == "transformer":
+        layer = nn.TransformerEncoderLayer(d_model=128, nhead=4, dim_feedforward=256,
+                                           dropout=0.1, batch_first=False)
+        enc = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
+        return enc, torch.randn(32, 2, 128)  # (sequence, batch, features)
+    if name == "gpt2_block":
+        return GPT2Block(), torch.randint(0, 512, (1, 32), dtype=torch.long)
+    raise SystemExit(f"unknown model {name}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--size", type=int, default=224, help="image size for the CNNs")
+    ap.add_argument("--opset", type=int, default=13)
+    ap.add_argument("models", nargs="*",
+                    default=["resnet18", "mobilenet_v2", "transformer", "gpt2_block"])
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for name in args.models:
+        torch.manual_seed(0)
+        model, x = build(name, args.size)
+        model.eval()
+        with torch.no_grad():
+            # Random BatchNorm statistics, so the folded scale/shift are exercised.
+            for m in model.modules():
+                if isinstance(m, nn.BatchNorm2d):
+                    m.running_mean.uniform_(-0.1, 0.1)
+                    m.running_var.uniform_(0.5, 1.5)
+            y = model(x)
+        path = os.path.join(args.out, name)
+        torch.onnx.export(model, (x,), path + ".onnx", opset_version=args.opset,
+                          input_names=["input"], output_names=["output"],
+                          do_constant_folding=True)
+        np.save(path + ".input.npy", x.numpy())
+        np.save(path + ".expected.npy", y.numpy())
+        print(f"{name}: input {tuple(x.shape)} -> output {tuple(y.shape)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+// Host tensors for tlc-run: dtypes, .npy and ONNX TensorProto (.pb) reading, .npy writing.
+#ifndef TLC_TOOLS_TLCRUN_TENSORIO_H
+#define TLC_TOOLS_TLCRUN_TENSORIO_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tlcrun {
+
+enum class DType { F32, F64, F16, BF16, I32, I64, I1 };
+
+/// Parses a descriptor dtype name ("f32", "i64", ...); false if unknown.
+bool parseDType(const std::string &name, DType &out);
+const char *dtypeName(DType t);
+size_t dtypeSize(DType t);
+
+struct Tensor {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> data; // row-major, dtypeSize(dtype) bytes per element
+
+  int64_t numel() const;
+  /// Element `i` as a double (f16/bf16 decoded, booleans 0/1).
+  double at(int64_t i) const;
+  std::string shapeString() const;
+};
+
+/// Loads `path` (.npy, or anything else as an ONNX TensorProto) into `out`; on failure returns
+/// false with `error` set.
+bool loadTensor(const std::string &path, Tensor &out, std::string &error);
+/// Writes `t` as a .npy file.
+bool saveNpy(const std::string &path, const Tensor &t, std::string &error);
+/// Fills `t` (shape and dtype set) with seeded values: floats uniform in [-1, 1), integers in
+/// [0, 10), booleans 0/1.
+void fillRandom(Tensor &t, uint64_t seed);
+
+} // namespace tlcrun
+
+#endif // TLC_TOOLS_TLCRUN_TENSORIO_H

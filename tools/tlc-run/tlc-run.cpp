@@ -1,0 +1,266 @@
+// tlc-run: loads a model compiled with `tlc --shared`, reads its embedded descriptor
+// (NAME_info), feeds inputs (.npy, ONNX TensorProto .pb, or seeded random data), compares the
+// outputs with expected ones, and times the run (warm-up, then the median of N runs).
+#include "TensorIO.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <sstream>
+#include <utility>
+
+using namespace llvm;
+using namespace tlcrun;
+
+namespace {
+cl::OptionCategory category("tlc-run options");
+cl::opt<std::string> libraryPath(cl::Positional, cl::desc("<model.so>"), cl::Required,
+                                 cl::cat(category));
+cl::opt<std::string> modelName("name",
+                               cl::desc("Model name (default: the library's file stem)"),
+                               cl::cat(category));
+cl::list<std::string> inputs("input", cl::desc("Input tensor file (.npy or .pb), in order"),
+                             cl::cat(category));
+cl::list<std::string> expects("expect",
+                              cl::desc("Expected output file (.npy or .pb), in order"),
+                              cl::cat(category));
+cl::opt<uint64_t> seed("seed", cl::desc("Seed for inputs not given with --input"),
+                       cl::init(0), cl::cat(category));
+cl::opt<double> rtol("rtol", cl::desc("Relative tolerance per element"), cl::init(1e-4),
+                     cl::cat(category));
+cl::opt<double> absTol("atol", cl::desc("Absolute tolerance per element"), cl::init(1e-5),
+                     cl::cat(category));
+cl::opt<double> maxRel("max-rel",
+                       cl::desc("Instead of per-element tolerances, require max|out-exp| / "
+                                "max|exp| <= this"),
+                       cl::init(-1), cl::cat(category));
+cl::opt<unsigned> repeat("repeat", cl::desc("Timed runs (median reported)"), cl::init(1),
+                         cl::cat(category));
+cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs first"), cl::init(0),
+                         cl::cat(category));
+cl::opt<std::string> saveDir("save-outputs", cl::desc("Write outputs as .npy into <dir>"),
+                             cl::cat(category));
+cl::opt<bool> quiet("quiet", cl::desc("Print only failures and the verdict"), cl::cat(category));
+
+struct Manifest {
+  std::string name;
+  uint64_t workspace = 0;
+  std::vector<Tensor> inputs, outputs;
+};
+
+int fail(const std::string &message) {
+  errs() << "tlc-run: error: " << message << "\n";
+  return 2;
+}
+
+bool parseManifest(const char *text, Manifest &m, std::string &error) {
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line != "tlc-model-info 1") {
+    error = "unknown descriptor version ('" + line + "')";
+    return false;
+  }
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string kind;
+    ls >> kind;
+    if (kind == "name") {
+      ls >> m.name;
+    } else if (kind == "workspace") {
+      ls >> m.workspace;
+    } else if (kind == "input" || kind == "output") {
+      Tensor t;
+      std::string dtype, dims;
+      ls >> t.name >> dtype >> dims;
+      if (!parseDType(dtype, t.dtype)) {
+        error = "unknown dtype '" + dtype + "' in the descriptor";
+        return false;
+      }
+      if (dims != "scalar") {
+        std::stringstream ds(dims);
+        std::string d;
+        while (std::getline(ds, d, 'x'))
+          t.shape.push_back(std::stoll(d));
+      }
+      (kind == "input" ? m.inputs : m.outputs).push_back(t);
+    }
+  }
+  return true;
+}
+
+using RunFn = int (*)(void **);
+
+/// Calls NAME_run(ptr_0, ..., ptr_{N-1}) for the N pointers in `args`.
+template <size_t... I> int callWith(void *fn, void **args, std::index_sequence<I...>) {
+  using F = int (*)(decltype((void)I, (void *)nullptr)...);
+  return reinterpret_cast<F>(fn)(args[I]...);
+}
+template <size_t N> int callN(void *fn, void **args) {
+  return callWith(fn, args, std::make_index_sequence<N>());
+}
+template <size_t... N> int dispatch(size_t n, void *fn, void **args, std::index_sequence<N...>) {
+  using Caller = int (*)(void *, void **);
+  static const Caller table[] = {&callN<N>...};
+  return table[n](fn, args);
+}
+constexpr size_t kMaxArgs = 64;
+
+std::string sanitize(std::string s) {
+  for (char &c : s)
+    if (!isalnum((unsigned char)c) && c != '_')
+      c = '_';
+  if (!s.empty() && isdigit((unsigned char)s[0]))
+    s = "model_" + s;
+  return s;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tlc-run: run a model compiled with tlc --shared\n\n"
+                              "  tlc-run model.so [--input x.npy|x.pb ...] [--expect y.npy ...]"
+                              " [--repeat N --warmup W]\n");
+  std::string path = libraryPath;
+  if (path.find('/') == std::string::npos)
+    path = "./" + path;
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return fail(std::string("cannot load '") + libraryPath + "': " + dlerror());
+  std::string name = modelName.empty() ? sanitize(sys::path::stem(libraryPath).str())
+                                       : modelName.getValue();
+  auto *info = static_cast<const char *>(dlsym(lib, (name + "_info").c_str()));
+  void *run = dlsym(lib, (name + "_run").c_str());
+  if (!info || !run)
+    return fail("'" + libraryPath.getValue() + "' has no model '" + name + "' (no " + name +
+                "_info / " + name + "_run symbols; pass --name)");
+  Manifest m;
+  std::string error;
+  if (!parseManifest(info, m, error))
+    return fail(error);
+
+  if (!quiet) {
+    outs() << "model " << m.name << "\n";
+    for (const Tensor &t : m.inputs)
+      outs() << "  input  " << t.name << ": " << dtypeName(t.dtype) << "[" << t.shapeString()
+             << "]\n";
+    for (const Tensor &t : m.outputs)
+      outs() << "  output " << t.name << ": " << dtypeName(t.dtype) << "[" << t.shapeString()
+             << "]\n";
+    outs() << "  workspace " << m.workspace << " bytes\n";
+  }
+  if (inputs.size() > m.inputs.size())
+    return fail("got " + std::to_string(inputs.size()) + " inputs, the model takes " +
+                std::to_string(m.inputs.size()));
+  if (expects.size() > m.outputs.size())
+    return fail("got " + std::to_string(expects.size()) + " expected outputs, the model has " +
+                std::to_string(m.outputs.size()));
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    Tensor &t = m.inputs[i];
+    if (i >= inputs.size()) {
+      fillRandom(t, seed + i);
+      continue;
+    }
+    Tensor file;
+    if (!loadTensor(inputs[i], file, error))
+      return fail(error);
+    if (file.dtype != t.dtype || file.numel() != t.numel())
+      return fail("input " + std::to_string(i) + " ('" + t.name + "') is " +
+                  dtypeName(file.dtype) + "[" + file.shapeString() + "] in '" + inputs[i] +
+                  "', the model expects " + dtypeName(t.dtype) + "[" + t.shapeString() + "]");
+    t.data = std::move(file.data);
+  }
+  for (Tensor &t : m.outputs)
+    t.data.assign(std::max<int64_t>(1, t.numel()) * dtypeSize(t.dtype), 0);
+  void *workspace = nullptr;
+  if (m.workspace > 0 && posix_memalign(&workspace, 64, m.workspace) != 0)
+    return fail("cannot allocate the " + std::to_string(m.workspace) + "-byte workspace");
+
+  std::vector<void *> args;
+  for (Tensor &t : m.inputs)
+    args.push_back(t.data.data());
+  for (Tensor &t : m.outputs)
+    args.push_back(t.data.data());
+  args.push_back(workspace);
+  if (args.size() >= kMaxArgs)
+    return fail("models with more than " + std::to_string(kMaxArgs - 1) +
+                " inputs and outputs are not supported");
+  auto once = [&] { return dispatch(args.size(), run, args.data(), std::make_index_sequence<kMaxArgs>()); };
+  for (unsigned i = 0; i < warmup; ++i)
+    once();
+  std::vector<double> times;
+  for (unsigned i = 0; i < std::max(1u, repeat.getValue()); ++i) {
+    auto start = std::chrono::steady_clock::now();
+    int status = once();
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+    if (status != 0)
+      return fail(name + "_run returned status " + std::to_string(status));
+  }
+  std::sort(times.begin(), times.end());
+  if (!quiet)
+    outs() << format("time: median %.3f ms, min %.3f ms over %zu runs (%u warm-up)\n",
+                     times[times.size() / 2], times.front(), times.size(), warmup.getValue());
+
+  if (!saveDir.empty())
+    for (const Tensor &t : m.outputs)
+      if (!saveNpy(saveDir + "/" + t.name + ".npy", t, error))
+        return fail(error);
+
+  bool ok = true;
+  for (size_t i = 0; i < expects.size(); ++i) {
+    const Tensor &out = m.outputs[i];
+    Tensor exp;
+    if (!loadTensor(expects[i], exp, error))
+      return fail(error);
+    if (exp.numel() != out.numel())
+      return fail("expected output " + std::to_string(i) + " ('" + out.name + "') has shape [" +
+                  exp.shapeString() + "], the model produces [" + out.shapeString() + "]");
+    double maxAbs = 0, maxMag = 0;
+    int64_t bad = 0, firstBad = -1;
+    for (int64_t k = 0; k < out.numel(); ++k) {
+      double a = out.at(k), e = exp.at(k);
+      bool bothNaN = std::isnan(a) && std::isnan(e);
+      bool sameInf = std::isinf(a) && std::isinf(e) && (a > 0) == (e > 0);
+      double err = bothNaN || sameInf ? 0 : std::fabs(a - e);
+      if (std::isnan(err))
+        err = INFINITY;
+      maxAbs = std::max(maxAbs, err);
+      if (std::isfinite(e))
+        maxMag = std::max(maxMag, std::fabs(e));
+      if (!(err <= absTol + rtol * std::fabs(e))) {
+        if (firstBad < 0)
+          firstBad = k;
+        ++bad;
+      }
+    }
+    double rel = maxMag > 0 ? maxAbs / maxMag : maxAbs;
+    bool pass = maxRel >= 0 ? rel <= maxRel : bad == 0;
+    ok &= pass;
+    if (!quiet || !pass) {
+      outs() << format("output %s: max abs error %.3g, max |expected| %.3g, relative %.3g",
+                       out.name.c_str(), maxAbs, maxMag, rel);
+      if (bad)
+        outs() << format(", %lld of %lld outside atol %.1g + rtol %.1g (first at %lld: got "
+                         "%.8g, expected %.8g)",
+                         (long long)bad, (long long)out.numel(), absTol.getValue(),
+                         rtol.getValue(), (long long)firstBad, out.at(firstBad),
+                         exp.at(firstBad));
+      outs() << (pass ? " -> ok\n" : " -> MISMATCH\n");
+    }
+  }
+  free(workspace);
+  if (!expects.empty())
+    outs() << (ok ? "PASS\n" : "FAIL\n");
+  return ok ? 0 : 1;
+}
