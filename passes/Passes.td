@@ -48,11 +48,23 @@ def TLCSetFastMath : Pass<"tlc-set-fast-math", "mlir::func::FuncOp"> {
 def TLCPlanWorkspace : Pass<"tlc-plan-workspace", "mlir::ModuleOp"> {
   let summary = "Place every intermediate buffer of the entry function in one workspace arena";
   let description = [{
-    Replaces each statically shaped `memref.alloc` in public functions with a `memref.view`
-    into a new trailing `memref<Nxi8>` workspace argument, at a 64-byte aligned offset, and
-    records the arena size as the module attribute `tlc.workspace_size`. Buffers are placed
-    one after another (no reuse yet). Fails on dynamically shaped allocations.
+    Plans the statically shaped `memref.alloc`s of each public function (bufferized, one
+    block) into a new trailing `memref<Nxi8>` workspace argument and replaces each by a
+    `memref.view` at its 64-byte aligned offset; deallocs disappear. Buffers whose live ranges
+    (over the block's op order, views and region uses included) do not overlap share bytes:
+    placement is greedy by size with best fit. With `in-place`, the output of an all-parallel
+    linalg op may take the storage of an input that dies there when both are accessed through
+    the same permutation map. Records `tlc.workspace_size` (the largest arena) and
+    `tlc.memory_plan` (per function: arena, naive sum, lower bound = peak live bytes, and each
+    buffer's offset, size, live range and location) on the module. Fails on allocations that
+    cannot live in a byte arena (dynamic shape, non-identity layout, other memory space).
   }];
+  let options = [
+    Option<"reuse", "reuse", "bool", /*default=*/"true",
+           "share bytes between buffers with disjoint live ranges (false: one after another)">,
+    Option<"inPlace", "in-place", "bool", /*default=*/"true",
+           "let an elementwise op write its result over an input that dies there">,
+  ];
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }
 
