@@ -182,4 +182,5 @@ void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerEinsum, LowerConstant, LowerSoftmax<tl::SoftmaxOp, false>,
                LowerSoftmax<tl::LogSoftmaxOp, true>>(ctx);
   populateTLShapeOpsToTensorPatterns(patterns);
+  populateTLAttentionToLinalgPatterns(patterns);
 }

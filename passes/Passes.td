@@ -17,6 +17,27 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
+def TLLowerAttention : Pass<"tl-lower-attention", "mlir::func::FuncOp"> {
+  let summary = "Lower tl.attention to a tiled online-softmax (flash attention) loop nest";
+  let description = [{
+    Rewrites each `tl.attention` into `scf.for` loops over the batch axes, blocks of
+    `block-q` query rows and blocks of `block-k` keys (each the largest divisor of its sequence
+    length not above the option), on tensors with `tensor.extract_slice`/`insert_slice`, and
+    linalg ops on the tiles: the scores tile `Q_blk K_blk^T`, scaling, mask and causal masking,
+    a running row maximum and sum (online softmax), and the rescaled accumulation of `P V_blk`
+    into the output tile. Extra memory is independent of the sequence length times itself:
+    no `Sq x Sk` tensor is formed. Causal attention skips key blocks after the query block.
+    `tl-lower-to-linalg` applies the same patterns with the default tiles.
+  }];
+  let options = [
+    Option<"blockQ", "block-q", "int64_t", /*default=*/"64", "query rows per tile (at most)">,
+    Option<"blockK", "block-k", "int64_t", /*default=*/"64", "keys per tile (at most)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def TLCInterchangeLoops : Pass<"tlc-interchange-loops", "mlir::func::FuncOp"> {
   let summary = "Order linalg.generic loops so the innermost one walks memory contiguously";
   let description = [{

@@ -334,4 +334,6 @@ def TL_SliceOp : TL_ShapeOp<"slice", [InferTypeOpAdaptor]> {
   }];
 }
 
+include "TL/TLAttentionOps.td"
+
 #endif // TL_OPS_TD
