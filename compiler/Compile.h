@@ -2,6 +2,8 @@
 #ifndef TLC_COMPILER_COMPILE_H
 #define TLC_COMPILER_COMPILE_H
 
+#include "compiler/MemoryReport.h"
+
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -21,6 +23,9 @@ struct CompileOptions {
   EmitKind emit = EmitKind::Object;
   bool shared = false;     // link the object into a shared library
   unsigned optLevel = 3;
+  bool reportMemory = false; // print the memory plan (--report=memory)
+  ReportFormat reportFormat = ReportFormat::Text;
+  std::string reportPath;    // empty: stdout, or stderr when the output goes to stdout
 };
 
 /// Compiles `options.inputPath` (.tl or .mlir). Errors are reported through the context's

@@ -46,6 +46,20 @@ cl::opt<bool> shared("shared", cl::desc("Link the object into a shared library (
                      cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3, default 3)"),
                            cl::init(3), cl::Prefix, cl::cat(category));
+cl::opt<std::string> report("report",
+                            cl::desc("Also print a report: 'memory' (the workspace plan: each "
+                                     "buffer's offset, size and live range; arena vs naive sum vs "
+                                     "lower bound)"),
+                            cl::value_desc("kind"), cl::cat(category));
+cl::opt<tlc::ReportFormat> reportFormat(
+    "report-format", cl::desc("Format of --report"), cl::init(tlc::ReportFormat::Text),
+    cl::values(clEnumValN(tlc::ReportFormat::Text, "text", "a table (default)"),
+               clEnumValN(tlc::ReportFormat::JSON, "json", "JSON")),
+    cl::cat(category));
+cl::opt<std::string> reportFile("report-file",
+                                cl::desc("Write the report to <file> (default: stdout, or "
+                                         "stderr when the output goes to stdout)"),
+                                cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> listTargets("list-targets", cl::desc("List the targets and exit"),
                           cl::cat(category));
 
@@ -116,5 +130,14 @@ int main(int argc, char **argv) {
   options.emit = emitKind;
   options.shared = shared;
   options.optLevel = std::min(optLevel.getValue(), 3u);
+  if (!report.empty()) {
+    if (report != "memory") {
+      WithColor::error(errs(), "tlc") << "unknown report '" << report << "' (available: memory)\n";
+      return 1;
+    }
+    options.reportMemory = true;
+  }
+  options.reportFormat = reportFormat;
+  options.reportPath = reportFile;
   return mlir::failed(tlc::compile(options, context, sourceMgr)) ? 1 : 0;
 }
