@@ -143,7 +143,13 @@ private:
                                 Value l, Value acc) {
       Value kTile = extractTile(b, op.getKey(), kStart, bc, d);
       Value vTile = extractTile(b, op.getValue(), kStart, bc, dv);
-      Value scores = buildContraction(b, loc, "qd,kd->qk", {qTile, kTile},
+      // K^T once per tile (bc x d copies against br x bc x d multiply-adds), so the scores
+      // contraction walks keys contiguously in its innermost loop, like a plain matmul.
+      Value kT = linalg::TransposeOp::create(b, loc, kTile,
+                                             tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{d, bc}, et),
+                                             ArrayRef<int64_t>{1, 0})
+                     ->getResult(0);
+      Value scores = buildContraction(b, loc, "qd,dk->qk", {qTile, kT},
                                       filled(b, {br, bc}, fZero));
 
       // scale, mask and causal masking, in place on the scores tile.

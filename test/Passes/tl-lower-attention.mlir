@@ -12,9 +12,10 @@
 // CHECK: %[[OT:.+]] = tensor.extract_slice %[[O2]][%[[B]], %[[QS]], 0] [1, 32, 32]
 // CHECK: %[[ACC0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[OT]] : tensor<32x32xf32>)
 // CHECK: scf.for %[[KS:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[M:.+]] = %{{.+}}, %[[L:.+]] = %{{.+}}, %[[ACC:.+]] = %[[ACC0]]) -> (tensor<32xf32>, tensor<32xf32>, tensor<32x32xf32>)
-// CHECK: tensor.extract_slice %[[K]][%[[B]], %[[KS]], 0] [1, 16, 64]
+// CHECK: %[[KT:.+]] = tensor.extract_slice %[[K]][%[[B]], %[[KS]], 0] [1, 16, 64]
 // CHECK: tensor.extract_slice %[[V]][%[[B]], %[[KS]], 0] [1, 16, 32]
-// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[QT]], %{{.+}} : tensor<32x64xf32>, tensor<16x64xf32>) outs(%{{.+}} : tensor<32x16xf32>)
+// CHECK: %[[KTT:.+]] = linalg.transpose ins(%[[KT]] : tensor<16x64xf32>) outs(%{{.+}} : tensor<64x16xf32>) permutation = [1, 0]
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[QT]], %[[KTT]] : tensor<32x64xf32>, tensor<64x16xf32>) outs(%{{.+}} : tensor<32x16xf32>)
 // CHECK: arith.constant 1.250000e-01
 // CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%{{.+}} : tensor<32x16xf32>) outs(%{{.+}} : tensor<32xf32>)
 // CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<32xf32>) outs(%[[M]], %{{.+}} : tensor<32xf32>, tensor<32xf32>)
