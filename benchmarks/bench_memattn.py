@@ -195,7 +195,7 @@ def attention(args, work):
                 row[impl] = {"error": "python3-torch not installed"}
             elif s > args.ref_max_seq:
                 row[impl] = {"error": "skipped: S x S scores need %.1f GiB"
-                             % (4.0 * b * h * s * s * 4 / 2 ** 30)}
+                             % (b * h * s * s * 4.0 / 2 ** 30)}
             else:
                 row[impl] = run([sys.executable, "-c", REFERENCE, impl, str(b), str(h), str(s),
                                  str(d), str(reps), str(args.threads)], env=env)
