@@ -4,7 +4,8 @@
 // of `bc`, keeping per row a running maximum `m`, a running sum `l` of exp(score - m) and an
 // unnormalized output accumulator `acc` ([br, Dv]); each key block rescales them by
 // exp(m_old - m_new). Extra memory is O(br * bc + br * (D + Dv)): the Sq x Sk scores are never
-// formed. Everything inside the loops is linalg on tiles, so codegen improvements to linalg
+// formed. Tiles are static: a sequence length that is not a multiple of its tile gets one more,
+// smaller block after the loop (the same code at the remainder's size). Everything inside the loops is linalg on tiles, so codegen improvements to linalg
 // contractions and elementwise ops apply to the kernel unchanged.
 #include "passes/LinalgBuilders.h"
 #include "passes/Passes.h"
@@ -27,14 +28,6 @@ namespace s = tlc::tl::scalar;
 
 namespace {
 
-/// The largest divisor of `n` that is at most `cap` (tiles are static and divide the sequence).
-int64_t largestDivisorAtMost(int64_t n, int64_t cap) {
-  for (int64_t d = std::min(n, std::max<int64_t>(cap, 1)); d > 1; --d)
-    if (n % d == 0)
-      return d;
-  return 1;
-}
-
 struct LowerAttention : OpRewritePattern<tl::AttentionOp> {
   LowerAttention(MLIRContext *ctx, AttentionTiling tiling)
       : OpRewritePattern(ctx), tiling(tiling) {}
@@ -52,8 +45,10 @@ private:
     PatternRewriter &rewriter;
     Location loc;
     Type et;
-    int64_t rank, numBatch, sq, d, sk, dv, br, bc;
-    Value cZero, cOne, cSq, cSk, cBr, cBc, fZero, fNegInf;
+    int64_t rank, numBatch, sq, d, sk, dv;
+    int64_t br, bc;     // full tile sizes
+    int64_t rows, cols; // the tile being built: br or the query remainder, bc or the key one
+    Value cZero, cOne, cQFull, cKFull, cBr, cBc, fZero, fNegInf;
     SmallVector<Value> batchIvs;
     MLIRContext *ctx;
 
@@ -67,13 +62,13 @@ private:
       d = q.getDimSize(rank - 1);
       sk = op.getKey().getType().getDimSize(rank - 2);
       dv = op.getValue().getType().getDimSize(rank - 1);
-      br = largestDivisorAtMost(sq, tiling.blockQ);
-      bc = largestDivisorAtMost(sk, tiling.blockK);
+      br = rows = std::min(sq, std::max<int64_t>(tiling.blockQ, 1));
+      bc = cols = std::min(sk, std::max<int64_t>(tiling.blockK, 1));
       auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
       cZero = index(0);
       cOne = index(1);
-      cSq = index(sq);
-      cSk = index(sk);
+      cQFull = index(sq / br * br);
+      cKFull = index(sk / bc * bc);
       cBr = index(br);
       cBc = index(bc);
       fZero = s::constant(rewriter, loc, et, 0.0);
@@ -125,7 +120,7 @@ private:
           continue;
         }
         bool isQuery = axis == rank - 2;
-        int64_t extent = broadcast ? 1 : (isQuery ? br : bc);
+        int64_t extent = broadcast ? 1 : (isQuery ? rows : cols);
         offsets.push_back(broadcast ? OpFoldResult(b.getIndexAttr(0))
                                     : OpFoldResult(isQuery ? qStart : kStart));
         sizes.push_back(b.getIndexAttr(extent));
@@ -138,19 +133,19 @@ private:
       return {slice, AffineMap::get(2, 0, exprs, ctx)};
     }
 
-    /// One key block: updates (m, l, acc) with the keys [kStart, kStart + bc).
+    /// One key block: updates (m, l, acc) with the keys [kStart, kStart + cols).
     SmallVector<Value> keyBlock(OpBuilder &b, Value qTile, Value qStart, Value kStart, Value m,
                                 Value l, Value acc) {
-      Value kTile = extractTile(b, op.getKey(), kStart, bc, d);
-      Value vTile = extractTile(b, op.getValue(), kStart, bc, dv);
+      Value kTile = extractTile(b, op.getKey(), kStart, cols, d);
+      Value vTile = extractTile(b, op.getValue(), kStart, cols, dv);
       // K^T once per tile (bc x d copies against br x bc x d multiply-adds), so the scores
       // contraction walks keys contiguously in its innermost loop, like a plain matmul.
       Value kT = linalg::TransposeOp::create(b, loc, kTile,
-                                             tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{d, bc}, et),
+                                             tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{d, cols}, et),
                                              ArrayRef<int64_t>{1, 0})
                      ->getResult(0);
       Value scores = buildContraction(b, loc, "qd,dk->qk", {qTile, kT},
-                                      filled(b, {br, bc}, fZero));
+                                      filled(b, {rows, cols}, fZero));
 
       // scale, mask and causal masking, in place on the scores tile.
       SmallVector<Value> ins;
@@ -188,7 +183,7 @@ private:
       Value rowMax = buildReduction(b, loc, scores, {1}, cast<TypedAttr>(
                                         cast<arith::ConstantOp>(fNegInf.getDefiningOp()).getValue()),
                                     maxOf);
-      Value alphaInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{br}, et);
+      Value alphaInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows}, et);
       auto update = linalg::GenericOp::create(
           b, loc, TypeRange{m.getType(), alphaInit.getType()}, ValueRange{rowMax},
           ValueRange{m, alphaInit}, SmallVector<AffineMap>(3, identity(1)),
@@ -240,18 +235,19 @@ private:
 
     /// One query block: the key loop, then acc / l written into the output tile in place.
     Value queryBlock(OpBuilder &b, Value qStart, Value out) {
-      Value qTile = extractTile(b, op.getQuery(), qStart, br, d);
+      Value qTile = extractTile(b, op.getQuery(), qStart, rows, d);
       // The accumulator is the output's own tile, so the final insert needs no copy.
-      Value outTile = extractTile(b, out, qStart, br, dv);
+      Value outTile = extractTile(b, out, qStart, rows, dv);
       Value acc0 = linalg::FillOp::create(b, loc, fZero, outTile).getResult(0);
-      Value m0 = filled(b, {br}, fNegInf), l0 = filled(b, {br}, fZero);
-      Value kEnd = cSk;
+      Value m0 = filled(b, {rows}, fNegInf), l0 = filled(b, {rows}, fZero);
+      Value kEnd = cKFull;
       if (op.getCausal()) {
-        // Key blocks wholly after the block's last query row are skipped: keys < qStart + br,
+        // Key blocks wholly after the block's last query row are skipped: keys < qStart + rows,
         // rounded up to whole key blocks.
-        Value last = arith::AddIOp::create(b, loc, qStart, cBr);
+        Value last = arith::AddIOp::create(b, loc, qStart,
+                                           arith::ConstantIndexOp::create(b, loc, rows));
         Value blocks = arith::CeilDivUIOp::create(b, loc, last, cBc);
-        kEnd = arith::MinUIOp::create(b, loc, arith::MulIOp::create(b, loc, blocks, cBc), cSk);
+        kEnd = arith::MinUIOp::create(b, loc, arith::MulIOp::create(b, loc, blocks, cBc), cKFull);
       }
       auto keys = scf::ForOp::create(
           b, loc, cZero, kEnd, cBc, ValueRange{m0, l0, acc0},
@@ -259,7 +255,17 @@ private:
             SmallVector<Value> next = keyBlock(nb, qTile, qStart, kStart, args[0], args[1], args[2]);
             scf::YieldOp::create(nb, loc, next);
           });
-      Value lFinal = keys.getResult(1), accFinal = keys.getResult(2);
+      SmallVector<Value> state(keys.getResults());
+      if (int64_t rem = sk % bc) {
+        // The last, partial key block (static size): keys [Sk - rem, Sk). Under causal masking it
+        // may be wholly masked for this query block; then it leaves the state unchanged, since
+        // every row has already seen key 0 (m is finite).
+        cols = rem;
+        state = keyBlock(b, qTile, qStart, arith::ConstantIndexOp::create(b, loc, sk - rem),
+                         state[0], state[1], state[2]);
+        cols = bc;
+      }
+      Value lFinal = state[1], accFinal = state[2];
       Value normalized =
           linalg::GenericOp::create(
               b, loc, accFinal.getType(), ValueRange{lFinal}, ValueRange{accFinal},
@@ -272,31 +278,35 @@ private:
       SmallVector<OpFoldResult> offsets(batchIvs.begin(), batchIvs.end()), sizes, strides;
       offsets.append({qStart, b.getIndexAttr(0)});
       sizes.assign(numBatch, b.getIndexAttr(1));
-      sizes.append({b.getIndexAttr(br), b.getIndexAttr(dv)});
+      sizes.append({b.getIndexAttr(rows), b.getIndexAttr(dv)});
       strides.assign(rank, b.getIndexAttr(1));
       return tensor::InsertSliceOp::create(b, loc, normalized, out, offsets, sizes, strides);
     }
 
     /// Loops over the batch axes from `level` on, then over query blocks, carrying `out`.
     Value loops(OpBuilder &b, unsigned level, Value out) {
-      bool isBatch = level < numBatch;
-      Value ub = isBatch ? arith::ConstantIndexOp::create(
-                               b, loc, op.getQuery().getType().getDimSize(level))
-                               .getResult()
-                         : cSq;
-      auto loop = scf::ForOp::create(
-          b, loc, cZero, ub, isBatch ? cOne : cBr, ValueRange{out},
-          [&](OpBuilder &nb, Location, Value iv, ValueRange args) {
-            Value result;
-            if (isBatch) {
-              batchIvs.push_back(iv);
-              result = loops(nb, level + 1, args[0]);
-              batchIvs.pop_back();
-            } else {
-              result = queryBlock(nb, iv, args[0]);
-            }
-            scf::YieldOp::create(nb, loc, result);
-          });
+      if (level == numBatch) {
+        auto loop = scf::ForOp::create(
+            b, loc, cZero, cQFull, cBr, ValueRange{out},
+            [&](OpBuilder &nb, Location, Value qStart, ValueRange args) {
+              scf::YieldOp::create(nb, loc, queryBlock(nb, qStart, args[0]));
+            });
+        Value result = loop.getResult(0);
+        if (int64_t rem = sq % br) { // the last, partial query block (static size)
+          rows = rem;
+          result = queryBlock(b, arith::ConstantIndexOp::create(b, loc, sq - rem), result);
+          rows = br;
+        }
+        return result;
+      }
+      Value ub = arith::ConstantIndexOp::create(b, loc, op.getQuery().getType().getDimSize(level));
+      auto loop = scf::ForOp::create(b, loc, cZero, ub, cOne, ValueRange{out},
+                                     [&](OpBuilder &nb, Location, Value iv, ValueRange args) {
+                                       batchIvs.push_back(iv);
+                                       Value result = loops(nb, level + 1, args[0]);
+                                       batchIvs.pop_back();
+                                       scf::YieldOp::create(nb, loc, result);
+                                     });
       return loop.getResult(0);
     }
 

@@ -21,8 +21,8 @@ def TLLowerAttention : Pass<"tl-lower-attention", "mlir::func::FuncOp"> {
   let summary = "Lower tl.attention to a tiled online-softmax (flash attention) loop nest";
   let description = [{
     Rewrites each `tl.attention` into `scf.for` loops over the batch axes, blocks of
-    `block-q` query rows and blocks of `block-k` keys (each the largest divisor of its sequence
-    length not above the option), on tensors with `tensor.extract_slice`/`insert_slice`, and
+    `block-q` query rows and blocks of `block-k` keys (a length that is not a multiple of its
+    block gets one smaller block after the loop), on tensors with `tensor.extract_slice`/`insert_slice`, and
     linalg ops on the tiles: the scores tile `Q_blk K_blk^T`, scaling, mask and causal masking,
     a running row maximum and sum (online softmax), and the rescaled accumulation of `P V_blk`
     into the output tile. Extra memory is independent of the sequence length times itself:

@@ -75,11 +75,24 @@ func.func @padding(%q: tensor<2x3x32x8xf32>, %m: tensor<2x1x1x32xf32>) -> tensor
 
 // -----
 
-// Tiles divide the sequence: 48 query rows take blocks of 24 (the largest divisor <= 32), and
-// a prime key length (37 > 16) degrades to blocks of 1 key (correct, slow).
+// Lengths that are not multiples of the tiles: 48 query rows are one loop block of 32 and a
+// 16-row remainder block after the loop; 37 keys (prime) are two blocks of 16 in the key loop
+// and a 5-key remainder block after it, in both query blocks. All tiles stay static.
 // CHECK-LABEL: func.func @odd_lengths
-// CHECK: tensor.extract_slice %{{.+}}[%{{.+}}, 0] [24, 4] [1, 1] : tensor<48x4xf32> to tensor<24x4xf32>
-// CHECK: tensor.extract_slice %{{.+}}[%{{.+}}, 0] [1, 4] [1, 1] : tensor<37x4xf32> to tensor<1x4xf32>
+// CHECK-SAME: (%[[Q:[^:]+]]: tensor<48x4xf32>, %[[K:[^:]+]]: tensor<37x4xf32>)
+// CHECK: %[[QLOOP:.+]] = scf.for %[[QS:[^ ]+]] = %{{.+}} to %[[C32:[^ ]+]] step
+// CHECK: tensor.extract_slice %[[Q]][%[[QS]], 0] [32, 4]
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[C32B:[^ ]+]] step %[[C16:[^ ]+]] iter_args
+// CHECK: tensor.extract_slice %[[K]][%{{.+}}, 0] [16, 4]
+// CHECK: scf.yield
+// CHECK: %[[R:.+]] = arith.constant 32 : index
+// CHECK: tensor.extract_slice %[[K]][%[[R]], 0] [5, 4] [1, 1] : tensor<37x4xf32> to tensor<5x4xf32>
+// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[%[[QS]], 0] [32, 4]
+// CHECK: %[[QR:.+]] = arith.constant 32 : index
+// CHECK: tensor.extract_slice %[[Q]][%[[QR]], 0] [16, 4] [1, 1] : tensor<48x4xf32> to tensor<16x4xf32>
+// CHECK: scf.for
+// CHECK: tensor.extract_slice %[[K]][%{{.+}}, 0] [5, 4]
+// CHECK: tensor.insert_slice %{{.+}} into %[[QLOOP]][%[[QR]], 0] [16, 4]
 func.func @odd_lengths(%q: tensor<48x4xf32>, %k: tensor<37x4xf32>) -> tensor<48x4xf32> {
   %0 = tl.attention %q, %k, %k scale = 1.0 : tensor<48x4xf32>, tensor<37x4xf32>, tensor<37x4xf32> -> tensor<48x4xf32>
   return %0 : tensor<48x4xf32>
