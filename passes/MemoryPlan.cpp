@@ -219,4 +219,52 @@ SmallVector<std::pair<unsigned, unsigned>> findInPlaceReuse(const BufferLiveness
   return pairs;
 }
 
+SmallVector<std::pair<unsigned, memref::CopyOp>>
+findForwardableOutputCopies(func::FuncOp func, const BufferLiveness &liveness) {
+  SmallVector<std::pair<unsigned, memref::CopyOp>> result;
+  Block &block = func.getBody().front();
+  DenseMap<Operation *, int64_t> position;
+  for (auto [i, op] : llvm::enumerate(liveness.topLevel))
+    position[op] = i;
+  auto pointOf = [&](Operation *op) {
+    while (op->getBlock() != &block)
+      op = op->getParentOp();
+    return position.lookup(op);
+  };
+  llvm::SmallDenseSet<Value> taken;
+  for (auto [i, aliases] : llvm::enumerate(liveness.aliases)) {
+    memref::AllocOp alloc = liveness.allocs[i];
+    for (Value v : aliases) {
+      // Only reshapes of the alloc keep its row-major element order.
+      Value chain = v;
+      while (chain != alloc.getResult() && chain.getDefiningOp() &&
+             isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(chain.getDefiningOp()))
+        chain = chain.getDefiningOp()->getOperand(0);
+      if (chain != alloc.getResult())
+        continue;
+      memref::CopyOp copy;
+      for (Operation *user : v.getUsers())
+        if (auto c = dyn_cast<memref::CopyOp>(user); c && c.getSource() == v)
+          copy = c;
+      if (!copy || copy->getBlock() != &block)
+        continue;
+      auto arg = dyn_cast<BlockArgument>(copy.getTarget());
+      auto argType = dyn_cast<MemRefType>(copy.getTarget().getType());
+      int64_t point = position.lookup(copy);
+      if (!arg || arg.getOwner() != &block || taken.contains(arg) || !argType ||
+          !argType.getLayout().isIdentity() || argType.getRank() == 0 ||
+          alloc.getType().getRank() == 0 || liveness.intervals[i].end != point ||
+          argType.getElementType() != alloc.getType().getElementType() ||
+          argType.getNumElements() != alloc.getType().getNumElements())
+        continue;
+      if (llvm::any_of(arg.getUsers(), [&](Operation *u) { return pointOf(u) < point; }))
+        continue;
+      taken.insert(arg);
+      result.push_back({static_cast<unsigned>(i), copy});
+      break;
+    }
+  }
+  return result;
+}
+
 } // namespace tlc

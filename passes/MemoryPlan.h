@@ -70,6 +70,13 @@ mlir::FailureOr<BufferLiveness> computeBufferLiveness(mlir::func::FuncOp func,
 llvm::SmallVector<std::pair<unsigned, unsigned>>
 findInPlaceReuse(const BufferLiveness &liveness);
 
+/// Zero-copy outputs: a `memref.copy` into an argument of `func` (an out-param) whose source is
+/// an alloc, or reshapes (collapse/expand_shape) of one, that dies at the copy, while the
+/// argument is not used before it. The alloc can then be that argument (reshaped), and the copy
+/// disappears. Returns (alloc index, copy) pairs.
+llvm::SmallVector<std::pair<unsigned, mlir::memref::CopyOp>>
+findForwardableOutputCopies(mlir::func::FuncOp func, const BufferLiveness &liveness);
+
 } // namespace tlc
 
 #endif // TLC_PASSES_MEMORYPLAN_H

@@ -75,7 +75,9 @@ def TLCPlanWorkspace : Pass<"tlc-plan-workspace", "mlir::ModuleOp"> {
     (over the block's op order, views and region uses included) do not overlap share bytes:
     placement is greedy by size with best fit. With `in-place`, the output of an all-parallel
     linalg op may take the storage of an input that dies there when both are accessed through
-    the same permutation map. Records `tlc.workspace_size` (the largest arena) and
+    the same permutation map. With `forward-outputs`, an intermediate that is copied (through
+    reshapes) into an out-param where it dies, the out-param being unused before, is computed in
+    the out-param directly (zero-copy outputs). Records `tlc.workspace_size` (the largest arena) and
     `tlc.memory_plan` (per function: arena, naive sum, lower bound = peak live bytes, and each
     buffer's offset, size, live range and location) on the module. Fails on allocations that
     cannot live in a byte arena (dynamic shape, non-identity layout, other memory space).
@@ -85,6 +87,8 @@ def TLCPlanWorkspace : Pass<"tlc-plan-workspace", "mlir::ModuleOp"> {
            "share bytes between buffers with disjoint live ranges (false: one after another)">,
     Option<"inPlace", "in-place", "bool", /*default=*/"true",
            "let an elementwise op write its result over an input that dies there">,
+    Option<"forwardOutputs", "forward-outputs", "bool", /*default=*/"true",
+           "compute an intermediate copied (maybe reshaped) into an out-param in that buffer">,
   ];
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }

@@ -28,6 +28,48 @@ struct FunctionPlan {
   int64_t arenaSize = 0, naiveSize = 0, lowerBound = 0;
 };
 
+/// A row-major view of `arg` with `type` (same element count; both identity layouts).
+Value reshapeArgument(OpBuilder &b, Location loc, Value arg, MemRefType type) {
+  auto argType = cast<MemRefType>(arg.getType());
+  if (argType == type)
+    return arg;
+  auto all = [](int64_t rank) {
+    ReassociationIndices group;
+    for (int64_t d = 0; d < rank; ++d)
+      group.push_back(d);
+    return SmallVector<ReassociationIndices>{group};
+  };
+  Value flat = arg;
+  if (argType.getRank() > 1)
+    flat = memref::CollapseShapeOp::create(b, loc, arg, all(argType.getRank()));
+  if (type.getRank() == 1)
+    return flat;
+  return memref::ExpandShapeOp::create(b, loc, type.getShape(), flat, all(type.getRank()));
+}
+
+/// Zero-copy outputs: computes each forwardable output directly in the caller's buffer.
+/// Returns whether anything changed.
+FailureOr<bool> forwardOutputCopies(func::FuncOp func) {
+  FailureOr<BufferLiveness> liveness = computeBufferLiveness(func, DataLayout::closest(func));
+  if (failed(liveness))
+    return failure();
+  auto forwardable = findForwardableOutputCopies(func, *liveness);
+  OpBuilder b(func.getContext());
+  for (auto [index, copy] : forwardable) {
+    memref::AllocOp alloc = liveness->allocs[index];
+    Value target = copy.getTarget();
+    copy->erase();
+    b.setInsertionPoint(alloc);
+    Value view = reshapeArgument(b, alloc.getLoc(), target, alloc.getType());
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    alloc.replaceAllUsesWith(view);
+    alloc.erase();
+  }
+  return !forwardable.empty();
+}
+
 /// Policy: which buffers share a slot (in-place pairs) and how slots are placed.
 FailureOr<FunctionPlan> planFunction(func::FuncOp func, bool reuse, bool inPlace) {
   FunctionPlan plan;
@@ -126,6 +168,8 @@ struct TLCPlanWorkspacePass : tlc::impl::TLCPlanWorkspaceBase<TLCPlanWorkspacePa
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isPrivate() || func.isExternal())
         continue;
+      if (forwardOutputs && failed(forwardOutputCopies(func)))
+        return signalPassFailure();
       FailureOr<FunctionPlan> plan = planFunction(func, reuse, inPlace);
       if (failed(plan))
         return signalPassFailure();

@@ -1,5 +1,5 @@
-// RUN: tlc-opt %s -split-input-file -tlc-plan-workspace -allow-unregistered-dialect | FileCheck %s
-// RUN: tlc-opt %s -split-input-file -tlc-plan-workspace=in-place=false -allow-unregistered-dialect | FileCheck %s --check-prefix=NOINPLACE
+// RUN: tlc-opt %s -split-input-file -tlc-plan-workspace=forward-outputs=false -allow-unregistered-dialect | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-plan-workspace="in-place=false forward-outputs=false" -allow-unregistered-dialect | FileCheck %s --check-prefix=NOINPLACE
 
 // In-place reuse: the elementwise op at point 3 reads %a for the last time through the same
 // (identity) map as it first writes %b, so %b takes %a's bytes and the arena halves. Without

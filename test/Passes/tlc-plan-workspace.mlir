@@ -1,6 +1,8 @@
-// RUN: tlc-opt %s -split-input-file -tlc-plan-workspace -verify-diagnostics -allow-unregistered-dialect | FileCheck %s
-// RUN: tlc-opt %s -split-input-file -tlc-plan-workspace=reuse=false -verify-diagnostics -allow-unregistered-dialect | FileCheck %s --check-prefix=NAIVE
+// RUN: tlc-opt %s -split-input-file -tlc-plan-workspace=forward-outputs=false -verify-diagnostics -allow-unregistered-dialect | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-plan-workspace="reuse=false forward-outputs=false" -verify-diagnostics -allow-unregistered-dialect | FileCheck %s --check-prefix=NAIVE
 
+// (forward-outputs=false: the copies into out-params here would otherwise be removed; that
+// rewrite is tested in tlc-plan-workspace-forward-outputs.mlir.)
 // Live ranges run from a buffer's first to its last use (program points are the entry block's
 // ops). %0 is dead after the second copy, so %1 and %2 (live together at the use) may take its
 // bytes: the largest (%2, 68 B -> 128 B) goes first at 0, %0 reuses 0, %1 goes above %2. The
