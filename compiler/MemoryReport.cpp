@@ -1,4 +1,4 @@
-// The memory-plan report (tlc --report=memory): read from the planned module, printed as text or JSON.
+// The memory-plan report (tlc --report=memory): read from the planned module, printed.
 #include "compiler/MemoryReport.h"
 
 #include "mlir/IR/BuiltinAttributes.h"

@@ -1,4 +1,4 @@
-// The memory-plan report (tlc --report=memory): read from the planned module, printed as text or JSON.
+// The memory-plan report (tlc --report=memory): read from the planned module, printed.
 #ifndef TLC_COMPILER_MEMORYREPORT_H
 #define TLC_COMPILER_MEMORYREPORT_H
 

@@ -5,8 +5,9 @@
 // unnormalized output accumulator `acc` ([br, Dv]); each key block rescales them by
 // exp(m_old - m_new). Extra memory is O(br * bc + br * (D + Dv)): the Sq x Sk scores are never
 // formed. Tiles are static: a sequence length that is not a multiple of its tile gets one more,
-// smaller block after the loop (the same code at the remainder's size). Everything inside the loops is linalg on tiles, so codegen improvements to linalg
-// contractions and elementwise ops apply to the kernel unchanged.
+// smaller block after the loop (the same code at the remainder's size). Everything inside the
+// loops is linalg on tiles, so codegen improvements to linalg contractions and elementwise ops
+// apply to the kernel unchanged.
 #include "passes/LinalgBuilders.h"
 #include "passes/Passes.h"
 
@@ -140,9 +141,8 @@ private:
       Value vTile = extractTile(b, op.getValue(), kStart, cols, dv);
       // K^T once per tile (bc x d copies against br x bc x d multiply-adds), so the scores
       // contraction walks keys contiguously in its innermost loop, like a plain matmul.
-      Value kT = linalg::TransposeOp::create(b, loc, kTile,
-                                             tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{d, cols}, et),
-                                             ArrayRef<int64_t>{1, 0})
+      Value kTInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{d, cols}, et);
+      Value kT = linalg::TransposeOp::create(b, loc, kTile, kTInit, ArrayRef<int64_t>{1, 0})
                      ->getResult(0);
       Value scores = buildContraction(b, loc, "qd,dk->qk", {qTile, kT},
                                       filled(b, {rows, cols}, fZero));
@@ -180,9 +180,8 @@ private:
 
       // Running maximum and the factor exp(m_old - m_new) that rescales earlier blocks.
       auto maxOf = [](OpBuilder &nb, Location l, Value a, Value x) { return s::max(nb, l, a, x); };
-      Value rowMax = buildReduction(b, loc, scores, {1}, cast<TypedAttr>(
-                                        cast<arith::ConstantOp>(fNegInf.getDefiningOp()).getValue()),
-                                    maxOf);
+      auto negInf = cast<TypedAttr>(cast<arith::ConstantOp>(fNegInf.getDefiningOp()).getValue());
+      Value rowMax = buildReduction(b, loc, scores, {1}, negInf, maxOf);
       Value alphaInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows}, et);
       auto update = linalg::GenericOp::create(
           b, loc, TypeRange{m.getType(), alphaInit.getType()}, ValueRange{rowMax},
@@ -252,8 +251,8 @@ private:
       auto keys = scf::ForOp::create(
           b, loc, cZero, kEnd, cBc, ValueRange{m0, l0, acc0},
           [&](OpBuilder &nb, Location, Value kStart, ValueRange args) {
-            SmallVector<Value> next = keyBlock(nb, qTile, qStart, kStart, args[0], args[1], args[2]);
-            scf::YieldOp::create(nb, loc, next);
+            scf::YieldOp::create(
+                nb, loc, keyBlock(nb, qTile, qStart, kStart, args[0], args[1], args[2]));
           });
       SmallVector<Value> state(keys.getResults());
       if (int64_t rem = sk % bc) {

@@ -176,7 +176,8 @@ struct TLCPlanWorkspacePass : tlc::impl::TLCPlanWorkspaceBase<TLCPlanWorkspacePa
       reports.push_back(describePlan(func, *plan));
       auto arenaType = MemRefType::get({plan->arenaSize}, IntegerType::get(ctx, 8));
       unsigned index = func.getNumArguments();
-      auto name = NamedAttribute(StringAttr::get(ctx, "tl.name"), StringAttr::get(ctx, "workspace"));
+      auto name =
+          NamedAttribute(StringAttr::get(ctx, "tl.name"), StringAttr::get(ctx, "workspace"));
       if (failed(func.insertArgument(index, arenaType, DictionaryAttr::get(ctx, {name}),
                                      func.getLoc())))
         return signalPassFailure();
