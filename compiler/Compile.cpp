@@ -171,6 +171,12 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
            << "an object file needs an output path (-o FILE)";
   if (options.shared && !binary)
     return emitError(UnknownLoc::get(&context)) << "--shared only applies to --emit=obj";
+  if (options.reportMemory &&
+      (options.emit == EmitKind::TL || options.emit == EmitKind::Linalg))
+    return emitError(UnknownLoc::get(&context))
+           << "--report=memory needs the memory plan, which is made after --emit="
+           << (options.emit == EmitKind::TL ? "tl" : "linalg")
+           << " (use --emit=llvm, asm or obj)";
 
   std::string name = options.modelName.empty() ? modelNameFromPath(options.inputPath)
                                                : options.modelName;
@@ -206,6 +212,22 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
         target->addCodegenPasses(pm, targetOptions);
       })))
     return failure();
+
+  if (options.reportMemory) {
+    std::vector<FunctionMemoryReport> plan = readMemoryPlan(*module);
+    if (!options.reportPath.empty() && options.reportPath != "-") {
+      std::string error;
+      auto report = openOutputFile(options.reportPath, &error);
+      if (!report)
+        return emitError(fileLoc) << error;
+      printMemoryReport(plan, options.reportFormat, report->os());
+      report->keep();
+    } else {
+      bool outputOnStdout = options.outputPath.empty() || options.outputPath == "-";
+      printMemoryReport(plan, options.reportFormat, outputOnStdout ? llvm::errs() : llvm::outs());
+    }
+  }
+
 
   OutputKind kind = options.emit == EmitKind::LLVMIR     ? OutputKind::LLVMIR
                     : options.emit == EmitKind::Assembly ? OutputKind::Assembly

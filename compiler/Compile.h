@@ -3,6 +3,7 @@
 #define TLC_COMPILER_COMPILE_H
 
 #include "compiler/onnx/OnnxImporter.h"
+#include "compiler/MemoryReport.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/SourceMgr.h"
@@ -24,6 +25,9 @@ struct CompileOptions {
   bool shared = false;     // link the object into a shared library
   unsigned optLevel = 3;
   OnnxImportOptions onnx;  // --input-shape pins for .onnx inputs
+  bool reportMemory = false; // print the memory plan (--report=memory)
+  ReportFormat reportFormat = ReportFormat::Text;
+  std::string reportPath;    // empty: stdout, or stderr when the output goes to stdout
 };
 
 /// Compiles `options.inputPath` (.tl, .onnx or .mlir). Errors are reported through the context's

@@ -19,6 +19,7 @@ void tlc::buildGraphPipeline(OpPassManager &pm) {
 }
 
 void tlc::buildLowerToLinalgPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createTLLowerAttention());
   pm.addNestedPass<func::FuncOp>(createTLLowerToLinalg());
   pm.addPass(createCanonicalizerPass());
   // Fusion for now is upstream's elementwise producer-consumer fusion on linalg.generic.
@@ -33,11 +34,17 @@ void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelNam
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Loops that carry a buffer through unchanged (e.g. the attention kernel's output) must fold
+  // to the buffer itself, so the returned allocation becomes the caller's out-param instead of
+  // being copied into it; CSE merges identical subviews so in-place insert_slice copies fold.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   pm.addPass(tlc::createTLCPlanWorkspace());
   TLCAddEntryPointOptions entry;
   entry.modelName = modelName.str();

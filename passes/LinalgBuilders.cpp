@@ -1,6 +1,8 @@
 // Builders of linalg.generic ops shared by the tl lowerings.
 #include "passes/LinalgBuilders.h"
 
+#include "TL/Einsum.h"
+#include "TL/ScalarMath.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -106,6 +108,30 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value value, RankedTensorType ty
   SmallVector<ReassociationIndices> groups =
       flatType.getRank() == 0 ? SmallVector<ReassociationIndices>{} : allDims(type.getRank());
   return tensor::ExpandShapeOp::create(b, loc, type, flat, groups);
+}
+
+Value buildContraction(OpBuilder &b, Location loc, StringRef equation, ValueRange inputs,
+                       Value init) {
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Value v : inputs)
+    shapes.push_back(cast<RankedTensorType>(v.getType()).getShape());
+  FailureOr<tl::EinsumSpec> spec = tl::parseEinsum(equation, shapes, [&] {
+    return emitError(loc) << "internal contraction '" << equation << "': ";
+  });
+  assert(succeeded(spec) && "builders pass well-formed equations");
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < spec->numDims(); ++d)
+    iterators.push_back(spec->isReductionDim(d) ? utils::IteratorType::reduction
+                                                : utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), inputs, ValueRange{init}, spec->indexingMaps(b.getContext()),
+      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value product = args[0];
+        for (Value v : args.drop_front().drop_back())
+          product = tl::scalar::mul(nb, l, product, v);
+        linalg::YieldOp::create(nb, l, tl::scalar::add(nb, l, args.back(), product));
+      });
+  return generic.getResult(0);
 }
 
 } // namespace tlc

@@ -40,6 +40,12 @@ mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i
 mlir::Value reshapeTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                           mlir::RankedTensorType type);
 
+/// The contraction `equation` (einsum, explicit output) of `inputs`, accumulated into `init`
+/// (a tensor of the result's shape, e.g. zero-filled) as one linalg.generic whose maps come
+/// from the einsum engine.
+mlir::Value buildContraction(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef equation,
+                             mlir::ValueRange inputs, mlir::Value init);
+
 } // namespace tlc
 
 #endif // TLC_PASSES_LINALGBUILDERS_H

@@ -183,4 +183,5 @@ void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns) {
                LowerSoftmax<tl::LogSoftmaxOp, true>>(ctx);
   populateTLShapeOpsToTensorPatterns(patterns);
   populateTLNNOpsToLinalgPatterns(patterns);
+  populateTLAttentionToLinalgPatterns(patterns);
 }

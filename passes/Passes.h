@@ -39,6 +39,17 @@ void populateTLNNOpsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// (the mechanism behind tl-lift-patterns).
 void populateTLLiftPatterns(mlir::RewritePatternSet &patterns);
 
+/// Tile sizes (upper bounds) of the flash-attention lowering.
+struct AttentionTiling {
+  int64_t blockQ = 64;
+  int64_t blockK = 64;
+};
+
+/// Patterns lowering tl.attention to a tiled online-softmax loop nest of linalg ops on tiles
+/// (the mechanism behind tl-lower-attention; also part of populateTLToLinalgPatterns).
+void populateTLAttentionToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                         AttentionTiling tiling = {});
+
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
 

@@ -29,6 +29,27 @@ def TLLiftPatterns : Pass<"tl-lift-patterns", "mlir::func::FuncOp"> {
   }];
 }
 
+def TLLowerAttention : Pass<"tl-lower-attention", "mlir::func::FuncOp"> {
+  let summary = "Lower tl.attention to a tiled online-softmax (flash attention) loop nest";
+  let description = [{
+    Rewrites each `tl.attention` into `scf.for` loops over the batch axes, blocks of
+    `block-q` query rows and blocks of `block-k` keys (a length that is not a multiple of its
+    block gets one smaller block after the loop), on tensors with `tensor.extract_slice`/`insert_slice`, and
+    linalg ops on the tiles: the scores tile `Q_blk K_blk^T`, scaling, mask and causal masking,
+    a running row maximum and sum (online softmax), and the rescaled accumulation of `P V_blk`
+    into the output tile. Extra memory is independent of the sequence length times itself:
+    no `Sq x Sk` tensor is formed. Causal attention skips key blocks after the query block.
+    `tl-lower-to-linalg` applies the same patterns with the default tiles.
+  }];
+  let options = [
+    Option<"blockQ", "block-q", "int64_t", /*default=*/"64", "query rows per tile (at most)">,
+    Option<"blockK", "block-k", "int64_t", /*default=*/"64", "keys per tile (at most)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def TLCInterchangeLoops : Pass<"tlc-interchange-loops", "mlir::func::FuncOp"> {
   let summary = "Order linalg.generic loops so the innermost one walks memory contiguously";
   let description = [{
@@ -131,11 +152,27 @@ def TLCLowerParallelLaunch : Pass<"tlc-lower-parallel-launch", "mlir::ModuleOp">
 def TLCPlanWorkspace : Pass<"tlc-plan-workspace", "mlir::ModuleOp"> {
   let summary = "Place every intermediate buffer of the entry function in one workspace arena";
   let description = [{
-    Replaces each statically shaped `memref.alloc` in public functions with a `memref.view`
-    into a new trailing `memref<Nxi8>` workspace argument, at a 64-byte aligned offset, and
-    records the arena size as the module attribute `tlc.workspace_size`. Buffers are placed
-    one after another (no reuse yet). Fails on dynamically shaped allocations.
+    Plans the statically shaped `memref.alloc`s of each public function (bufferized, one
+    block) into a new trailing `memref<Nxi8>` workspace argument and replaces each by a
+    `memref.view` at its 64-byte aligned offset; deallocs disappear. Buffers whose live ranges
+    (over the block's op order, views and region uses included) do not overlap share bytes:
+    placement is greedy by size with best fit. With `in-place`, the output of an all-parallel
+    linalg op may take the storage of an input that dies there when both are accessed through
+    the same permutation map. With `forward-outputs`, an intermediate that is copied (through
+    reshapes) into an out-param where it dies, the out-param being unused before, is computed in
+    the out-param directly (zero-copy outputs). Records `tlc.workspace_size` (the largest arena) and
+    `tlc.memory_plan` (per function: arena, naive sum, lower bound = peak live bytes, and each
+    buffer's offset, size, live range and location) on the module. Fails on allocations that
+    cannot live in a byte arena (dynamic shape, non-identity layout, other memory space).
   }];
+  let options = [
+    Option<"reuse", "reuse", "bool", /*default=*/"true",
+           "share bytes between buffers with disjoint live ranges (false: one after another)">,
+    Option<"inPlace", "in-place", "bool", /*default=*/"true",
+           "let an elementwise op write its result over an input that dies there">,
+    Option<"forwardOutputs", "forward-outputs", "bool", /*default=*/"true",
+           "compute an intermediate copied (maybe reshaped) into an out-param in that buffer">,
+  ];
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }
 

@@ -1,10 +1,11 @@
-// tlc-plan-workspace: every intermediate buffer at a fixed offset in one caller-provided arena.
+// tlc-plan-workspace: every intermediate buffer at a planned offset in one caller-provided arena.
+#include "passes/MemoryPlan.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCPLANWORKSPACE
@@ -12,85 +13,179 @@ namespace tlc {
 } // namespace tlc
 
 using namespace mlir;
+using namespace tlc;
 
 namespace {
 
 constexpr int64_t kAlignment = 64;
 
-int64_t alignTo(int64_t x) { return (x + kAlignment - 1) / kAlignment * kAlignment; }
+/// The plan of one function: where each alloc goes, plus the numbers for the report.
+struct FunctionPlan {
+  BufferLiveness liveness;
+  SmallVector<int64_t> offsets;      // per alloc
+  SmallVector<int> inPlaceOf;        // per alloc: the alloc whose storage it took, or -1
+  SmallVector<BufferInterval> slots; // the intervals actually placed
+  int64_t arenaSize = 0, naiveSize = 0, lowerBound = 0;
+};
 
-/// Bytes a buffer of `type` occupies, from the data layout (i1 takes a byte per element).
-int64_t bufferBytes(const DataLayout &layout, MemRefType type) {
-  return type.getNumElements() * static_cast<int64_t>(layout.getTypeSize(type.getElementType()));
+/// A row-major view of `arg` with `type` (same element count; both identity layouts).
+Value reshapeArgument(OpBuilder &b, Location loc, Value arg, MemRefType type) {
+  auto argType = cast<MemRefType>(arg.getType());
+  if (argType == type)
+    return arg;
+  auto all = [](int64_t rank) {
+    ReassociationIndices group;
+    for (int64_t d = 0; d < rank; ++d)
+      group.push_back(d);
+    return SmallVector<ReassociationIndices>{group};
+  };
+  Value flat = arg;
+  if (argType.getRank() > 1)
+    flat = memref::CollapseShapeOp::create(b, loc, arg, all(argType.getRank()));
+  if (type.getRank() == 1)
+    return flat;
+  return memref::ExpandShapeOp::create(b, loc, type.getShape(), flat, all(type.getRank()));
+}
+
+/// Zero-copy outputs: computes each forwardable output directly in the caller's buffer.
+/// Returns whether anything changed.
+FailureOr<bool> forwardOutputCopies(func::FuncOp func) {
+  FailureOr<BufferLiveness> liveness = computeBufferLiveness(func, DataLayout::closest(func));
+  if (failed(liveness))
+    return failure();
+  auto forwardable = findForwardableOutputCopies(func, *liveness);
+  OpBuilder b(func.getContext());
+  for (auto [index, copy] : forwardable) {
+    memref::AllocOp alloc = liveness->allocs[index];
+    Value target = copy.getTarget();
+    copy->erase();
+    b.setInsertionPoint(alloc);
+    Value view = reshapeArgument(b, alloc.getLoc(), target, alloc.getType());
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    alloc.replaceAllUsesWith(view);
+    alloc.erase();
+  }
+  return !forwardable.empty();
+}
+
+/// Policy: which buffers share a slot (in-place pairs) and how slots are placed.
+FailureOr<FunctionPlan> planFunction(func::FuncOp func, bool reuse, bool inPlace) {
+  FunctionPlan plan;
+  FailureOr<BufferLiveness> liveness = computeBufferLiveness(func, DataLayout::closest(func));
+  if (failed(liveness))
+    return failure();
+  plan.liveness = std::move(*liveness);
+  const BufferLiveness &lv = plan.liveness;
+  size_t n = lv.allocs.size();
+  plan.inPlaceOf.assign(n, -1);
+
+  // Buffers joined by in-place reuse form one slot spanning all their ranges.
+  llvm::EquivalenceClasses<unsigned> classes;
+  for (unsigned i = 0; i < n; ++i)
+    classes.insert(i);
+  if (reuse && inPlace)
+    for (auto [out, in] : findInPlaceReuse(lv)) {
+      plan.inPlaceOf[out] = in;
+      classes.unionSets(out, in);
+    }
+  DenseMap<unsigned, unsigned> slotOf; // leader -> slot
+  SmallVector<unsigned> allocSlot(n);
+  for (unsigned i = 0; i < n; ++i) {
+    unsigned leader = classes.getLeaderValue(i);
+    auto [it, inserted] = slotOf.try_emplace(leader, plan.slots.size());
+    if (inserted)
+      plan.slots.push_back(lv.intervals[i]);
+    BufferInterval &slot = plan.slots[it->second];
+    slot.size = std::max(slot.size, lv.intervals[i].size);
+    slot.start = std::min(slot.start, lv.intervals[i].start);
+    slot.end = std::max(slot.end, lv.intervals[i].end);
+    allocSlot[i] = it->second;
+  }
+  ArenaPlacement placement = reuse ? placeGreedyBySize(plan.slots, kAlignment)
+                                   : placeSequentially(plan.slots, kAlignment);
+  plan.arenaSize = placement.arenaSize;
+  for (unsigned i = 0; i < n; ++i)
+    plan.offsets.push_back(placement.offsets[allocSlot[i]]);
+  plan.naiveSize = placeSequentially(lv.intervals, kAlignment).arenaSize;
+  plan.lowerBound = peakLiveBytes(plan.slots, kAlignment);
+  return plan;
+}
+
+/// Replaces each alloc by a view of `arena` at its offset and drops its deallocs.
+void rewriteAllocs(const FunctionPlan &plan, Value arena) {
+  OpBuilder b(arena.getContext());
+  for (auto [i, offset] : llvm::enumerate(plan.offsets)) {
+    memref::AllocOp alloc = plan.liveness.allocs[i];
+    b.setInsertionPoint(alloc);
+    Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
+    Value view =
+        memref::ViewOp::create(b, alloc.getLoc(), alloc.getType(), arena, shift, ValueRange{});
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    alloc.replaceAllUsesWith(view);
+    alloc.erase();
+  }
+}
+
+/// The report record of one function (read by the driver's --report=memory).
+DictionaryAttr describePlan(func::FuncOp func, const FunctionPlan &plan) {
+  Builder b(func.getContext());
+  SmallVector<Attribute> buffers;
+  for (unsigned i = 0, e = plan.liveness.allocs.size(); i < e; ++i) {
+    memref::AllocOp alloc = plan.liveness.allocs[i];
+    const BufferInterval &iv = plan.liveness.intervals[i];
+    SmallVector<NamedAttribute> fields = {
+        b.getNamedAttr("offset", b.getI64IntegerAttr(plan.offsets[i])),
+        b.getNamedAttr("size", b.getI64IntegerAttr(iv.size)),
+        b.getNamedAttr("start", b.getI64IntegerAttr(iv.start)),
+        b.getNamedAttr("end", b.getI64IntegerAttr(iv.end)),
+        b.getNamedAttr("type", TypeAttr::get(alloc.getType())),
+        b.getNamedAttr("loc", alloc.getLoc())};
+    if (plan.inPlaceOf[i] >= 0)
+      fields.push_back(b.getNamedAttr("in_place_of", b.getI64IntegerAttr(plan.inPlaceOf[i])));
+    buffers.push_back(b.getDictionaryAttr(fields));
+  }
+  return b.getDictionaryAttr({
+      b.getNamedAttr("function", b.getStringAttr(func.getName())),
+      b.getNamedAttr("arena_size", b.getI64IntegerAttr(plan.arenaSize)),
+      b.getNamedAttr("naive_size", b.getI64IntegerAttr(plan.naiveSize)),
+      b.getNamedAttr("lower_bound", b.getI64IntegerAttr(plan.lowerBound)),
+      b.getNamedAttr("program_points", b.getI64IntegerAttr(plan.liveness.topLevel.size())),
+      b.getNamedAttr("buffers", b.getArrayAttr(buffers)),
+  });
 }
 
 struct TLCPlanWorkspacePass : tlc::impl::TLCPlanWorkspaceBase<TLCPlanWorkspacePass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
     int64_t total = 0;
+    SmallVector<Attribute> reports;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isPrivate() || func.isExternal())
         continue;
-      FailureOr<int64_t> size = planFunction(func);
-      if (failed(size))
+      if (forwardOutputs && failed(forwardOutputCopies(func)))
         return signalPassFailure();
-      total = std::max(total, *size);
+      FailureOr<FunctionPlan> plan = planFunction(func, reuse, inPlace);
+      if (failed(plan))
+        return signalPassFailure();
+      reports.push_back(describePlan(func, *plan));
+      auto arenaType = MemRefType::get({plan->arenaSize}, IntegerType::get(ctx, 8));
+      unsigned index = func.getNumArguments();
+      auto name =
+          NamedAttribute(StringAttr::get(ctx, "tl.name"), StringAttr::get(ctx, "workspace"));
+      if (failed(func.insertArgument(index, arenaType, DictionaryAttr::get(ctx, {name}),
+                                     func.getLoc())))
+        return signalPassFailure();
+      rewriteAllocs(*plan, func.getArgument(index));
+      total = std::max(total, plan->arenaSize);
     }
-    module->setAttr("tlc.workspace_size", IntegerAttr::get(IntegerType::get(&getContext(), 64),
-                                                           total));
-  }
-
-  /// Naive placement: buffers one after another. Returns the arena size.
-  FailureOr<int64_t> planFunction(func::FuncOp func) {
-    SmallVector<memref::AllocOp> allocs;
-    bool ok = true;
-    func.walk([&](memref::AllocOp alloc) {
-      MemRefType type = alloc.getType();
-      if (!type.hasStaticShape())
-        alloc.emitOpError("cannot be placed in the workspace: its shape must be static");
-      else if (!type.getLayout().isIdentity())
-        alloc.emitOpError("cannot be placed in the workspace: its layout must be the identity");
-      else if (type.getMemorySpace())
-        alloc.emitOpError() << "cannot be placed in the workspace: it is in memory space "
-                            << type.getMemorySpace() << ", not the default one";
-      else {
-        allocs.push_back(alloc);
-        return;
-      }
-      ok = false;
-    });
-    if (!ok)
-      return failure();
-    SmallVector<int64_t> offsets;
-    int64_t size = 0;
-    DataLayout layout = DataLayout::closest(func);
-    for (memref::AllocOp alloc : allocs) {
-      offsets.push_back(size);
-      size += alignTo(bufferBytes(layout, alloc.getType()));
-    }
-    MLIRContext *ctx = func.getContext();
-    auto arenaType = MemRefType::get({size}, IntegerType::get(ctx, 8));
-    unsigned index = func.getNumArguments();
-    if (failed(func.insertArgument(index, arenaType,
-                                   DictionaryAttr::get(ctx, {NamedAttribute(
-                                                                StringAttr::get(ctx, "tl.name"),
-                                                                StringAttr::get(ctx, "workspace"))}),
-                                   func.getLoc())))
-      return failure();
-    Value arena = func.getArgument(index);
-    OpBuilder b(ctx);
-    for (auto [alloc, offset] : llvm::zip(allocs, offsets)) {
-      b.setInsertionPoint(alloc);
-      Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
-      Value view = memref::ViewOp::create(b, alloc.getLoc(), alloc.getType(), arena, shift,
-                                          ValueRange{});
-      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-        if (isa<memref::DeallocOp>(user))
-          user->erase();
-      alloc.replaceAllUsesWith(view);
-      alloc.erase();
-    }
-    return size;
+    module->setAttr("tlc.workspace_size", IntegerAttr::get(IntegerType::get(ctx, 64), total));
+    module->setAttr("tlc.memory_plan", ArrayAttr::get(ctx, reports));
   }
 };
 

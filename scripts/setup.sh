@@ -8,7 +8,7 @@ PKGS=(
   # AArch64 cross toolchain and emulator for the NEON target's tests
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
   # references for numeric tests and benchmarks
-  python3 python3-numpy
+  python3 python3-numpy python3-torch
   # libraries later components use (ONNX importer, manifest, CPU reference)
   # ONNX importer: model sources (PyTorch export), python onnx for fixtures, backend node tests
   python3-onnx python3-torch python3-torchvision libonnx-testdata

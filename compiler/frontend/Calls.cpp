@@ -4,6 +4,7 @@
 #include "Initializers.h"
 #include "Npy.h"
 
+#include "TL/AttentionShapes.h"
 #include "TL/Einsum.h"
 #include "TL/Shapes.h"
 #include "TL/TLDialect.h"
@@ -16,7 +17,7 @@ namespace tl = tlc::tl;
 namespace {
 enum class Family {
   Einsum, Binary, Compare, Unary, Gelu, Select, Reduce, Softmax, Cast, Reshape, Transpose,
-  BroadcastTo, Concat, Slice, Init
+  BroadcastTo, Concat, Slice, Attention, Init
 };
 enum class Kind { Tensor, String, IntList, Int, Number, Bool, DTypeName };
 
@@ -77,6 +78,9 @@ const std::vector<Function> &functionTable() {
     t.push_back({"slice", Family::Slice, 0,
                  {x, kw("start", Kind::IntList), kw("end", Kind::IntList),
                   kw("step", Kind::IntList)}});
+    t.push_back({"attention", Family::Attention, 0,
+                 {pos("q", Kind::Tensor), pos("k", Kind::Tensor), pos("v", Kind::Tensor),
+                  kw("mask", Kind::Tensor), kw("causal", Kind::Bool), kw("scale", Kind::Number)}});
     t.push_back({"zeros", Family::Init, Zeros, {}});
     t.push_back({"ones", Family::Init, Ones, {}});
     t.push_back({"full", Family::Init, Full, {pos("value", Kind::Number)}});
@@ -658,6 +662,29 @@ FailureOr<Value> emitSlice(Emitter &em, const BoundCall &c, Type hint) {
                              em.builder.getDenseI64ArrayAttr(strides))
       .getResult();
 }
+FailureOr<Value> emitAttention(Emitter &em, const BoundCall &c, Type hint) {
+  SmallVector<const Expr *> exprs = {&c.tensor(0), &c.tensor(1), &c.tensor(2)};
+  const Arg *maskArg = c.keyword("mask");
+  if (maskArg)
+    exprs.push_back(maskArg->expr.get());
+  SmallVector<Value> v;
+  if (failed(em.emitGroup(exprs, v, hint)) || failed(checkFloat(em, c.loc(), "attention", v[0])))
+    return failure();
+  RankedTensorType mask = maskArg ? tensorOf(v[3]) : RankedTensorType();
+  FailureOr<RankedTensorType> type = tl::attentionResultType(
+      tensorOf(v[0]), tensorOf(v[1]), tensorOf(v[2]), mask, [&] { return em.error(c.loc()); });
+  if (failed(type))
+    return failure();
+  int64_t headDim = tensorOf(v[0]).getShape().back();
+  double scale = 1.0 / std::sqrt(static_cast<double>(headDim));
+  if (const Arg *a = c.keyword("scale"))
+    scale = numberValue(*a);
+  const Arg *causal = c.keyword("causal");
+  return tl::AttentionOp::create(em.builder, em.source.loc(c.loc()), *type, v[0], v[1], v[2],
+                                 maskArg ? v[3] : Value(), em.builder.getF64FloatAttr(scale),
+                                 causal && causal->boolean ? em.builder.getUnitAttr() : UnitAttr())
+      .getResult();
+}
 } // namespace
 
 FailureOr<Value> tlc::frontend::buildBinary(Emitter &em, BinaryKind kind, SMLoc loc, Value lhs,
@@ -715,6 +742,7 @@ FailureOr<Value> tlc::frontend::emitOperatorCall(Emitter &em, const Expr &call, 
   case Family::BroadcastTo: return emitBroadcastTo(em, c, hint);
   case Family::Concat: return emitConcat(em, c, hint);
   case Family::Slice: return emitSlice(em, c, hint);
+  case Family::Attention: return emitAttention(em, c, hint);
   case Family::Init: break;
   }
   return failure();

@@ -335,5 +335,6 @@ def TL_SliceOp : TL_ShapeOp<"slice", [InferTypeOpAdaptor]> {
 }
 
 include "TL/TLNNOps.td"
+include "TL/TLAttentionOps.td"
 
 #endif // TL_OPS_TD

@@ -5,7 +5,8 @@
 // code may allocate) or of index crashes tlc-opt (segfault in Type::getIntOrFloatBitWidth).
 // Two vector<8xf32> take 64 bytes.
 
-// CHECK-LABEL: module attributes {tlc.workspace_size = 64 : i64}
+// CHECK-LABEL: module attributes
+// CHECK-SAME: tlc.workspace_size = 64 : i64
 // CHECK: memref.view %{{.+}}[%{{.+}}][] : memref<64xi8> to memref<2xvector<8xf32>>
 func.func @vector_elements() {
   %0 = memref.alloc() : memref<2xvector<8xf32>>

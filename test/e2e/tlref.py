@@ -897,6 +897,8 @@ class Evaluator:
             ops, rest = self.tensor_args(call, 1, 1 << 30)
             a = self.bind_attrs(call, rest, [("axis", 0)])
             return self.concat([self.as_tensor(o, call) for o in ops], a["axis"], call.loc)
+        if fn == "attention":
+            return self.attention(call)
         if fn in _ATTRS:
             ops, rest = self.tensor_args(call, 1)
             x = self.as_tensor(ops[0], call)
@@ -1125,6 +1127,64 @@ class Evaluator:
             raise TlError("broadcast_to(): cannot broadcast %s to %s" %
                           (_fmt_shape(x.shape), _fmt_shape(shape)), call.loc)
         return Tensor(x.dtype, shape, data.copy() if self.compute else None)
+
+    def attention(self, call):
+        """softmax(scale * q k^T + mask, causal: key j > query i masked out) v, in float64:
+        the standard (quadratic-memory) formulation."""
+        ops, rest = self.tensor_args(call, 3)
+        if rest:
+            raise TlError("attention() takes three positional operands", call.loc)
+        q, k, v = [self.as_tensor(o, call) for o in ops]
+        mask, causal, scale = None, False, None
+        for key, node, loc in call.kwargs:
+            if key == "mask":
+                mask = self.as_tensor(self.eval(node), node)
+            elif key == "causal":
+                causal = self.attr_value(node)
+                if not isinstance(causal, bool):
+                    raise TlError("attention(): causal must be true or false", loc)
+            elif key == "scale":
+                scale = self.attr_value(node)
+                if isinstance(scale, bool) or not isinstance(scale, (int, float)):
+                    raise TlError("attention(): scale must be a number", loc)
+            else:
+                raise TlError("attention() has no argument '%s'" % key, loc)
+        ts = [q, k, v] + ([mask] if mask is not None else [])
+        for t in ts:
+            if t.dtype != q.dtype:
+                raise TlError("attention() operand dtypes differ: %s and %s" % (q.dtype, t.dtype),
+                              call.loc)
+        if q.dtype not in FLOAT_DTYPES:
+            raise TlError("attention() needs floating-point operands", call.loc)
+        r = len(q.shape)
+        if r < 2 or len(k.shape) != r or len(v.shape) != r or \
+                tuple(k.shape[:-2]) != tuple(q.shape[:-2]) or \
+                tuple(v.shape[:-2]) != tuple(q.shape[:-2]) or \
+                k.shape[-1] != q.shape[-1] or v.shape[-2] != k.shape[-2]:
+            raise TlError("attention() shapes %s, %s, %s do not fit [B..., Sq, D], [B..., Sk, D], "
+                          "[B..., Sk, Dv]" % (_fmt_shape(q.shape), _fmt_shape(k.shape),
+                                              _fmt_shape(v.shape)), call.loc)
+        sq, sk = q.shape[-2], k.shape[-2]
+        scores_shape = tuple(q.shape[:-2]) + (sq, sk)
+        if mask is not None and broadcast_shapes([mask.shape, scores_shape], call.loc) != scores_shape:
+            raise TlError("attention() mask %s does not broadcast to %s" %
+                          (_fmt_shape(mask.shape), _fmt_shape(scores_shape)), call.loc)
+        if scale is None:
+            scale = 1.0 / math.sqrt(q.shape[-1])
+        shape = tuple(q.shape[:-1]) + (v.shape[-1],)
+        data = None
+        if self.compute:
+            s = np.einsum("...qd,...kd->...qk", q.data, k.data) * float(scale)
+            if mask is not None:
+                s = s + mask.data
+            if causal:
+                s = np.where(np.triu(np.ones((sq, sk), dtype=bool), 1), -np.inf, s)
+            with np.errstate(all="ignore"):
+                s = s - np.max(s, axis=-1, keepdims=True)
+                e = np.exp(s)
+                p = e / np.sum(e, axis=-1, keepdims=True)
+            data = np.einsum("...qk,...kd->...qd", p, v.data)
+        return Tensor(q.dtype, shape, data)
 
     def op_slice(self, x, a, call):
         rank = len(x.shape)

@@ -51,6 +51,20 @@ cl::list<std::string> inputShapes(
     cl::desc("Pin the shape of an ONNX model input (symbolic dimensions in particular), "
              "e.g. --input-shape input=1x3x224x224; repeatable"),
     cl::value_desc("NAME=DIMS"), cl::cat(category));
+cl::opt<std::string> report("report",
+                            cl::desc("Also print a report: 'memory' (the workspace plan: each "
+                                     "buffer's offset, size and live range; arena vs naive sum vs "
+                                     "lower bound)"),
+                            cl::value_desc("kind"), cl::cat(category));
+cl::opt<tlc::ReportFormat> reportFormat(
+    "report-format", cl::desc("Format of --report"), cl::init(tlc::ReportFormat::Text),
+    cl::values(clEnumValN(tlc::ReportFormat::Text, "text", "a table (default)"),
+               clEnumValN(tlc::ReportFormat::JSON, "json", "JSON")),
+    cl::cat(category));
+cl::opt<std::string> reportFile("report-file",
+                                cl::desc("Write the report to <file> (default: stdout, or "
+                                         "stderr when the output goes to stdout)"),
+                                cl::value_desc("file"), cl::cat(category));
 cl::opt<bool> listTargets("list-targets", cl::desc("List the targets and exit"),
                           cl::cat(category));
 
@@ -135,5 +149,14 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
+  if (!report.empty()) {
+    if (report != "memory") {
+      WithColor::error(errs(), "tlc") << "unknown report '" << report << "' (available: memory)\n";
+      return 1;
+    }
+    options.reportMemory = true;
+  }
+  options.reportFormat = reportFormat;
+  options.reportPath = reportFile;
   return mlir::failed(tlc::compile(options, context, sourceMgr)) ? 1 : 0;
 }

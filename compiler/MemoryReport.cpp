@@ -1,0 +1,123 @@
+// The memory-plan report (tlc --report=memory): read from the planned module, printed.
+#include "compiler/MemoryReport.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Location.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace tlc;
+
+namespace {
+int64_t intField(DictionaryAttr dict, llvm::StringRef name, int64_t otherwise = 0) {
+  auto attr = dict.getAs<IntegerAttr>(name);
+  return attr ? attr.getInt() : otherwise;
+}
+
+std::string describeLocation(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return llvm::formatv("{0}:{1}:{2}", llvm::sys::path::filename(file.getFilename().getValue()),
+                         file.getLine(), file.getColumn())
+        .str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::string s = describeLocation(inner); !s.empty())
+        return s;
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  return "";
+}
+
+std::string percent(int64_t part, int64_t whole) {
+  return whole ? llvm::formatv("{0:F1}%", 100.0 * part / whole).str() : "-";
+}
+} // namespace
+
+std::vector<FunctionMemoryReport> tlc::readMemoryPlan(ModuleOp module) {
+  std::vector<FunctionMemoryReport> reports;
+  auto plans = module->getAttrOfType<ArrayAttr>("tlc.memory_plan");
+  if (!plans)
+    return reports;
+  for (auto plan : plans.getAsRange<DictionaryAttr>()) {
+    FunctionMemoryReport r;
+    if (auto name = plan.getAs<StringAttr>("function"))
+      r.function = name.str();
+    r.arenaSize = intField(plan, "arena_size");
+    r.naiveSize = intField(plan, "naive_size");
+    r.lowerBound = intField(plan, "lower_bound");
+    r.programPoints = intField(plan, "program_points");
+    if (auto buffers = plan.getAs<ArrayAttr>("buffers"))
+      for (auto b : buffers.getAsRange<DictionaryAttr>()) {
+        BufferReport br;
+        br.offset = intField(b, "offset");
+        br.size = intField(b, "size");
+        br.start = intField(b, "start");
+        br.end = intField(b, "end");
+        br.inPlaceOf = intField(b, "in_place_of", -1);
+        if (auto type = b.getAs<TypeAttr>("type")) {
+          llvm::raw_string_ostream os(br.type);
+          type.getValue().print(os);
+        }
+        if (auto loc = b.getAs<LocationAttr>("loc"))
+          br.location = describeLocation(Location(loc));
+        r.buffers.push_back(std::move(br));
+      }
+    reports.push_back(std::move(r));
+  }
+  return reports;
+}
+
+void tlc::printMemoryReport(llvm::ArrayRef<FunctionMemoryReport> reports, ReportFormat format,
+                            llvm::raw_ostream &os) {
+  if (format == ReportFormat::JSON) {
+    llvm::json::OStream j(os, 2);
+    j.object([&] {
+      j.attributeArray("functions", [&] {
+        for (const FunctionMemoryReport &r : reports)
+          j.object([&] {
+            j.attribute("function", r.function);
+            j.attribute("arena_bytes", r.arenaSize);
+            j.attribute("naive_bytes", r.naiveSize);
+            j.attribute("lower_bound_bytes", r.lowerBound);
+            j.attribute("program_points", r.programPoints);
+            j.attributeArray("buffers", [&] {
+              for (const BufferReport &b : r.buffers)
+                j.object([&] {
+                  j.attribute("offset", b.offset);
+                  j.attribute("size", b.size);
+                  j.attribute("live_start", b.start);
+                  j.attribute("live_end", b.end);
+                  j.attribute("type", b.type);
+                  j.attribute("location", b.location);
+                  if (b.inPlaceOf >= 0)
+                    j.attribute("in_place_of", b.inPlaceOf);
+                });
+            });
+          });
+      });
+    });
+    os << "\n";
+    return;
+  }
+  for (const FunctionMemoryReport &r : reports) {
+    os << "memory plan of " << r.function << ": arena " << r.arenaSize << " B, naive sum "
+       << r.naiveSize << " B (arena is " << percent(r.arenaSize, r.naiveSize)
+       << "), lower bound " << r.lowerBound << " B (arena is "
+       << percent(r.arenaSize, r.lowerBound) << "), " << r.buffers.size() << " buffers over "
+       << r.programPoints << " ops\n";
+    if (r.buffers.empty())
+      continue;
+    os << llvm::formatv("  {0,3}  {1,10}  {2,10}  {3,-11}  {4,-28}  {5}\n", "#", "offset",
+                        "size", "live", "type", "source");
+    for (auto [i, b] : llvm::enumerate(r.buffers)) {
+      std::string live = llvm::formatv("[{0}, {1}]", b.start, b.end).str();
+      std::string source = b.location;
+      if (b.inPlaceOf >= 0)
+        source += llvm::formatv(" (in place of #{0})", b.inPlaceOf).str();
+      os << llvm::formatv("  {0,3}  {1,10}  {2,10}  {3,-11}  {4,-28}  {5}\n", i, b.offset, b.size,
+                          live, b.type, source);
+    }
+  }
+}
