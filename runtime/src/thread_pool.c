@@ -9,10 +9,18 @@
 
 #define TLC_MAX_THREADS 256
 
+/* A worker thread and what it needs to know; lives in the pool (no allocation at thread start,
+ * so nothing allocates once a pool exists). */
+struct tlc_worker {
+  pthread_t thread;
+  tlc_thread_pool *pool;
+  int index;
+};
+
 struct tlc_thread_pool {
   const tlc_allocator *allocator;
   int num_threads; /* including the calling thread */
-  pthread_t *workers;
+  struct tlc_worker *workers;
   pthread_mutex_t lock;    /* guards everything below */
   pthread_cond_t wake;     /* a new job or shutdown */
   pthread_cond_t done;     /* the last worker finished the job */
@@ -25,11 +33,6 @@ struct tlc_thread_pool {
   void *ctx;
   int64_t n;
   int parts;
-};
-
-struct worker_arg {
-  tlc_thread_pool *pool;
-  int index;
 };
 
 /* [begin, end) of part `t` of `parts` over n iterations: contiguous, sizes differ by at most
@@ -46,9 +49,8 @@ static _Thread_local int tlc_in_parallel_region;
 static _Thread_local tlc_thread_pool *tlc_bound_pool;
 
 static void *worker_main(void *p) {
-  struct worker_arg arg = *(struct worker_arg *)p;
-  tlc_thread_pool *pool = arg.pool;
-  free(p);
+  const struct tlc_worker *self = p;
+  tlc_thread_pool *pool = self->pool;
   unsigned long seen = 0;
   tlc_in_parallel_region = 1;
   pthread_mutex_lock(&pool->lock);
@@ -63,9 +65,9 @@ static void *worker_main(void *p) {
     int64_t n = pool->n;
     int parts = pool->parts;
     pthread_mutex_unlock(&pool->lock);
-    if (arg.index < parts) {
+    if (self->index < parts) {
       int64_t begin, end;
-      partition(n, parts, arg.index, &begin, &end);
+      partition(n, parts, self->index, &begin, &end);
       if (begin < end)
         body(ctx, begin, end);
     }
@@ -114,20 +116,18 @@ tlc_status tlc_thread_pool_create(const tlc_allocator *allocator, int num_thread
   pthread_cond_init(&pool->wake, NULL);
   pthread_cond_init(&pool->done, NULL);
   if (num_threads > 1) {
-    pool->workers = allocator->alloc(allocator->user, sizeof(pthread_t) * num_threads, 64);
+    pool->workers =
+        allocator->alloc(allocator->user, sizeof(struct tlc_worker) * (size_t)num_threads, 64);
     if (!pool->workers) {
       pool->num_threads = 1;
       tlc_thread_pool_destroy(pool);
       return TLC_STATUS_OUT_OF_MEMORY;
     }
     for (int t = 1; t < num_threads; ++t) {
-      struct worker_arg *arg = malloc(sizeof *arg);
-      if (arg) {
-        arg->pool = pool;
-        arg->index = t;
-      }
-      if (!arg || pthread_create(&pool->workers[t], NULL, worker_main, arg) != 0) {
-        free(arg);
+      struct tlc_worker *worker = &pool->workers[t];
+      worker->pool = pool;
+      worker->index = t;
+      if (pthread_create(&worker->thread, NULL, worker_main, worker) != 0) {
         pool->num_threads = t; /* destroy joins the ones started */
         tlc_thread_pool_destroy(pool);
         return TLC_STATUS_OUT_OF_MEMORY;
@@ -146,7 +146,7 @@ void tlc_thread_pool_destroy(tlc_thread_pool *pool) {
   pthread_cond_broadcast(&pool->wake);
   pthread_mutex_unlock(&pool->lock);
   for (int t = 1; t < pool->num_threads; ++t)
-    pthread_join(pool->workers[t], NULL);
+    pthread_join(pool->workers[t].thread, NULL);
   if (tlc_bound_pool == pool)
     tlc_bound_pool = NULL;
   pthread_cond_destroy(&pool->wake);

@@ -92,6 +92,7 @@ tlc_status tlc_workspace_alloc(const tlc_allocator *a, size_t n, void **out) {
   *out = aligned_alloc(TLC_BUFFER_ALIGNMENT, (n + 63) / 64 * 64);
   return *out ? TLC_STATUS_OK : TLC_STATUS_OUT_OF_MEMORY; }
 void tlc_workspace_free(const tlc_allocator *a, void *p) { (void)a; free(p); }
+tlc_thread_pool *tlc_thread_pool_default(void) { return NULL; }
 """
 
 

@@ -35,6 +35,11 @@ int main(void) {
   if (tlc_workspace_alloc(NULL, ATTN_WORKSPACE_SIZE, &ws) != TLC_STATUS_OK)
     return 2;
 
+  /* The runtime creates its default thread pool (used by the model's parallel loops) on first
+   * use: a one-time set-up an application does at start-up (or it binds a pool of its own),
+   * not part of a run. */
+  (void)tlc_thread_pool_default();
+
   /* The counter itself works: one malloc and one free inside the window are seen. */
   counting = 1;
   void *probe = malloc(16);
