@@ -475,6 +475,38 @@ void checkPad(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problem
       problems.push_back("mode '" + m->s() + "' is not supported");
 }
 
+/// DepthToSpace (DCR or CRD) and SpaceToDepth: a reshape, a transpose and a reshape.
+template <bool ToSpace> LogicalResult convertDepthSpace(NodeContext &cx) {
+  if (cx.rank(0) != 4)
+    return cx.emitError() << cx.node.op_type() << " needs a rank-4 NCHW input, got rank "
+                          << cx.rank(0);
+  int64_t b = cx.attrInt("blocksize", 0);
+  int64_t n = cx.shape(0)[0], c = cx.shape(0)[1], h = cx.shape(0)[2], w = cx.shape(0)[3];
+  SmallVector<int64_t> split, perm, out;
+  if (ToSpace) {
+    if (b < 1 || c % (b * b) != 0)
+      return cx.emitError() << "blocksize " << b << " does not divide the " << c
+                            << " channels into blocksize^2 groups";
+    bool crd = cx.attrString("mode", "DCR") == "CRD";
+    split = crd ? SmallVector<int64_t>{n, c / (b * b), b, b, h, w}
+                : SmallVector<int64_t>{n, b, b, c / (b * b), h, w};
+    perm = crd ? SmallVector<int64_t>{0, 1, 4, 2, 5, 3} : SmallVector<int64_t>{0, 3, 4, 1, 5, 2};
+    out = {n, c / (b * b), h * b, w * b};
+  } else {
+    if (b < 1 || h % b != 0 || w % b != 0)
+      return cx.emitError() << "blocksize " << b << " does not divide the spatial size " << h
+                            << "x" << w;
+    split = {n, c, h / b, b, w / b, b};
+    perm = {0, 3, 5, 1, 2, 4};
+    out = {n, c * b * b, h / b, w / b};
+  }
+  TLC_TRY(s, cx.reshape(cx.value(0), split));
+  TLC_TRY(t, cx.transpose(s, perm));
+  TLC_TRY(r, cx.reshape(t, out));
+  cx.setOutput(0, r);
+  return success();
+}
+
 LogicalResult convertConstant(NodeContext &cx) {
   const onnx::AttributeProto *a = nullptr;
   for (const onnx::AttributeProto &attr : cx.node.attribute())
@@ -624,4 +656,6 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["Size"] = {convertSize};
   t["Range"] = {convertRange};
   t["Trilu"] = {convertTrilu};
+  t["DepthToSpace"] = {convertDepthSpace<true>};
+  t["SpaceToDepth"] = {convertDepthSpace<false>};
 }
