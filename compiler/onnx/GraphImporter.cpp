@@ -220,6 +220,12 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
       return nullptr;
     }
     OnnxValue &v = it->second;
+    if (v.type && v.type.getNumElements() == 0) {
+      // Zero-element results have no buffer in the generated ABI.
+      emitError(fileLoc) << "graph output '" << info.name() << "' is empty (shape "
+                         << tl::formatShape(v.type.getShape()) << "), which is not supported";
+      return nullptr;
+    }
     if (!v.value)
       v.value = tl::ConstantOp::create(b, fileLoc, v.constant).getResult();
     results.push_back(v.value);

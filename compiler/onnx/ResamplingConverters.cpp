@@ -6,7 +6,9 @@
 
 #include "TL/NNShapes.h"
 #include "TL/Shapes.h"
+#include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -104,7 +106,8 @@ LogicalResult convertConvTranspose(NodeContext &cx) {
     for (size_t i = 0; i < n; ++i) {
       int64_t total = strides[i] * (in[i] - 1) + outPad[i] + (kernel[i] - 1) * dilations[i] +
                       1 - outShape[i];
-      int64_t half = total / 2;
+      // Floor division (as ONNX's Python reference): a negative total crops at the end.
+      int64_t half = llvm::divideFloorSigned(total, 2);
       bool upper = autoPad == "SAME_UPPER";
       pads[i] = upper ? half : total - half;
       pads[i + n] = upper ? total - half : half;
@@ -206,14 +209,17 @@ struct ResizeMode {
 
 /// The input coordinate of output index `i` along an axis of `len` -> `out` with `scale`
 /// (ONNX's coordinate_transformation_mode).
-double sourceCoordinate(const ResizeMode &m, int64_t i, int64_t len, int64_t out, double scale) {
+/// As in ONNX's reference, the output extent in align_corners and pytorch_half_pixel is
+/// `len * scale`, which need not be an integer when scales (not sizes) are given.
+double sourceCoordinate(const ResizeMode &m, int64_t i, int64_t len, double scale) {
   const std::string &c = m.coordinates;
+  double out = len * scale;
   if (c == "align_corners")
-    return out == 1 ? 0.0 : (double)i * (len - 1) / (out - 1);
+    return out == 1.0 ? 0.0 : (double)i * (len - 1) / (out - 1.0);
   if (c == "asymmetric")
     return i / scale;
   if (c == "pytorch_half_pixel")
-    return out == 1 ? -0.5 : (i + 0.5) / scale - 0.5;
+    return out == 1.0 ? -0.5 : (i + 0.5) / scale - 0.5;
   if (c == "tf_half_pixel_for_nn")
     return (i + 0.5) / scale;
   return (i + 0.5) / scale - 0.5; // half_pixel
@@ -228,7 +234,7 @@ FailureOr<Value> resampleAxis(NodeContext &cx, Value x, int64_t axis, int64_t ou
   SmallVector<int64_t> i0, i1;
   SmallVector<double> frac;
   for (int64_t i = 0; i < out; ++i) {
-    double src = sourceCoordinate(m, i, len, out, scale);
+    double src = sourceCoordinate(m, i, len, scale);
     double fl = std::floor(src), r = src - fl;
     if (m.linear) {
       i0.push_back(clampIdx((int64_t)fl));
@@ -289,8 +295,8 @@ LogicalResult convertResize(NodeContext &cx) {
   size_t scalesInput = upsample || cx.opset < 11 ? 1 : 2, sizesInput = 3;
   SmallVector<double> scales;
   SmallVector<int64_t> sizes;
-  if (cx.hasInput(sizesInput) && cx.constant(sizesInput) &&
-      cx.constant(sizesInput).getNumElements() > 0) {
+  if (cx.hasInput(sizesInput) &&
+      (!cx.constant(sizesInput) || cx.constant(sizesInput).getNumElements() > 0)) {
     TLC_TRY(s, cx.constInts(sizesInput, "sizes"));
     sizes = s;
     for (int64_t d = 0; d < rank && d < (int64_t)sizes.size(); ++d)

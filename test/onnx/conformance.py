@@ -82,7 +82,7 @@ def run_test(test_dir, args, workdir):
     # sets agree on it; the table names them.
     bound = {}
     try:
-        for _ in range(4):
+        for _ in range(8):
             p = compile_model(test_dir, args, lib, bound)
             more = bindable_inputs(test_dir, p.stderr) if p.returncode != 0 else {}
             if not more or set(more) <= set(bound):
