@@ -95,6 +95,23 @@ def build(kind):
         return model([helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")],
                      [vi("x", [2, 3, 4]), vi("shape", [2], TensorProto.INT64)],
                      [vi("y", None)])
+    if kind == "norm-stats":
+        # Opset 6: InstanceNormalization-6 is unchanged by opset 7, so the model imports.
+        sc = numpy_helper.from_array(rs.randn(8).astype(np.float32), "sc")
+        bi = numpy_helper.from_array(rs.randn(8).astype(np.float32), "bi")
+        return model([helper.make_node("InstanceNormalization", ["x", "sc", "bi"], ["y"],
+                                       name="inorm", epsilon=1e-3)],
+                     [vi("x", [1, 8, 4, 4])], [vi("y", [1, 8, 4, 4])], [sc, bi], opset=6)
+    if kind == "norm-stats17":
+        # DepthToSpace, then LayerNormalization with its Mean and InvStdDev outputs.
+        g = numpy_helper.from_array(rs.randn(16).astype(np.float32), "g")
+        return model([
+            helper.make_node("DepthToSpace", ["x"], ["d"], name="d2s", blocksize=2, mode="CRD"),
+            helper.make_node("Reshape", ["d", "shape"], ["r"], name="flat"),
+            helper.make_node("LayerNormalization", ["r", "g"], ["y", "mean", "istd"], name="ln",
+                             axis=-1),
+        ], [vi("x", [1, 8, 2, 2])], [vi("y", [2, 16]), vi("mean", [2, 1]), vi("istd", [2, 1])],
+            [g, numpy_helper.from_array(np.array([2, 16], np.int64), "shape")], opset=17)
     if kind == "old-opset":
         return model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [2])], [vi("y", None)],
                      opset=5)
