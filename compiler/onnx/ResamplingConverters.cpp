@@ -276,8 +276,8 @@ void checkResize(const onnx::NodeProto &node, SmallVectorImpl<std::string> &prob
 
 /// Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and Upsample (X, scales; asymmetric
 /// coordinates, nearest rounds down). Scales or sizes must be compile-time constants.
-LogicalResult convertResize(NodeContext &cx) {
-  bool upsample = cx.node.op_type() == "Upsample";
+template <bool Upsample> LogicalResult convertResize(NodeContext &cx) {
+  bool upsample = Upsample;
   ResizeMode m;
   std::string mode = cx.attrString("mode", "nearest");
   m.linear = mode == "linear" || mode == "bilinear";
@@ -336,6 +336,6 @@ LogicalResult convertResize(NodeContext &cx) {
 
 void tlc::onnx_import::registerResamplingConverters(ConverterTable &t) {
   t["ConvTranspose"] = {convertConvTranspose, checkConvTranspose};
-  t["Resize"] = {convertResize, checkResize};
-  t["Upsample"] = {convertResize, checkResize};
+  t["Resize"] = {convertResize<false>, checkResize};
+  t["Upsample"] = {convertResize<true>, checkResize};
 }
