@@ -112,6 +112,12 @@ def build(kind):
                              axis=-1),
         ], [vi("x", [1, 8, 2, 2])], [vi("y", [2, 16]), vi("mean", [2, 1]), vi("istd", [2, 1])],
             [g, numpy_helper.from_array(np.array([2, 16], np.int64), "shape")], opset=17)
+    if kind == "neg-slice":
+        # Slice with a negative step: x[:, 7:0:-3] on a 2x8 input (columns 7, 4, 1).
+        ints = lambda n, v: numpy_helper.from_array(np.array(v, np.int64), n)
+        return model([helper.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["y"], name="rev")],
+                     [vi("x", [2, 8])], [vi("y", [2, 3])],
+                     [ints("st", [7]), ints("en", [0]), ints("ax", [1]), ints("sp", [-3])])
     if kind == "old-opset":
         return model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [2])], [vi("y", None)],
                      opset=5)
