@@ -1,5 +1,5 @@
 // tl-lift-patterns: recognizes known computations that exporters spell out op by op (LayerNorm,
-// GELU in its erf and tanh forms) and replaces them with the tl op that names them, so later
+// GELU in its erf and tanh forms, attention in LiftAttention.cpp) and replaces them with the tl op that names them, so later
 // passes (fusion, cost models, precision) see the structure.
 #include "passes/Passes.h"
 
@@ -234,4 +234,5 @@ struct TLLiftPatternsPass : tlc::impl::TLLiftPatternsBase<TLLiftPatternsPass> {
 
 void tlc::populateTLLiftPatterns(RewritePatternSet &patterns) {
   patterns.add<LiftGelu, LiftLayerNorm>(patterns.getContext());
+  populateTLLiftAttentionPatterns(patterns);
 }

@@ -35,9 +35,13 @@ void populateTLShapeOpsToTensorPatterns(mlir::RewritePatternSet &patterns);
 /// to linalg named ops and linalg.generic (part of populateTLToLinalgPatterns).
 void populateTLNNOpsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// Patterns lifting spelled-out LayerNorm and GELU to tl.layer_norm and tl.gelu
-/// (the mechanism behind tl-lift-patterns).
+/// Patterns lifting spelled-out LayerNorm, GELU and attention to tl.layer_norm, tl.gelu and
+/// tl.attention (the mechanism behind tl-lift-patterns).
 void populateTLLiftPatterns(mlir::RewritePatternSet &patterns);
+
+/// The attention part of populateTLLiftPatterns: MatMul(Q, K^T), scale, optional mask,
+/// Softmax, MatMul(., V) to tl.attention.
+void populateTLLiftAttentionPatterns(mlir::RewritePatternSet &patterns);
 
 /// Tile sizes (upper bounds) of the flash-attention lowering.
 struct AttentionTiling {

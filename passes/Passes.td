@@ -18,14 +18,18 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
 }
 
 def TLLiftPatterns : Pass<"tl-lift-patterns", "mlir::func::FuncOp"> {
-  let summary = "Replace spelled-out LayerNorm and GELU computations with tl.layer_norm/tl.gelu";
+  let summary = "Replace spelled-out LayerNorm, GELU and attention with tl.layer_norm/tl.gelu/tl.attention";
   let description = [{
     Exporters write known computations op by op. This pass recognizes
     `(x - mean(x)) / sqrt(mean((x - mean(x))^2) + eps) [* gamma + beta]` over trailing axes
     (the square as `d * d` or `pow(d, 2)`) and replaces it with `tl.layer_norm`, and
     `0.5 * x * (1 + erf(x / sqrt 2))` and `0.5 * x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`
-    (products in any order) with `tl.gelu`. Attention (MatMul-Scale-Mask-Softmax-MatMul) is
-    not lifted here: it waits for the tl.attention op.
+    (products in any order) with `tl.gelu`, and attention
+    `softmax(c * (Q K^T) + mask, last axis) V` with `tl.attention`: the contractions are
+    batched-matmul `tl.einsum`s (K as K or as K^T), the scale any splat multiplies/divides on
+    the scores, Q or K (none: 1), the mask optional, an add or a `masked_fill` select with a
+    constant condition (folded into an additive mask; the causal triangle becomes `causal`).
+    Every intermediate must have one use, so nothing is computed twice.
   }];
 }
 

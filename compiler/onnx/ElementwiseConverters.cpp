@@ -7,6 +7,7 @@
 #include "TL/Shapes.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace tlc;
@@ -365,6 +366,70 @@ template <typename OpTy, bool isMean> LogicalResult convertVariadic(NodeContext 
   return success();
 }
 
+/// max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+LogicalResult convertCelu(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  Type et = cx.elementType(0);
+  double alpha = cx.attrFloat("alpha", 1.0);
+  TLC_TRY(xa, cx.binary<tl::DivOp>(x, cx.scalar(et, alpha)));
+  TLC_TRY(em1, cx.binary<tl::SubOp>(cx.unary<tl::ExpOp>(xa), cx.scalar(et, 1.0)));
+  TLC_TRY(neg, cx.binary<tl::MulOp>(em1, cx.scalar(et, alpha)));
+  TLC_TRY(lo, cx.binary<tl::MinOp>(neg, cx.scalar(et, 0.0)));
+  TLC_TRY(r, cx.binary<tl::AddOp>(cx.unary<tl::ReluOp>(x), lo));
+  cx.setOutput(0, r);
+  return success();
+}
+
+/// x > alpha ? x : 0.
+LogicalResult convertThresholdedRelu(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  Type et = cx.elementType(0);
+  TLC_TRY(keep, cx.compare(tl::ComparePredicate::gt, x, cx.scalar(et, cx.attrFloat("alpha", 1.0))));
+  TLC_TRY(r, cx.select(keep, x, cx.scalar(et, 0.0)));
+  cx.setOutput(0, r);
+  return success();
+}
+
+/// x < -lambd ? x + bias : x > lambd ? x - bias : 0.
+LogicalResult convertShrink(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  Type et = cx.elementType(0);
+  double lambd = cx.attrFloat("lambd", 0.5), bias = cx.attrFloat("bias", 0.0);
+  TLC_TRY(below, cx.compare(tl::ComparePredicate::lt, x, cx.scalar(et, -lambd)));
+  TLC_TRY(above, cx.compare(tl::ComparePredicate::gt, x, cx.scalar(et, lambd)));
+  TLC_TRY(up, cx.binary<tl::AddOp>(x, cx.scalar(et, bias)));
+  TLC_TRY(down, cx.binary<tl::SubOp>(x, cx.scalar(et, bias)));
+  TLC_TRY(hi, cx.select(above, down, cx.scalar(et, 0.0)));
+  TLC_TRY(r, cx.select(below, up, hi));
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertIsNaN(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  TLC_TRY(r, cx.compare(tl::ComparePredicate::ne, x, x));
+  cx.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertIsInf(NodeContext &cx) {
+  TLC_TRY(x, floatInput(cx));
+  Type et = cx.elementType(0);
+  bool pos = cx.attrInt("detect_positive", 1) != 0, neg = cx.attrInt("detect_negative", 1) != 0;
+  double inf = std::numeric_limits<double>::infinity();
+  FailureOr<Value> r =
+      pos && neg ? cx.compare(tl::ComparePredicate::eq, cx.unary<tl::AbsOp>(x), cx.scalar(et, inf))
+      : pos      ? cx.compare(tl::ComparePredicate::eq, x, cx.scalar(et, inf))
+      : neg      ? cx.compare(tl::ComparePredicate::eq, x, cx.scalar(et, -inf))
+                 // Neither: false everywhere (NaN equals nothing).
+                 : cx.compare(tl::ComparePredicate::eq, x,
+                              cx.scalar(et, std::numeric_limits<double>::quiet_NaN()));
+  if (failed(r))
+    return failure();
+  cx.setOutput(0, *r);
+  return success();
+}
+
 LogicalResult convertIdentity(NodeContext &cx) {
   // Dropout (opset 12+): the training_mode input must be a constant false.
   if (cx.node.op_type() == "Dropout" && cx.hasInput(2)) {
@@ -431,6 +496,11 @@ void tlc::onnx_import::registerElementwiseConverters(ConverterTable &t) {
   t["Softplus"] = {convertSoftplus};
   t["Softsign"] = {convertSoftsign};
   t["Clip"] = {convertClip};
+  t["Celu"] = {convertCelu};
+  t["ThresholdedRelu"] = {convertThresholdedRelu};
+  t["Shrink"] = {convertShrink};
+  t["IsNaN"] = {convertIsNaN};
+  t["IsInf"] = {convertIsInf};
   t["Sum"] = {convertVariadic<tl::AddOp, false>};
   t["Mean"] = {convertVariadic<tl::AddOp, true>};
   t["Max"] = {convertVariadic<tl::MaxOp, false>};

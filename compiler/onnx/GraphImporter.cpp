@@ -11,6 +11,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -109,6 +110,40 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
     values[t.name()] = OnnxValue{nullptr, *c, cast<RankedTensorType>(c->getType())};
   }
 
+  // --constant-input: graph inputs specialized to a value, like initializers.
+  for (const auto &entry : options.constantInputs) {
+    const std::string &name = entry.first, &path = entry.second;
+    auto info = llvm::find_if(graph.input(),
+                              [&](const onnx::ValueInfoProto &i) { return i.name() == name; });
+    if (info == graph.input().end()) {
+      emitError(fileLoc) << "--constant-input names '" << name
+                         << "', which is not an input of the model";
+      return nullptr;
+    }
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path);
+    onnx::TensorProto t;
+    if (!file || !t.ParseFromArray((*file)->getBufferStart(), (*file)->getBufferSize())) {
+      emitError(fileLoc) << "--constant-input " << name << ": cannot read '" << path
+                         << "' as an ONNX TensorProto";
+      return nullptr;
+    }
+    std::string error;
+    FailureOr<DenseElementsAttr> c = decodeTensor(ctx, t, error);
+    if (failed(c)) {
+      emitError(fileLoc) << "--constant-input " << name << ": " << error;
+      return nullptr;
+    }
+    const onnx::TypeProto::Tensor &tt = info->type().tensor_type();
+    auto type = cast<RankedTensorType>(c->getType());
+    if (elementTypeOf(ctx, tt.elem_type()) != type.getElementType() ||
+        (tt.has_shape() && tt.shape().dim_size() != type.getRank())) {
+      emitError(fileLoc) << "--constant-input " << name << ": the value's type " << type
+                         << " does not match the input's element type and rank";
+      return nullptr;
+    }
+    values[name] = OnnxValue{nullptr, *c, type};
+  }
+
   // Graph inputs that are not initializers are the function's arguments.
   SmallVector<const onnx::ValueInfoProto *> inputs;
   SmallVector<Type> argTypes;
@@ -185,6 +220,12 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
       return nullptr;
     }
     OnnxValue &v = it->second;
+    if (v.type && v.type.getNumElements() == 0) {
+      // Zero-element results have no buffer in the generated ABI.
+      emitError(fileLoc) << "graph output '" << info.name() << "' is empty (shape "
+                         << tl::formatShape(v.type.getShape()) << "), which is not supported";
+      return nullptr;
+    }
     if (!v.value)
       v.value = tl::ConstantOp::create(b, fileLoc, v.constant).getResult();
     results.push_back(v.value);

@@ -2,6 +2,9 @@
 #include "ModelLoader.h"
 
 #include <google/protobuf/io/coded_stream.h>
+#include <onnx/defs/schema.h>
+
+#include <set>
 
 using namespace mlir;
 using namespace tlc::onnx_import;
@@ -28,6 +31,30 @@ FailureOr<int64_t> tlc::onnx_import::loadModelProto(llvm::StringRef bytes, Locat
   if (opset < 0) {
     // IR version 1-2 models predate opset_import and mean opset 1.
     return emitError(fileLoc) << "the model imports no default-domain (ai.onnx) opset";
+  }
+  if (opset >= 1 && opset < kMinOpset) {
+    // An older model imports as kMinOpset when none of its operators changed in between
+    // (e.g. InstanceNormalization-6, Not-1): the converters then see the same definitions.
+    std::set<std::string> changed;
+    for (const onnx::NodeProto &node : model.graph().node()) {
+      if (!isDefaultDomain(node.domain()))
+        continue;
+      const onnx::OpSchema *old =
+          onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(opset), "");
+      const onnx::OpSchema *now =
+          onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(kMinOpset), "");
+      if (!old || !now || old->since_version() != now->since_version())
+        changed.insert(node.op_type());
+    }
+    if (changed.empty())
+      return kMinOpset;
+    std::string names;
+    for (const std::string &n : changed)
+      names += (names.empty() ? "" : ", ") + n;
+    return emitError(fileLoc) << "opset " << opset << " is not supported (tlc imports opsets "
+                              << kMinOpset << " to " << kMaxOpset
+                              << ", and older ones whose operators are unchanged by opset "
+                              << kMinOpset << "; changed: " << names << ")";
   }
   if (opset < kMinOpset || opset > kMaxOpset)
     return emitError(fileLoc) << "opset " << opset << " is not supported (tlc imports opsets "

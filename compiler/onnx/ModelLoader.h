@@ -11,7 +11,8 @@ namespace tlc::onnx_import {
 constexpr int64_t kMinOpset = 7, kMaxOpset = 17;
 
 /// Parses `bytes` into `model` and checks what the importer relies on: a graph and a
-/// default-domain opset in [kMinOpset, kMaxOpset]. Errors are reported at `fileLoc`.
+/// default-domain opset in [kMinOpset, kMaxOpset] (an older one is accepted, as kMinOpset,
+/// when no operator of the graph changed up to kMinOpset). Errors are reported at `fileLoc`.
 /// Returns the default-domain opset version.
 mlir::FailureOr<int64_t> loadModelProto(llvm::StringRef bytes, mlir::Location fileLoc,
                                         onnx::ModelProto &model);

@@ -258,13 +258,28 @@ LogicalResult convertLayerNorm(NodeContext &cx) {
   cx.setOutput(0, tl::LayerNormOp::create(cx.b, cx.loc, cx.type(0), cx.value(0), scale, bias,
                                           cx.b.getI64IntegerAttr(axis), cx.b.getF64FloatAttr(cx.attrFloat("epsilon", 1e-5)))
                       .getResult());
+  if (!cx.hasOutput(1) && !cx.hasOutput(2))
+    return success();
+  // The training outputs Mean and InvStdDev (shape [d0..d(axis-1), 1, ...]): spelled out, as
+  // tl.layer_norm does not expose its statistics.
+  SmallVector<int64_t> axes;
+  for (int64_t d = axis; d < rank; ++d)
+    axes.push_back(d);
+  auto statsType = RankedTensorType::get(tl::reducedShape(cx.shape(0), axes, true), et);
+  Value x = cx.value(0);
+  Value mean = tl::ReduceMeanOp::create(cx.b, cx.loc, statsType, x, axes, true).getResult();
+  TLC_TRY(d, cx.binary<tl::SubOp>(x, mean));
+  TLC_TRY(sq, cx.binary<tl::MulOp>(d, d));
+  Value var = tl::ReduceMeanOp::create(cx.b, cx.loc, statsType, sq, axes, true).getResult();
+  TLC_TRY(ve, cx.binary<tl::AddOp>(var, cx.scalar(et, cx.attrFloat("epsilon", 1e-5))));
+  if (cx.hasOutput(1))
+    cx.setOutput(1, mean);
+  if (cx.hasOutput(2))
+    cx.setOutput(2, cx.unary<tl::RsqrtOp>(ve));
   return success();
 }
 
 void checkLayerNorm(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
-  for (int i = 1; i < node.output_size(); ++i)
-    if (!node.output(i).empty())
-      problems.push_back("the Mean and InvStdDev outputs are not supported");
   if (const onnx::AttributeProto *a = findAttr(node, "stash_type"); a && a->i() != 1)
     problems.push_back("stash_type other than float is not supported");
 }
@@ -287,6 +302,34 @@ LogicalResult convertInstanceNorm(NodeContext &cx) {
   TLC_TRY(xs, cx.binary<tl::MulOp>(normed, sv));
   TLC_TRY(y, cx.binary<tl::AddOp>(xs, bv));
   cx.setOutput(0, y);
+  return success();
+}
+
+/// MeanVarianceNormalization as ONNX defines it: (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9).
+LogicalResult convertMVN(NodeContext &cx) {
+  if (!isa<FloatType>(cx.elementType(0)))
+    return cx.emitError() << "MeanVarianceNormalization needs a float input";
+  int64_t rank = cx.rank(0);
+  SmallVector<int64_t> axes = cx.hasAttr("axes") ? cx.attrInts("axes") : SmallVector<int64_t>{0, 2, 3};
+  for (int64_t &a : axes) {
+    if (a < -rank || a >= rank)
+      return cx.emitError() << "axis " << a << " is out of range for rank " << rank;
+    if (a < 0)
+      a += rank;
+  }
+  llvm::sort(axes);
+  Type et = cx.elementType(0);
+  auto statsType = RankedTensorType::get(tl::reducedShape(cx.shape(0), axes, true), et);
+  Value x = cx.value(0);
+  Value mean = tl::ReduceMeanOp::create(cx.b, cx.loc, statsType, x, axes, true).getResult();
+  TLC_TRY(sq, cx.binary<tl::MulOp>(x, x));
+  Value meanSq = tl::ReduceMeanOp::create(cx.b, cx.loc, statsType, sq, axes, true).getResult();
+  TLC_TRY(m2, cx.binary<tl::MulOp>(mean, mean));
+  TLC_TRY(var, cx.binary<tl::SubOp>(meanSq, m2));
+  TLC_TRY(sd, cx.binary<tl::AddOp>(cx.unary<tl::SqrtOp>(var), cx.scalar(et, 1e-9)));
+  TLC_TRY(d, cx.binary<tl::SubOp>(x, mean));
+  TLC_TRY(r, cx.binary<tl::DivOp>(d, sd));
+  cx.setOutput(0, r);
   return success();
 }
 
@@ -377,6 +420,7 @@ void tlc::onnx_import::registerNNConverters(ConverterTable &t) {
   t["BatchNormalization"] = {convertBatchNorm, checkBatchNorm};
   t["InstanceNormalization"] = {convertInstanceNorm};
   t["LayerNormalization"] = {convertLayerNorm, checkLayerNorm};
+  t["MeanVarianceNormalization"] = {convertMVN};
   t["Softmax"] = {convertSoftmax<tl::SoftmaxOp>};
   t["LogSoftmax"] = {convertSoftmax<tl::LogSoftmaxOp>};
   t["MatMul"] = {convertMatMul};

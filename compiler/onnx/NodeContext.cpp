@@ -193,6 +193,7 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     registerElementwiseConverters(t);
     registerTensorConverters(t);
     registerNNConverters(t);
+    registerResamplingConverters(t);
     registerReductionConverters(t);
     return t;
   }();

@@ -120,6 +120,7 @@ const ConverterTable &getConverterTable();
 void registerElementwiseConverters(ConverterTable &table);
 void registerTensorConverters(ConverterTable &table);
 void registerNNConverters(ConverterTable &table);
+void registerResamplingConverters(ConverterTable &table);
 void registerReductionConverters(ConverterTable &table);
 
 /// Attribute lookup on a bare node (for checks).

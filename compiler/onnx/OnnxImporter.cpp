@@ -31,6 +31,14 @@ std::string tlc::parseInputShapeSpec(llvm::StringRef spec, OnnxImportOptions &op
   return "";
 }
 
+std::string tlc::parseConstantInputSpec(llvm::StringRef spec, OnnxImportOptions &options) {
+  auto [name, path] = spec.split('=');
+  if (name.empty() || path.empty() || !spec.contains('='))
+    return "--constant-input expects NAME=FILE.pb (an ONNX TensorProto), got '" + spec.str() + "'";
+  options.constantInputs[name.str()] = path.str();
+  return "";
+}
+
 OwningOpRef<ModuleOp> tlc::importOnnxModel(llvm::StringRef bytes, llvm::StringRef path,
                                            MLIRContext *context, llvm::StringRef funcName,
                                            const OnnxImportOptions &options) {

@@ -14,10 +14,17 @@ namespace tlc {
 struct OnnxImportOptions {
   /// Shapes pinning graph inputs (symbolic dimensions in particular), by ONNX input name.
   std::map<std::string, llvm::SmallVector<int64_t>> inputShapes;
+  /// Graph inputs bound to a constant (an ONNX TensorProto file), by ONNX input name: the model
+  /// is specialized to that value, e.g. a shape or axes fed as an input, and the input leaves
+  /// the compiled signature.
+  std::map<std::string, std::string> constantInputs;
 };
 
 /// Parses "NAME=1x3x224x224" into `options.inputShapes`; returns an error message on failure.
 std::string parseInputShapeSpec(llvm::StringRef spec, OnnxImportOptions &options);
+
+/// Parses "NAME=FILE.pb" into `options.constantInputs`; returns an error message on failure.
+std::string parseConstantInputSpec(llvm::StringRef spec, OnnxImportOptions &options);
 
 /// Imports the ONNX model in `bytes` (read from `path`, used in locations) as a module with one
 /// public function `funcName`. Errors (corrupt file, every unsupported op/attribute/type at

@@ -270,26 +270,53 @@ LogicalResult convertSlice(NodeContext &cx) {
     return cx.emitError() << "starts, ends, axes and steps have different lengths";
   TLC_TRY(norm, normalize(cx, axes, rank));
   ArrayRef<int64_t> in = cx.shape(0);
-  SmallVector<int64_t> offsets(rank, 0), sizes(in), strides(rank, 1);
+  SmallVector<int64_t> offsets(rank, 0), sizes(in), strides(rank, 1), reversed;
   for (size_t k = 0; k < axes.size(); ++k) {
     int64_t d = norm[k], dim = in[d], step = steps[k];
-    if (step <= 0)
-      return cx.emitError() << "slice step " << step
-                            << " is not supported (only positive steps)";
-    auto clampIdx = [&](int64_t v) {
+    if (step == 0)
+      return cx.emitError() << "slice step 0 on axis " << d << " is invalid";
+    auto clampIdx = [&](int64_t v, int64_t lo, int64_t hi) {
       if (v < 0)
         v += dim;
-      return std::clamp<int64_t>(v, 0, dim);
+      return std::clamp<int64_t>(v, lo, hi);
     };
-    int64_t s = clampIdx(starts[k]), e = clampIdx(ends[k]);
-    int64_t size = e > s ? (e - s + step - 1) / step : 0;
+    int64_t size, first, stride = std::abs(step);
+    if (step > 0) {
+      int64_t s = clampIdx(starts[k], 0, dim), e = clampIdx(ends[k], 0, dim);
+      size = e > s ? (e - s + step - 1) / step : 0;
+      first = s;
+    } else {
+      // A negative step walks down from start: the same elements as an ascending slice from
+      // the last one reached, then reversed along the axis.
+      int64_t s = clampIdx(starts[k], 0, dim - 1), e = clampIdx(ends[k], -1, dim - 1);
+      size = s > e ? (s - e + stride - 1) / stride : 0;
+      first = s - (size - 1) * stride;
+      reversed.push_back(d);
+    }
     if (size == 0)
       return cx.emitError() << "slice of axis " << d << " is empty";
-    offsets[d] = s;
+    offsets[d] = first;
     sizes[d] = size;
-    strides[d] = step;
+    strides[d] = stride;
   }
-  return emitSlice(cx, 0, offsets, sizes, strides);
+  if (reversed.empty())
+    return emitSlice(cx, 0, offsets, sizes, strides);
+  TLC_TRY(type, tl::sliceType(cx.type(0), offsets, sizes, strides,
+                              [&] { return cx.emitError(); }));
+  Value y = tl::SliceOp::create(cx.b, cx.loc, type, cx.value(0), offsets, sizes, strides)
+                .getResult();
+  for (int64_t d : reversed) {
+    SmallVector<int64_t> rev;
+    for (int64_t i = sizes[d] - 1; i >= 0; --i)
+      rev.push_back(i);
+    auto idxType = RankedTensorType::get({sizes[d]}, cx.b.getI64Type());
+    TLC_TRY(gt, tl::gatherType(cast<RankedTensorType>(y.getType()), idxType, d,
+                               [&] { return cx.emitError(); }));
+    y = tl::GatherOp::create(cx.b, cx.loc, gt, y, cx.constantValue(fromInts(idxType, rev)), d)
+            .getResult();
+  }
+  cx.setOutput(0, y);
+  return success();
 }
 
 LogicalResult convertSplit(NodeContext &cx) {
@@ -475,6 +502,38 @@ void checkPad(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problem
       problems.push_back("mode '" + m->s() + "' is not supported");
 }
 
+/// DepthToSpace (DCR or CRD) and SpaceToDepth: a reshape, a transpose and a reshape.
+template <bool ToSpace> LogicalResult convertDepthSpace(NodeContext &cx) {
+  if (cx.rank(0) != 4)
+    return cx.emitError() << cx.node.op_type() << " needs a rank-4 NCHW input, got rank "
+                          << cx.rank(0);
+  int64_t b = cx.attrInt("blocksize", 0);
+  int64_t n = cx.shape(0)[0], c = cx.shape(0)[1], h = cx.shape(0)[2], w = cx.shape(0)[3];
+  SmallVector<int64_t> split, perm, out;
+  if (ToSpace) {
+    if (b < 1 || c % (b * b) != 0)
+      return cx.emitError() << "blocksize " << b << " does not divide the " << c
+                            << " channels into blocksize^2 groups";
+    bool crd = cx.attrString("mode", "DCR") == "CRD";
+    split = crd ? SmallVector<int64_t>{n, c / (b * b), b, b, h, w}
+                : SmallVector<int64_t>{n, b, b, c / (b * b), h, w};
+    perm = crd ? SmallVector<int64_t>{0, 1, 4, 2, 5, 3} : SmallVector<int64_t>{0, 3, 4, 1, 5, 2};
+    out = {n, c / (b * b), h * b, w * b};
+  } else {
+    if (b < 1 || h % b != 0 || w % b != 0)
+      return cx.emitError() << "blocksize " << b << " does not divide the spatial size " << h
+                            << "x" << w;
+    split = {n, c, h / b, b, w / b, b};
+    perm = {0, 3, 5, 1, 2, 4};
+    out = {n, c * b * b, h / b, w / b};
+  }
+  TLC_TRY(s, cx.reshape(cx.value(0), split));
+  TLC_TRY(t, cx.transpose(s, perm));
+  TLC_TRY(r, cx.reshape(t, out));
+  cx.setOutput(0, r);
+  return success();
+}
+
 LogicalResult convertConstant(NodeContext &cx) {
   const onnx::AttributeProto *a = nullptr;
   for (const onnx::AttributeProto &attr : cx.node.attribute())
@@ -624,4 +683,6 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["Size"] = {convertSize};
   t["Range"] = {convertRange};
   t["Trilu"] = {convertTrilu};
+  t["DepthToSpace"] = {convertDepthSpace<true>};
+  t["SpaceToDepth"] = {convertDepthSpace<false>};
 }

@@ -113,3 +113,97 @@ func.func @not_gelu(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %y = tl.mul %m, %half : tensor<4x8xf32>, tensor<f32> -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// -----
+
+// Attention as nn.MultiheadAttention exports it (PyTorch 1.13): Q divided by sqrt(d) before
+// MatMul(Q, K^T), softmax over the last axis, MatMul with V.
+// CHECK-LABEL: func.func @attention_mha
+// CHECK-SAME: (%[[Q:.+]]: tensor<8x16x32xf32>, %[[K:.+]]: tensor<8x16x32xf32>, %[[V:.+]]: tensor<8x16x32xf32>)
+// CHECK: %[[A:.+]] = tl.attention %[[Q]], %[[K]], %[[V]] scale = 0.17677669{{[0-9]*}} : tensor<8x16x32xf32>, tensor<8x16x32xf32>, tensor<8x16x32xf32> -> tensor<8x16x32xf32>
+// CHECK-NEXT: return %[[A]]
+func.func @attention_mha(%q: tensor<8x16x32xf32>, %k: tensor<8x16x32xf32>, %v: tensor<8x16x32xf32>) -> tensor<8x16x32xf32> {
+  %c = tl.constant dense<5.65685415> : tensor<f32>
+  %qs = tl.div %q, %c : tensor<8x16x32xf32>, tensor<f32> -> tensor<8x16x32xf32>
+  %kt = tl.transpose %k perm = [0, 2, 1] : tensor<8x16x32xf32> -> tensor<8x32x16xf32>
+  %s = tl.einsum "...ij,...jk->...ik" %qs, %kt : (tensor<8x16x32xf32>, tensor<8x32x16xf32>) -> tensor<8x16x16xf32>
+  %p = tl.softmax %s axis = 2 : tensor<8x16x16xf32>
+  %o = tl.einsum "...ij,...jk->...ik" %p, %v : (tensor<8x16x16xf32>, tensor<8x16x32xf32>) -> tensor<8x16x32xf32>
+  return %o : tensor<8x16x32xf32>
+}
+
+// -----
+
+// Scale on the scores, an additive mask, K^T given as an einsum operand.
+// CHECK-LABEL: func.func @attention_mask
+// CHECK-SAME: (%[[Q:.+]]: tensor<2x4x16x8xf32>, %[[KT:.+]]: tensor<2x4x8x16xf32>, %[[V:.+]]: tensor<2x4x16x8xf32>, %[[M:.+]]: tensor<16x16xf32>)
+// CHECK: %[[K:.+]] = tl.transpose %[[KT]] perm = [0, 1, 3, 2]
+// CHECK: tl.attention %[[Q]], %[[K]], %[[V]] mask %[[M]] scale = 2.500000e-01
+// CHECK-NOT: tl.softmax
+func.func @attention_mask(%q: tensor<2x4x16x8xf32>, %kt: tensor<2x4x8x16xf32>, %v: tensor<2x4x16x8xf32>, %m: tensor<16x16xf32>) -> tensor<2x4x16x8xf32> {
+  %c = tl.constant dense<0.25> : tensor<f32>
+  %s = tl.einsum "bhid,bhdj->bhij" %q, %kt : (tensor<2x4x16x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x16x16xf32>
+  %ss = tl.mul %c, %s : tensor<f32>, tensor<2x4x16x16xf32> -> tensor<2x4x16x16xf32>
+  %sm = tl.add %ss, %m : tensor<2x4x16x16xf32>, tensor<16x16xf32> -> tensor<2x4x16x16xf32>
+  %p = tl.softmax %sm axis = 3 : tensor<2x4x16x16xf32>
+  %o = tl.einsum "bhij,bhjd->bhid" %p, %v : (tensor<2x4x16x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x16x8xf32>
+  return %o : tensor<2x4x16x8xf32>
+}
+
+// -----
+
+// GPT-2's masked_fill with the causal triangle (a constant condition) becomes `causal`.
+// CHECK-LABEL: func.func @attention_causal
+// CHECK: tl.attention %{{.+}}, %{{.+}}, %{{.+}} causal scale = 5.000000e-01
+// CHECK-NOT: tl.select
+func.func @attention_causal(%q: tensor<1x3x4xf32>, %k: tensor<1x3x4xf32>, %v: tensor<1x3x4xf32>) -> tensor<1x3x4xf32> {
+  %c = tl.constant dense<0.5> : tensor<f32>
+  %ninf = tl.constant dense<0xFF800000> : tensor<f32>
+  %masked = tl.constant dense<[[[false, true, true], [false, false, true], [false, false, false]]]> : tensor<1x3x3xi1>
+  %s = tl.einsum "bid,bjd->bij" %q, %k : (tensor<1x3x4xf32>, tensor<1x3x4xf32>) -> tensor<1x3x3xf32>
+  %ss = tl.mul %s, %c : tensor<1x3x3xf32>, tensor<f32> -> tensor<1x3x3xf32>
+  %sm = tl.select %masked, %ninf, %ss : tensor<1x3x3xi1>, tensor<f32>, tensor<1x3x3xf32> -> tensor<1x3x3xf32>
+  %p = tl.softmax %sm axis = 2 : tensor<1x3x3xf32>
+  %o = tl.einsum "bij,bjd->bid" %p, %v : (tensor<1x3x3xf32>, tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  return %o : tensor<1x3x4xf32>
+}
+
+// -----
+
+// A masked_fill that is not the causal triangle stays a mask (folded to an additive constant).
+// CHECK-LABEL: func.func @attention_fill_mask
+// CHECK: %[[M:.+]] = tl.constant dense<{{\[}}[-1.000000e+04, 0.000000e+00], [0.000000e+00, 0.000000e+00]]> : tensor<2x2xf32>
+// CHECK: tl.attention %{{.+}}, %{{.+}}, %{{.+}} mask %[[M]] scale = 1.000000e+00
+func.func @attention_fill_mask(%q: tensor<2x4xf32>, %k: tensor<2x4xf32>, %v: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %fill = tl.constant dense<-1.0e4> : tensor<f32>
+  %keep = tl.constant dense<[[false, true], [true, true]]> : tensor<2x2xi1>
+  %s = tl.einsum "id,jd->ij" %q, %k : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x2xf32>
+  %sm = tl.select %keep, %s, %fill : tensor<2x2xi1>, tensor<2x2xf32>, tensor<f32> -> tensor<2x2xf32>
+  %p = tl.softmax %sm axis = 1 : tensor<2x2xf32>
+  %o = tl.einsum "ij,jd->id" %p, %v : (tensor<2x2xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %o : tensor<2x4xf32>
+}
+
+// -----
+
+// Not attention: the softmax runs over the query axis, not the keys.
+// CHECK-LABEL: func.func @not_attention_axis
+// CHECK-NOT: tl.attention
+func.func @not_attention_axis(%q: tensor<8x16x32xf32>, %k: tensor<8x16x32xf32>, %v: tensor<8x16x32xf32>) -> tensor<8x16x32xf32> {
+  %s = tl.einsum "bid,bjd->bij" %q, %k : (tensor<8x16x32xf32>, tensor<8x16x32xf32>) -> tensor<8x16x16xf32>
+  %p = tl.softmax %s axis = 1 : tensor<8x16x16xf32>
+  %o = tl.einsum "bij,bjd->bid" %p, %v : (tensor<8x16x16xf32>, tensor<8x16x32xf32>) -> tensor<8x16x32xf32>
+  return %o : tensor<8x16x32xf32>
+}
+
+// -----
+
+// Not lifted: the attention probabilities are also returned (the scores would be computed twice).
+// CHECK-LABEL: func.func @not_attention_shared
+// CHECK-NOT: tl.attention
+func.func @not_attention_shared(%q: tensor<8x16x32xf32>, %k: tensor<8x16x32xf32>, %v: tensor<8x16x32xf32>) -> (tensor<8x16x32xf32>, tensor<8x16x16xf32>) {
+  %s = tl.einsum "bid,bjd->bij" %q, %k : (tensor<8x16x32xf32>, tensor<8x16x32xf32>) -> tensor<8x16x16xf32>
+  %p = tl.softmax %s axis = 2 : tensor<8x16x16xf32>
+  %o = tl.einsum "bij,bjd->bid" %p, %v : (tensor<8x16x16xf32>, tensor<8x16x32xf32>) -> tensor<8x16x32xf32>
+  return %o, %p : tensor<8x16x32xf32>, tensor<8x16x16xf32>
+}

@@ -51,6 +51,11 @@ cl::list<std::string> inputShapes(
     cl::desc("Pin the shape of an ONNX model input (symbolic dimensions in particular), "
              "e.g. --input-shape input=1x3x224x224; repeatable"),
     cl::value_desc("NAME=DIMS"), cl::cat(category));
+cl::list<std::string> constantInputs(
+    "constant-input",
+    cl::desc("Bind an ONNX model input to a constant read from an ONNX TensorProto file, "
+             "specializing the model (e.g. a shape fed as an input); repeatable"),
+    cl::value_desc("NAME=FILE.pb"), cl::cat(category));
 cl::opt<std::string> report("report",
                             cl::desc("Also print a report: 'memory' (the workspace plan: each "
                                      "buffer's offset, size and live range; arena vs naive sum vs "
@@ -140,6 +145,15 @@ int main(int argc, char **argv) {
   options.emit = emitKind;
   options.shared = shared;
   options.optLevel = std::min(optLevel.getValue(), 3u);
+  for (const std::string &spec : constantInputs) {
+    std::string error = tlc::parseConstantInputSpec(spec, options.onnx);
+    if (!error.empty()) {
+      errs() << "tlc: ";
+      WithColor(errs(), raw_ostream::RED, true) << "error: ";
+      errs() << error << "\n";
+      return 1;
+    }
+  }
   for (const std::string &spec : inputShapes) {
     std::string error = tlc::parseInputShapeSpec(spec, options.onnx);
     if (!error.empty()) {

@@ -59,6 +59,65 @@ def build(kind):
     if kind == "undefined-input":
         return model([helper.make_node("Relu", ["nowhere"], ["y"], name="r")],
                      [vi("x", [2])], [vi("y", None)])
+    if kind == "decoder":
+        # ConvTranspose (stride 2, groups 2, output_padding) then Resize (linear, half_pixel)
+        # and Resize (nearest, asymmetric, sizes), as segmentation/GAN decoders use them.
+        w = numpy_helper.from_array(rs.randn(4, 3, 3, 3).astype(np.float32), "w")
+        b = numpy_helper.from_array(rs.randn(6).astype(np.float32), "b")
+        scales = numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")
+        sizes = numpy_helper.from_array(np.array([1, 6, 30, 36], np.int64), "sizes")
+        return model([
+            helper.make_node("ConvTranspose", ["x", "w", "b"], ["c"], name="up1", group=2,
+                             strides=[2, 2], pads=[1, 1, 1, 1], output_padding=[1, 1]),
+            helper.make_node("Resize", ["c", "", "scales"], ["r"], name="bilinear",
+                             mode="linear"),
+            helper.make_node("Resize", ["r", "", "", "sizes"], ["y"], name="nearest",
+                             mode="nearest", coordinate_transformation_mode="asymmetric",
+                             nearest_mode="floor"),
+        ], [vi("x", [1, 4, 5, 6])], [vi("y", [1, 6, 30, 36])], [w, b, scales, sizes])
+    if kind == "attention":
+        # Scaled dot-product attention as exporters write it: MatMul(Q, Transpose(K)), Div by
+        # sqrt(d), Add of a mask, Softmax over the last axis, MatMul with V.
+        mask = np.triu(np.full((6, 6), -1e4, np.float32), 1) * (rs.rand(6, 6) > 0.5)
+        return model([
+            helper.make_node("Transpose", ["k"], ["kt"], name="kt", perm=[0, 1, 3, 2]),
+            helper.make_node("MatMul", ["q", "kt"], ["s"], name="scores"),
+            helper.make_node("Div", ["s", "sqrt_d"], ["ss"], name="scale"),
+            helper.make_node("Add", ["ss", "mask"], ["sm"], name="mask"),
+            helper.make_node("Softmax", ["sm"], ["p"], name="softmax", axis=-1),
+            helper.make_node("MatMul", ["p", "v"], ["y"], name="context"),
+        ], [vi("q", [2, 3, 6, 8]), vi("k", [2, 3, 6, 8]), vi("v", [2, 3, 6, 8])],
+            [vi("y", [2, 3, 6, 8])],
+            [numpy_helper.from_array(np.array(np.sqrt(8.0), np.float32), "sqrt_d"),
+             numpy_helper.from_array(mask.astype(np.float32), "mask")])
+    if kind == "shape-input":
+        # Reshape whose target shape is a graph input (as ONNX's node tests feed it).
+        return model([helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")],
+                     [vi("x", [2, 3, 4]), vi("shape", [2], TensorProto.INT64)],
+                     [vi("y", None)])
+    if kind == "norm-stats":
+        # Opset 6: InstanceNormalization-6 is unchanged by opset 7, so the model imports.
+        sc = numpy_helper.from_array(rs.randn(8).astype(np.float32), "sc")
+        bi = numpy_helper.from_array(rs.randn(8).astype(np.float32), "bi")
+        return model([helper.make_node("InstanceNormalization", ["x", "sc", "bi"], ["y"],
+                                       name="inorm", epsilon=1e-3)],
+                     [vi("x", [1, 8, 4, 4])], [vi("y", [1, 8, 4, 4])], [sc, bi], opset=6)
+    if kind == "norm-stats17":
+        # DepthToSpace, then LayerNormalization with its Mean and InvStdDev outputs.
+        g = numpy_helper.from_array(rs.randn(16).astype(np.float32), "g")
+        return model([
+            helper.make_node("DepthToSpace", ["x"], ["d"], name="d2s", blocksize=2, mode="CRD"),
+            helper.make_node("Reshape", ["d", "shape"], ["r"], name="flat"),
+            helper.make_node("LayerNormalization", ["r", "g"], ["y", "mean", "istd"], name="ln",
+                             axis=-1),
+        ], [vi("x", [1, 8, 2, 2])], [vi("y", [2, 16]), vi("mean", [2, 1]), vi("istd", [2, 1])],
+            [g, numpy_helper.from_array(np.array([2, 16], np.int64), "shape")], opset=17)
+    if kind == "neg-slice":
+        # Slice with a negative step: x[:, 7:0:-3] on a 2x8 input (columns 7, 4, 1).
+        ints = lambda n, v: numpy_helper.from_array(np.array(v, np.int64), n)
+        return model([helper.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["y"], name="rev")],
+                     [vi("x", [2, 8])], [vi("y", [2, 3])],
+                     [ints("st", [7]), ints("en", [0]), ints("ax", [1]), ints("sp", [-3])])
     if kind == "old-opset":
         return model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [2])], [vi("y", None)],
                      opset=5)
@@ -66,4 +125,10 @@ def build(kind):
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "shape-pb":
+        # The TensorProto file --constant-input reads: make_model.py shape-pb OUT.pb
+        with open(sys.argv[2], "wb") as f:
+            f.write(numpy_helper.from_array(np.array([4, 6], np.int64), "shape")
+                    .SerializeToString())
+        sys.exit(0)
     onnx.save(build(sys.argv[1]), sys.argv[2])

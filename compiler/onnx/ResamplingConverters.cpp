@@ -1,0 +1,341 @@
+// Converters for ONNX ops that change spatial resolution: ConvTranspose (a zero-inserted,
+// flipped-kernel tl.conv2d), Resize and Upsample (per-axis tl.gather with host-computed
+// indices, plus a weighted sum for linear interpolation).
+#include "NodeContext.h"
+#include "TensorData.h"
+
+#include "TL/NNShapes.h"
+#include "TL/Shapes.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace tlc;
+using namespace tlc::onnx_import;
+
+#define TLC_TRY(var, expr)                                                                     \
+  auto var##OrFail = (expr);                                                                   \
+  if (failed(var##OrFail))                                                                     \
+    return failure();                                                                          \
+  auto var = *var##OrFail;
+
+namespace {
+
+FailureOr<Value> gatherAxis(NodeContext &cx, Value x, ArrayRef<int64_t> indices, int64_t axis) {
+  auto idxType = RankedTensorType::get({(int64_t)indices.size()}, cx.b.getI64Type());
+  Value idx = cx.constantValue(fromInts(idxType, indices));
+  TLC_TRY(type, tl::gatherType(cast<RankedTensorType>(x.getType()), idxType, axis,
+                               [&] { return cx.emitError(); }));
+  return tl::GatherOp::create(cx.b, cx.loc, type, x, idx, axis).getResult();
+}
+
+FailureOr<Value> pad(NodeContext &cx, Value x, ArrayRef<int64_t> pads) {
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+    return x;
+  TLC_TRY(type, tl::padType(cast<RankedTensorType>(x.getType()), pads,
+                            [&] { return cx.emitError(); }));
+  return tl::PadOp::create(cx.b, cx.loc, type, x, cx.b.getDenseI64ArrayAttr(pads),
+                           tl::PadModeAttr::get(cx.ctx(), tl::PadMode::constant),
+                           cx.b.getF64FloatAttr(0.0))
+      .getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// ConvTranspose
+//===----------------------------------------------------------------------===//
+
+void checkConvTranspose(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  if (const onnx::AttributeProto *a = findAttr(node, "auto_pad"))
+    if (a->s() != "NOTSET" && a->s() != "VALID" && a->s() != "SAME_UPPER" &&
+        a->s() != "SAME_LOWER")
+      problems.push_back("auto_pad '" + a->s() + "' is not supported");
+}
+
+/// ConvTranspose(x, w) = conv(zero-inserted x, flipped w with in/out channels swapped per
+/// group), stride 1, padded by dilation*(k-1) - pads (negative amounts crop).
+LogicalResult convertConvTranspose(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  if (rank != 3 && rank != 4)
+    return cx.emitError() << "ConvTranspose supports 1-D and 2-D convolutions, got input rank "
+                          << rank;
+  if (cx.rank(1) != rank)
+    return cx.emitError() << "weight rank " << cx.rank(1) << " differs from input rank " << rank;
+  if (!isa<FloatType>(cx.elementType(0)))
+    return cx.emitError() << "ConvTranspose needs a float input";
+  size_t n = rank - 2;
+  ArrayRef<int64_t> in = cx.shape(0).drop_front(2);
+  ArrayRef<int64_t> wShape = cx.shape(1);
+  int64_t groups = cx.attrInt("group", 1);
+  int64_t cin = cx.shape(0)[1];
+  if (groups < 1 || wShape[0] != cin || cin % groups != 0)
+    return cx.emitError() << "weight shape " << tl::formatShape(wShape)
+                          << " does not match input channels " << cin << " and group " << groups;
+  SmallVector<int64_t> kernel = cx.attrInts("kernel_shape");
+  if (kernel.empty())
+    kernel.append(wShape.begin() + 2, wShape.end());
+  SmallVector<int64_t> strides = cx.attrInts("strides"), dilations = cx.attrInts("dilations"),
+                       pads = cx.attrInts("pads"), outPad = cx.attrInts("output_padding"),
+                       outShape = cx.attrInts("output_shape");
+  if (strides.empty())
+    strides.assign(n, 1);
+  if (dilations.empty())
+    dilations.assign(n, 1);
+  if (pads.empty())
+    pads.assign(2 * n, 0);
+  if (outPad.empty())
+    outPad.assign(n, 0);
+  if (outShape.size() == n + 2)
+    outShape.erase(outShape.begin(), outShape.begin() + 2);
+  if (kernel.size() != n || strides.size() != n || dilations.size() != n ||
+      pads.size() != 2 * n || outPad.size() != n || (!outShape.empty() && outShape.size() != n))
+    return cx.emitError() << "kernel_shape, strides, dilations, pads, output_padding and "
+                             "output_shape do not match the "
+                          << n << " spatial dimensions";
+  if (ArrayRef<int64_t>(kernel) != wShape.drop_front(2))
+    return cx.emitError() << "kernel_shape " << tl::formatShape(kernel)
+                          << " differs from the weight's " << tl::formatShape(wShape.drop_front(2));
+  std::string autoPad = cx.attrString("auto_pad", "NOTSET");
+  if (autoPad == "VALID")
+    pads.assign(2 * n, 0);
+  if (outShape.empty() && (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER"))
+    for (size_t i = 0; i < n; ++i)
+      outShape.push_back(in[i] * strides[i]);
+  if (!outShape.empty())
+    for (size_t i = 0; i < n; ++i) {
+      int64_t total = strides[i] * (in[i] - 1) + outPad[i] + (kernel[i] - 1) * dilations[i] +
+                      1 - outShape[i];
+      // Floor division (as ONNX's Python reference): a negative total crops at the end.
+      int64_t half = llvm::divideFloorSigned(total, 2);
+      bool upper = autoPad == "SAME_UPPER";
+      pads[i] = upper ? half : total - half;
+      pads[i + n] = upper ? total - half : half;
+    }
+
+  // Normalize to 2-D (a 1-D op is 2-D over a height of 1).
+  Value x = cx.value(0), w = cx.value(1);
+  if (n == 1) {
+    TLC_TRY(x4, cx.reshape(x, {cx.shape(0)[0], cin, 1, in[0]}));
+    TLC_TRY(w4, cx.reshape(w, {wShape[0], wShape[1], 1, wShape[2]}));
+    x = x4;
+    w = w4;
+    kernel.insert(kernel.begin(), 1);
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+    outPad.insert(outPad.begin(), 0);
+    pads = {0, pads[0], 0, pads[1]};
+  }
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t batch = xt.getDimSize(0), h = xt.getDimSize(2), wd = xt.getDimSize(3);
+  int64_t sh = strides[0], sw = strides[1];
+
+  // Zero insertion: [N,C,H,W] -> [N,C,H,1,W,1], pad the unit axes to the strides, merge.
+  if (sh > 1 || sw > 1) {
+    TLC_TRY(x6, cx.reshape(x, {batch, cin, h, 1, wd, 1}));
+    TLC_TRY(p6, pad(cx, x6, {0, 0, 0, 0, 0, 0, 0, 0, 0, sh - 1, 0, sw - 1}));
+    TLC_TRY(x4, cx.reshape(p6, {batch, cin, h * sh, wd * sw}));
+    x = x4;
+  }
+  // The merged tensor has (s - 1) zeros past the last element that the ideal zero-inserted
+  // input does not; fold them into the trailing amount.
+  SmallVector<int64_t> lo, hi;
+  for (int i = 0; i < 2; ++i) {
+    int64_t span = dilations[i] * (kernel[i] - 1);
+    lo.push_back(span - pads[i]);
+    hi.push_back(span - pads[i + 2] + outPad[i] - (strides[i] - 1));
+  }
+  ArrayRef<int64_t> zShape = cast<RankedTensorType>(x.getType()).getShape();
+  if (llvm::any_of(lo, [](int64_t v) { return v < 0; }) ||
+      llvm::any_of(hi, [](int64_t v) { return v < 0; })) {
+    SmallVector<int64_t> offsets = {0, 0, std::max<int64_t>(0, -lo[0]),
+                                    std::max<int64_t>(0, -lo[1])};
+    SmallVector<int64_t> sizes = {zShape[0], zShape[1],
+                                  zShape[2] - offsets[2] - std::max<int64_t>(0, -hi[0]),
+                                  zShape[3] - offsets[3] - std::max<int64_t>(0, -hi[1])};
+    if (sizes[2] <= 0 || sizes[3] <= 0)
+      return cx.emitError() << "pads " << tl::formatShape(cx.attrInts("pads"))
+                            << " leave an empty output";
+    SmallVector<int64_t> unit(4, 1);
+    TLC_TRY(t, tl::sliceType(cast<RankedTensorType>(x.getType()), offsets, sizes, unit,
+                             [&] { return cx.emitError(); }));
+    x = tl::SliceOp::create(cx.b, cx.loc, t, x, offsets, sizes, unit).getResult();
+  }
+  SmallVector<int64_t> convPads = {std::max<int64_t>(0, lo[0]), std::max<int64_t>(0, lo[1]),
+                                   std::max<int64_t>(0, hi[0]), std::max<int64_t>(0, hi[1])};
+
+  // Filter: [Cin, Cout/g, kh, kw] -> [g, Cin/g, Cout/g, kh, kw] -> swap -> [Cout, Cin/g, kh, kw],
+  // then flip both spatial axes.
+  int64_t coutPerGroup = wShape[1], cinPerGroup = cin / groups;
+  int64_t kh = kernel[0], kw = kernel[1];
+  TLC_TRY(w5, cx.reshape(w, {groups, cinPerGroup, coutPerGroup, kh, kw}));
+  TLC_TRY(wt, cx.transpose(w5, {0, 2, 1, 3, 4}));
+  TLC_TRY(filter, cx.reshape(wt, {groups * coutPerGroup, cinPerGroup, kh, kw}));
+  for (int axis : {2, 3}) {
+    int64_t k = axis == 2 ? kh : kw;
+    if (k == 1)
+      continue;
+    SmallVector<int64_t> rev;
+    for (int64_t i = k - 1; i >= 0; --i)
+      rev.push_back(i);
+    TLC_TRY(f, gatherAxis(cx, filter, rev, axis));
+    filter = f;
+  }
+  Value bias = cx.hasInput(2) ? cx.value(2) : Value();
+  SmallVector<int64_t> ones = {1, 1};
+  TLC_TRY(type, tl::conv2dType(cast<RankedTensorType>(x.getType()),
+                               cast<RankedTensorType>(filter.getType()), ones, convPads,
+                               dilations, groups, [&] { return cx.emitError(); }));
+  Value y = tl::Conv2DOp::create(cx.b, cx.loc, type, x, filter, bias, ones, convPads, dilations,
+                                 groups)
+                .getResult();
+  if (n == 1) {
+    TLC_TRY(r, cx.reshape(y, {type.getDimSize(0), type.getDimSize(1), type.getDimSize(3)}));
+    y = r;
+  }
+  cx.setOutput(0, y);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Resize / Upsample
+//===----------------------------------------------------------------------===//
+
+struct ResizeMode {
+  bool linear = false;
+  std::string coordinates = "half_pixel";
+  std::string nearest = "round_prefer_floor";
+};
+
+/// The input coordinate of output index `i` along an axis of `len` -> `out` with `scale`
+/// (ONNX's coordinate_transformation_mode).
+/// As in ONNX's reference, the output extent in align_corners and pytorch_half_pixel is
+/// `len * scale`, which need not be an integer when scales (not sizes) are given.
+double sourceCoordinate(const ResizeMode &m, int64_t i, int64_t len, double scale) {
+  const std::string &c = m.coordinates;
+  double out = len * scale;
+  if (c == "align_corners")
+    return out == 1.0 ? 0.0 : (double)i * (len - 1) / (out - 1.0);
+  if (c == "asymmetric")
+    return i / scale;
+  if (c == "pytorch_half_pixel")
+    return out == 1.0 ? -0.5 : (i + 0.5) / scale - 0.5;
+  if (c == "tf_half_pixel_for_nn")
+    return (i + 0.5) / scale;
+  return (i + 0.5) / scale - 0.5; // half_pixel
+}
+
+/// Resamples axis `axis` of `x` from `len` to `out` elements.
+FailureOr<Value> resampleAxis(NodeContext &cx, Value x, int64_t axis, int64_t out, double scale,
+                              const ResizeMode &m) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t len = xt.getDimSize(axis);
+  auto clampIdx = [&](int64_t i) { return std::clamp<int64_t>(i, 0, len - 1); };
+  SmallVector<int64_t> i0, i1;
+  SmallVector<double> frac;
+  for (int64_t i = 0; i < out; ++i) {
+    double src = sourceCoordinate(m, i, len, scale);
+    double fl = std::floor(src), r = src - fl;
+    if (m.linear) {
+      i0.push_back(clampIdx((int64_t)fl));
+      i1.push_back(clampIdx((int64_t)fl + 1));
+      frac.push_back(r);
+      continue;
+    }
+    bool up = r != 0.0 && (m.nearest == "ceil" ||
+                           (m.nearest == "round_prefer_ceil" && r >= 0.5) ||
+                           (m.nearest == "round_prefer_floor" && r > 0.5));
+    i0.push_back(clampIdx((int64_t)fl + (up ? 1 : 0)));
+  }
+  bool identity = out == len;
+  for (int64_t i = 0; i < out && identity; ++i)
+    identity = i0[i] == i && (!m.linear || frac[i] == 0.0 || i1[i] == i);
+  if (identity)
+    return x;
+  TLC_TRY(g0, gatherAxis(cx, x, i0, axis));
+  if (!m.linear)
+    return g0;
+  TLC_TRY(g1, gatherAxis(cx, x, i1, axis));
+  // y = g0 + (g1 - g0) * frac, frac shaped [out, 1, ...] to broadcast along `axis`.
+  SmallVector<int64_t> wShape = {out};
+  wShape.append(xt.getRank() - axis - 1, 1);
+  Value w = cx.constantValue(fromDoubles(RankedTensorType::get(wShape, xt.getElementType()), frac));
+  TLC_TRY(d, cx.binary<tl::SubOp>(g1, g0));
+  TLC_TRY(dw, cx.binary<tl::MulOp>(d, w));
+  return cx.binary<tl::AddOp>(g0, dw);
+}
+
+void checkResize(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  if (const onnx::AttributeProto *a = findAttr(node, "mode"))
+    if (a->s() != "nearest" && a->s() != "linear" && a->s() != "bilinear")
+      problems.push_back("mode '" + a->s() + "' is not supported (nearest and linear are)");
+  if (const onnx::AttributeProto *a = findAttr(node, "coordinate_transformation_mode"))
+    if (a->s() == "tf_crop_and_resize")
+      problems.push_back("coordinate_transformation_mode 'tf_crop_and_resize' is not supported");
+}
+
+/// Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and Upsample (X, scales; asymmetric
+/// coordinates, nearest rounds down). Scales or sizes must be compile-time constants.
+template <bool Upsample> LogicalResult convertResize(NodeContext &cx) {
+  bool upsample = Upsample;
+  ResizeMode m;
+  std::string mode = cx.attrString("mode", "nearest");
+  m.linear = mode == "linear" || mode == "bilinear";
+  if (upsample || cx.opset < 11) {
+    m.coordinates = "asymmetric";
+    m.nearest = "floor";
+  } else {
+    m.coordinates = cx.attrString("coordinate_transformation_mode", "half_pixel");
+    m.nearest = cx.attrString("nearest_mode", "round_prefer_floor");
+  }
+  if (!isa<FloatType>(cx.elementType(0)))
+    return cx.emitError() << cx.node.op_type() << " needs a float input";
+  ArrayRef<int64_t> shape = cx.shape(0);
+  int64_t rank = shape.size();
+  size_t scalesInput = upsample || cx.opset < 11 ? 1 : 2, sizesInput = 3;
+  SmallVector<double> scales;
+  SmallVector<int64_t> sizes;
+  if (cx.hasInput(sizesInput) &&
+      (!cx.constant(sizesInput) || cx.constant(sizesInput).getNumElements() > 0)) {
+    TLC_TRY(s, cx.constInts(sizesInput, "sizes"));
+    sizes = s;
+    for (int64_t d = 0; d < rank && d < (int64_t)sizes.size(); ++d)
+      scales.push_back((double)sizes[d] / shape[d]);
+  } else if (cx.hasInput(scalesInput)) {
+    if (!cx.constant(scalesInput))
+      return cx.emitError() << "scales (input " << scalesInput << ", '"
+                            << cx.node.input(scalesInput)
+                            << "') must be a constant computable at compile time";
+    scales = toDoubles(cx.constant(scalesInput));
+    for (int64_t d = 0; d < rank && d < (int64_t)scales.size(); ++d)
+      sizes.push_back((int64_t)std::floor(shape[d] * scales[d]));
+  } else if (upsample && cx.hasAttr("scales")) {
+    const onnx::AttributeProto *a = cx.attr("scales");
+    scales.assign(a->floats().begin(), a->floats().end());
+    for (int64_t d = 0; d < rank && d < (int64_t)scales.size(); ++d)
+      sizes.push_back((int64_t)std::floor(shape[d] * scales[d]));
+  } else {
+    return cx.emitError() << cx.node.op_type() << " needs constant scales or sizes";
+  }
+  if ((int64_t)sizes.size() != rank || (int64_t)scales.size() != rank)
+    return cx.emitError() << "scales/sizes have " << sizes.size()
+                          << " entries for an input of rank " << rank;
+  Value y = cx.value(0);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (sizes[d] <= 0 || scales[d] <= 0)
+      return cx.emitError() << "output size " << sizes[d] << " along axis " << d
+                            << " is not positive";
+    TLC_TRY(r, resampleAxis(cx, y, d, sizes[d], scales[d], m));
+    y = r;
+  }
+  cx.setOutput(0, y);
+  return success();
+}
+
+} // namespace
+
+void tlc::onnx_import::registerResamplingConverters(ConverterTable &t) {
+  t["ConvTranspose"] = {convertConvTranspose, checkConvTranspose};
+  t["Resize"] = {convertResize<false>, checkResize};
+  t["Upsample"] = {convertResize<true>, checkResize};
+}
