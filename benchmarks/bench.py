@@ -99,16 +99,49 @@ def cases(quick):
          "inputs": [(nr, nc), (nc,), (nc,)], "outputs": [(nr, nc)],
          "dnnl": ["layernorm", nr, nc], "py": ("layernorm", [nr, nc])},
     ]
+    # Convolutions and whole CNNs come in through ONNX (exported from PyTorch in a child process).
+    convs = [(1, 64, 56, 56, 64, 3, 1, 1), (8, 3, 224, 224, 64, 7, 2, 3)] if not q else \
+        [(1, 8, 16, 16, 8, 3, 1, 1)]
+    for n, c, h, w, f, k, st, pad in convs:
+        oh, ow = (h + 2 * pad - k) // st + 1, (w + 2 * pad - k) // st + 1
+        dims = [n, c, h, w, f, k, st, pad]
+        out.append({"name": "conv2d_%dx%dx%dx%d_k%ds%d" % (n, c, h, w, k, st),
+                    "label": "conv2d %dx%dx%dx%d, %d %dx%d s%d pad %d" % (n, c, h, w, f, k, k, st, pad),
+                    "kind": "flops", "work": 2.0 * n * f * oh * ow * c * k * k,
+                    "onnx": {"kind": "conv2d", "dims": dims},
+                    "inputs": [(n, c, h, w)], "outputs": [(n, f, oh, ow)],
+                    "dnnl": ["conv2d"] + dims, "py": ("conv2d", dims)})
+    if not q:
+        # Work: multiply-adds x 2 of the convolutions and linear layers (torchvision's counts).
+        for model, gflop in (("resnet18", 3.64), ("mobilenet_v2", 0.60)):
+            out.append({"name": model, "label": "%s 1x3x224x224" % model, "kind": "flops",
+                        "work": gflop * 1e9, "onnx": {"kind": "model", "name": model},
+                        "inputs": [(1, 3, 224, 224)], "outputs": [(1, 1000)],
+                        "py": (model, [1, 3, 224, 224])})
     return out
 
 
-# Suites of the issue that cannot run yet; listed so the report shows the gap.
+# Suites of the issue that cannot run here; listed so the report shows the gap.
 PENDING = [
-    ("conv2d 1x64x56x56, 64 3x3 pad 1", "n/a until the ONNX importer / conv ops land"),
-    ("conv2d 8x3x224x224, 64 7x7 s2 pad 3", "n/a until the ONNX importer / conv ops land"),
     ("attention b4 h8 s1024 d64", "n/a here (issue 6)"),
-    ("resnet18 / mobilenet_v2 / transformer encoder", "n/a until the ONNX importer lands"),
+    ("transformer encoder (6 layers, d512)", "n/a here (bench_memattn.py has encoder layers)"),
 ]
+
+
+def export_onnx(spec, path):
+    """Writes the ONNX file of a conv2d case or a torchvision model (random weights, seed 0)."""
+    import torch
+    torch.manual_seed(0)
+    if spec["kind"] == "conv2d":
+        n, c, h, w, f, k, st, pad = spec["dims"]
+        module = torch.nn.Conv2d(c, f, k, stride=st, padding=pad, bias=False)
+        x = torch.randn(n, c, h, w)
+    else:
+        import torchvision
+        module = getattr(torchvision.models, spec["name"])()
+        x = torch.randn(1, 3, 224, 224)
+    module.eval()
+    torch.onnx.export(module, x, path, opset_version=13, input_names=["x"], output_names=["y"])
 
 # ----------------------------------------------------------------------------------------------
 # Python workers (torch, numpy): run in a child process with the thread variables already set.
@@ -151,6 +184,15 @@ def py_worker(framework, op, dims, threads, repeats):
         elif op == "layernorm":
             x, g, b = t(*dims), t(dims[1]), t(dims[1])
             fn = lambda: F.layer_norm(x, (dims[1],), g, b, 1e-5)  # noqa: E731
+        elif op == "conv2d":
+            n, c, h, w, f, k, st, pad = dims
+            x, wt = t(n, c, h, w), t(f, c, k, k)
+            fn = lambda: F.conv2d(x, wt, stride=st, padding=pad)  # noqa: E731
+        elif op in ("resnet18", "mobilenet_v2"):
+            import torchvision
+            model = getattr(torchvision.models, op)().eval()
+            x = t(*dims)
+            fn = lambda: model(x)  # noqa: E731
         else:
             return None
     else:
@@ -321,9 +363,15 @@ def numel(shape):
 
 def build_tlc(case, args, work):
     name = "b_" + case["name"]
-    tl = os.path.join(work, name + ".tl")
-    with open(tl, "w") as f:
-        f.write(case["tl"])
+    if "onnx" in case:
+        tl = os.path.join(work, name + ".onnx")
+        subprocess.run(["/usr/bin/python3", os.path.abspath(__file__), "--export-onnx",
+                        json.dumps(case["onnx"]), "--out", tl], check=True,
+                       stdout=subprocess.DEVNULL)
+    else:
+        tl = os.path.join(work, name + ".tl")
+        with open(tl, "w") as f:
+            f.write(case["tl"])
     obj, hdr = os.path.join(work, name + ".o"), os.path.join(work, name + ".h")
     cmd = [args.tlc, tl, "-o", obj, "--header", hdr, "--name", name] + (
         ["--cpu", args.cpu] if args.cpu else [])
@@ -392,7 +440,12 @@ def main(argv):
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--op", help=argparse.SUPPRESS)
     ap.add_argument("--dims", help=argparse.SUPPRESS)
+    ap.add_argument("--export-onnx", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+
+    if args.export_onnx:  # child process: write one ONNX case to --out
+        export_onnx(json.loads(args.export_onnx), args.out)
+        return 0
 
     if args.worker:  # child process: time one Python case, print the times (and libraries)
         times = py_worker(args.worker, args.op, [int(d) for d in args.dims.split(",")],
@@ -464,7 +517,7 @@ def main(argv):
                                 continue
                             r = timed([exe, str(args.repeats)], env, args)
                         elif fw == "onednn":
-                            if not args.dnnl_bench:
+                            if not args.dnnl_bench or "dnnl" not in case:
                                 continue
                             r = timed([args.dnnl_bench, case["dnnl"][0], str(args.repeats)] +
                                       [str(a) for a in case["dnnl"][1:]], env, args)

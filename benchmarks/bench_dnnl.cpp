@@ -124,6 +124,21 @@ int main(int argc, char **argv) {
             {DNNL_ARG_DST, memory(d, eng)},
             {DNNL_ARG_SCALE, makeMemory(p, eng, 1)},
             {DNNL_ARG_SHIFT, makeMemory(p, eng, 1)}};
+  } else if (name == "conv2d") {
+    // n c h w f k stride pad; oneDNN picks its best layouts (format any), reorders untimed.
+    memory::dim n = arg(0), c = arg(1), h = arg(2), w = arg(3), f = arg(4), k = arg(5),
+                st = arg(6), pad = arg(7);
+    memory::dim oh = (h + 2 * pad - k) / st + 1, ow = (w + 2 * pad - k) / st + 1;
+    memory::desc src({n, c, h, w}, dt::f32, tag::any), wei({f, c, k, k}, dt::f32, tag::any),
+        dst({n, f, oh, ow}, dt::f32, tag::any);
+    convolution_forward::primitive_desc pd(
+        convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                  src, wei, dst, {st, st}, {pad, pad}, {pad, pad}),
+        eng);
+    prim = convolution_forward(pd);
+    args = {{DNNL_ARG_SRC, makeMemory(pd.src_desc(), eng, 1)},
+            {DNNL_ARG_WEIGHTS, makeMemory(pd.weights_desc(), eng, 1)},
+            {DNNL_ARG_DST, memory(pd.dst_desc(), eng)}};
   } else {
     return usage();
   }

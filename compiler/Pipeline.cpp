@@ -25,6 +25,9 @@ void tlc::buildLowerToLinalgPipeline(OpPassManager &pm) {
   // Fusion for now is upstream's elementwise producer-consumer fusion on linalg.generic.
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCSEPass());
+  // Convolutions become im2col + contractions (tiled and vectorized in codegen); after fusion,
+  // so the window copy stays a separate loop nest and the contraction keeps its plain body.
+  pm.addNestedPass<func::FuncOp>(createTLCLowerConvolutions());
   pm.addNestedPass<func::FuncOp>(createTLCInterchangeLoops());
   pm.addNestedPass<func::FuncOp>(createTLCSetFastMath());
 }

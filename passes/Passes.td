@@ -66,6 +66,23 @@ def TLCInterchangeLoops : Pass<"tlc-interchange-loops", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> {
+  let summary = "Rewrite 2-D convolutions on tensors as im2col + contraction or ordered loops";
+  let description = [{
+    `linalg.conv_2d_nchw_fchw` (static shapes, one float element type) becomes a copy of the
+    input's windows into a `[N, C, KH, KW, OH, OW]` tensor (an affine-indexed
+    `linalg.generic`, unit stride innermost; skipped for 1x1 stride-1 convolutions, whose input
+    already is that matrix), collapsed to `[N, C*KH*KW, OH*OW]`, and a `linalg.generic`
+    contraction with the filter collapsed to `[F, C*KH*KW]`: a matmul with the output's pixels
+    as its contiguous n dimension, which `tlc-tile-contractions` and `tlc-vectorize` turn into
+    register-tiled FMA code. `linalg.depthwise_conv_2d_nchw_chw` becomes a `linalg.generic`
+    whose loops run (n, c, oh, kh, kw, ow), so the innermost loop walks output and input rows
+    with unit stride (for stride 1) and vectorizes. Other convolutions are left alone.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def TLCSetFastMath : Pass<"tlc-set-fast-math", "mlir::func::FuncOp"> {
   let summary = "Mark floating-point arithmetic with the fast-math flags codegen may use";
   let description = [{
@@ -123,6 +140,25 @@ def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::linalg::LinalgDialect",
                            "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+}
+
+def TLCParallelizeLoops : Pass<"tlc-parallelize-loops", "mlir::func::FuncOp"> {
+  let summary = "Split large linalg ops on buffers into parallel chunks for the thread pool";
+  let description = [{
+    Each linalg op directly in the function body (not already inside a loop nest such as the
+    contraction tiles) with static loop ranges and at least `min-work` iterations is tiled
+    along its outermost parallel dimension into at most `max-chunks` chunks (each of at least
+    `min-work`/4 iterations), and the tile loop becomes a one-dimensional `scf.parallel`
+    (run on the thread pool by tlc-outline-parallel-loops). Reduction dimensions are never
+    split, so every output element is computed in the same order whatever the thread count.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"65536",
+           "smallest iteration count worth a parallel launch">,
+    Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"64", "most chunks per op">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def TLCOutlineParallelLoops : Pass<"tlc-outline-parallel-loops", "mlir::ModuleOp"> {

@@ -93,6 +93,15 @@ void makeParallel(RewriterBase &rewriter, scf::ForOp loop) {
   rewriter.eraseOp(loop);
 }
 
+std::optional<int64_t> constantTripCount(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                         ub = getConstantIntValue(loop.getUpperBound()),
+                         step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return llvm::divideCeil(*ub - *lb, *step);
+}
+
 struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContractionsPass> {
   using Base::Base;
 
@@ -106,6 +115,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     IRRewriter rewriter(ctx);
     SmallVector<scf::ForOp> toPeel, parallelLoops;
     for (auto [op, loops] : work) {
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
       // Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left).
       FailureOr<scf::SCFTilingResult> outer =
           tile(rewriter, op, tileSizes(ctx, loops, cacheM, cacheN, cacheK),
@@ -125,11 +135,24 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         return signalPassFailure();
       }
       inner->tiledOps.back()->setAttr("tlc.register_tile", UnitAttr::get(ctx));
-      // The outermost block loop walks a parallel dimension (batch or n): blocks are
-      // independent, so threads may take them (tlc-outline-parallel-loops).
-      if (parallelOuter && !outer->loops.empty())
-        if (auto forOp = dyn_cast<scf::ForOp>(outer->loops.front().getOperation()))
+      // The outermost block loop over a parallel dimension (batch or n) with more than one
+      // iteration: blocks are independent, so threads may take them
+      // (tlc-outline-parallel-loops). Loops over unit dimensions (e.g. the batch of a
+      // convolution's contraction) are skipped; none inside a reduction loop is taken.
+      if (parallelOuter) {
+        SmallVector<int64_t> order = interchange(loops, {loops.n, loops.k, loops.m});
+        for (auto [i, loop] : llvm::enumerate(outer->loops)) {
+          auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+          if (!forOp || i >= order.size() ||
+              iterators[order[i]] != utils::IteratorType::parallel)
+            break;
+          std::optional<int64_t> trips = constantTripCount(forOp);
+          if (trips && *trips <= 1)
+            continue;
           parallelLoops.push_back(forOp);
+          break;
+        }
+      }
       // Peel the register-level m and n loops so full tiles get static shapes (once a
       // canonicalization folds the constant sizes into the subviews).
       // Innermost first, so the outer peel copies an already peeled inner loop.

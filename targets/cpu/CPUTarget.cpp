@@ -59,6 +59,8 @@ public:
     pm.addPass(createCanonicalizerPass());
     pm.addNestedPass<func::FuncOp>(createTLCVectorize());
     pm.addPass(createCanonicalizerPass());
+    // Large elementwise/reduction/copy ops split into chunks along a parallel dimension.
+    pm.addNestedPass<func::FuncOp>(createTLCParallelizeLoops());
     // Outer parallel loops run on the runtime's thread pool.
     pm.addPass(createTLCOutlineParallelLoops());
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -63,3 +63,23 @@ func.func @not_contractions(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %t: tensor
   %r = linalg.matmul ins(%t, %t : tensor<8x8xf32>, tensor<8x8xf32>) outs(%t : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %r : tensor<8x8xf32>
 }
+
+// -----
+
+// A convolution's contraction [F, K] x [1, K, P]: the unit batch dimension's block loop has one
+// iteration, so the parallel loop is the n (pixel) block loop inside it.
+// CHECK-LABEL: func.func @unit_batch
+// CHECK-DAG: %[[C64:.+]] = arith.constant 64 : index
+// CHECK-NOT: scf.for
+// CHECK: scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%[[C64]])
+func.func @unit_batch(%w: memref<32x64xf32>, %col: memref<1x64x256xf32>, %out: memref<1x32x256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %col : memref<32x64xf32>, memref<1x64x256xf32>) outs(%out : memref<1x32x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

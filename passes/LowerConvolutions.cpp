@@ -1,0 +1,154 @@
+// tlc-lower-convolutions: 2-D convolutions on tensors as im2col + contraction (which the
+// contraction tiler and vectorizer handle) and depthwise convolutions as loops in a
+// vectorizable order.
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLCLOWERCONVOLUTIONS
+#include "passes/Passes.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+
+namespace {
+
+using IT = utils::IteratorType;
+
+/// Mechanism: whether `op` is a static, tensor-semantics convolution whose operands all have
+/// the same float element type.
+bool qualifies(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() || op->getNumResults() != 1)
+    return false;
+  Type et = getElementTypeOrSelf(op->getResult(0).getType());
+  if (!isa<FloatType>(et))
+    return false;
+  return llvm::all_of(op->getOperands(),
+                      [&](Value v) { return getElementTypeOrSelf(v.getType()) == et; });
+}
+
+SmallVector<int64_t> values(DenseIntElementsAttr attr) {
+  return llvm::to_vector(llvm::map_range(attr.getValues<APInt>(),
+                                         [](const APInt &v) { return v.getSExtValue(); }));
+}
+
+/// The multiply-accumulate body `acc + x * w`.
+void macBody(OpBuilder &b, Location loc, ValueRange args) {
+  Value p = arith::MulFOp::create(b, loc, args[0], args[1]);
+  Value s = arith::AddFOp::create(b, loc, args[2], p);
+  linalg::YieldOp::create(b, loc, s);
+}
+
+/// conv_2d_nchw_fchw -> im2col copy (unless 1x1, stride 1) + [F, K] x [N, K, P] contraction.
+LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
+  Location loc = op.getLoc();
+  Value input = op.getInputs()[0], filter = op.getInputs()[1], init = op.getOutputs()[0];
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto fType = cast<RankedTensorType>(filter.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  Type et = outType.getElementType();
+  int64_t n = outType.getDimSize(0), f = outType.getDimSize(1), oh = outType.getDimSize(2),
+          ow = outType.getDimSize(3), c = inType.getDimSize(1), kh = fType.getDimSize(2),
+          kw = fType.getDimSize(3);
+  SmallVector<int64_t> st = values(op.getStrides()), dil = values(op.getDilations());
+  int64_t k = c * kh * kw, p = oh * ow;
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+
+  Value col;
+  bool identity = kh == 1 && kw == 1 && st[0] == 1 && st[1] == 1 &&
+                  inType.getDimSize(2) == oh && inType.getDimSize(3) == ow;
+  if (identity) {
+    col = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({n, c, p}, et), input,
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  } else {
+    // col6[n, c, kh, kw, oh, ow] = input[n, c, oh * sh + kh * dh, ow * sw + kw * dw]
+    auto col6Type = RankedTensorType::get({n, c, kh, kw, oh, ow}, et);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, col6Type.getShape(), et);
+    AffineExpr d[6];
+    bindDims(ctx, d[0], d[1], d[2], d[3], d[4], d[5]);
+    AffineMap inMap = AffineMap::get(
+        6, 0, {d[0], d[1], d[4] * st[0] + d[2] * dil[0], d[5] * st[1] + d[3] * dil[1]}, ctx);
+    AffineMap outMap = AffineMap::getMultiDimIdentityMap(6, ctx);
+    Value col6 = linalg::GenericOp::create(
+                     rewriter, loc, TypeRange{col6Type}, ValueRange{input}, ValueRange{empty},
+                     ArrayRef<AffineMap>{inMap, outMap}, SmallVector<IT>(6, IT::parallel),
+                     [](OpBuilder &b, Location l, ValueRange args) {
+                       linalg::YieldOp::create(b, l, args[0]);
+                     })
+                     .getResult(0);
+    col = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({n, k, p}, et), col6,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
+  }
+  Value filter2 = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({f, k}, et), filter,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  auto out3Type = RankedTensorType::get({n, f, p}, et);
+  Value out3 = tensor::CollapseShapeOp::create(rewriter, loc, out3Type, init,
+                                               ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  // (b, m, n, k): out[b, m, n] += filter[m, k] * col[b, k, n]
+  AffineExpr b, m, nn, kk;
+  bindDims(ctx, b, m, nn, kk);
+  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {m, kk}, ctx),
+                                 AffineMap::get(4, 0, {b, kk, nn}, ctx),
+                                 AffineMap::get(4, 0, {b, m, nn}, ctx)};
+  Value mm = linalg::GenericOp::create(
+                 rewriter, loc, TypeRange{out3Type}, ValueRange{filter2, col}, ValueRange{out3},
+                 maps, SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel, IT::reduction},
+                 macBody)
+                 .getResult(0);
+  Value result = tensor::ExpandShapeOp::create(rewriter, loc, outType, mm,
+                                               ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+/// depthwise_conv_2d_nchw_chw -> generic over (n, c, oh, kh, kw, ow): ow innermost.
+LogicalResult lowerDepthwise(RewriterBase &rewriter, linalg::DepthwiseConv2DNchwChwOp op) {
+  Location loc = op.getLoc();
+  Value input = op.getInputs()[0], filter = op.getInputs()[1], init = op.getOutputs()[0];
+  SmallVector<int64_t> st = values(op.getStrides()), dil = values(op.getDilations());
+  MLIRContext *ctx = rewriter.getContext();
+  AffineExpr n, c, oh, kh, kw, ow;
+  bindDims(ctx, n, c, oh, kh, kw, ow);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0, {n, c, oh * st[0] + kh * dil[0], ow * st[1] + kw * dil[1]}, ctx),
+      AffineMap::get(6, 0, {c, kh, kw}, ctx), AffineMap::get(6, 0, {n, c, oh, ow}, ctx)};
+  rewriter.setInsertionPoint(op);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{init.getType()}, ValueRange{input, filter}, ValueRange{init}, maps,
+      SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel, IT::reduction, IT::reduction,
+                      IT::parallel},
+      macBody);
+  rewriter.replaceOp(op, generic.getResults());
+  return success();
+}
+
+struct TLCLowerConvolutionsPass
+    : tlc::impl::TLCLowerConvolutionsBase<TLCLowerConvolutionsPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> work;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp>(op) && qualifies(op))
+        work.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : work) {
+      LogicalResult done = success();
+      if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))
+        done = lowerConv(rewriter, conv);
+      else
+        done = lowerDepthwise(rewriter, cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()));
+      if (failed(done))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
