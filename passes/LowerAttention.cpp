@@ -147,78 +147,65 @@ private:
       Value scores = buildContraction(b, loc, "qd,dk->qk", {qTile, kT},
                                       filled(b, {rows, cols}, fZero));
 
-      // scale, mask and causal masking, in place on the scores tile.
-      SmallVector<Value> ins;
-      SmallVector<AffineMap> maps;
-      if (Value mask = op.getMask()) {
-        auto [t, map] = maskTile(b, mask, qStart, kStart);
-        ins.push_back(t);
-        maps.push_back(map);
-      }
-      maps.push_back(identity(2));
+      // Mask and causal masking, in place on the scores tile (the scale is already in Q).
       bool hasMask = static_cast<bool>(op.getMask()), causal = op.getCausal();
-      double scale = op.getScale().convertToDouble();
       SmallVector<utils::IteratorType> parallel2(2, utils::IteratorType::parallel);
-      scores = linalg::GenericOp::create(
-                   b, loc, scores.getType(), ins, ValueRange{scores}, maps, parallel2,
-                   [&](OpBuilder &nb, Location l, ValueRange args) {
-                     Value v = s::mul(nb, l, args.back(), s::constant(nb, l, et, scale));
-                     if (hasMask)
-                       v = s::add(nb, l, v, args[0]);
-                     if (causal) {
-                       Value i = arith::AddIOp::create(nb, l, linalg::IndexOp::create(nb, l, 0),
-                                                       qStart);
-                       Value j = arith::AddIOp::create(nb, l, linalg::IndexOp::create(nb, l, 1),
-                                                       kStart);
-                       Value future =
-                           arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ugt, j, i);
-                       v = arith::SelectOp::create(nb, l, future, fNegInf, v);
-                     }
-                     linalg::YieldOp::create(nb, l, v);
-                   })
-                   .getResult(0);
+      if (hasMask || causal) {
+        SmallVector<Value> ins;
+        SmallVector<AffineMap> maps;
+        if (hasMask) {
+          auto [t, map] = maskTile(b, op.getMask(), qStart, kStart);
+          ins.push_back(t);
+          maps.push_back(map);
+        }
+        maps.push_back(identity(2));
+        scores = linalg::GenericOp::create(
+                     b, loc, scores.getType(), ins, ValueRange{scores}, maps, parallel2,
+                     [&](OpBuilder &nb, Location l, ValueRange args) {
+                       Value v = args.back();
+                       if (hasMask)
+                         v = s::add(nb, l, v, args[0]);
+                       if (causal) {
+                         Value i = arith::AddIOp::create(
+                             nb, l, linalg::IndexOp::create(nb, l, 0), qStart);
+                         Value j = arith::AddIOp::create(
+                             nb, l, linalg::IndexOp::create(nb, l, 1), kStart);
+                         Value future =
+                             arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ugt, j, i);
+                         v = arith::SelectOp::create(nb, l, future, fNegInf, v);
+                       }
+                       linalg::YieldOp::create(nb, l, v);
+                     })
+                     .getResult(0);
+      }
 
-      // Running maximum and the factor exp(m_old - m_new) that rescales earlier blocks.
+      // Running maximum, the factor alpha = exp(m_old - m_new) that rescales earlier blocks,
+      // and the running sum rescaled by it, in one pass over the rows.
       auto maxOf = [](OpBuilder &nb, Location l, Value a, Value x) { return s::max(nb, l, a, x); };
       auto negInf = cast<TypedAttr>(cast<arith::ConstantOp>(fNegInf.getDefiningOp()).getValue());
       Value rowMax = buildReduction(b, loc, scores, {1}, negInf, maxOf);
       Value alphaInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows}, et);
       auto update = linalg::GenericOp::create(
-          b, loc, TypeRange{m.getType(), alphaInit.getType()}, ValueRange{rowMax},
-          ValueRange{m, alphaInit}, SmallVector<AffineMap>(3, identity(1)),
-          {utils::IteratorType::parallel}, [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value mNew = s::max(nb, l, args[1], args[0]);
-            Value alpha = s::exp(nb, l, s::sub(nb, l, args[1], mNew));
-            linalg::YieldOp::create(nb, l, ValueRange{mNew, alpha});
+          b, loc, TypeRange{m.getType(), alphaInit.getType(), l.getType()}, ValueRange{rowMax},
+          ValueRange{m, alphaInit, l}, SmallVector<AffineMap>(4, identity(1)),
+          {utils::IteratorType::parallel}, [&](OpBuilder &nb, Location lc, ValueRange args) {
+            Value mNew = s::max(nb, lc, args[1], args[0]);
+            Value alpha = s::exp(nb, lc, s::sub(nb, lc, args[1], mNew));
+            linalg::YieldOp::create(nb, lc,
+                                    ValueRange{mNew, alpha, s::mul(nb, lc, args[3], alpha)});
           });
-      Value mNew = update.getResult(0), alpha = update.getResult(1);
+      Value mNew = update.getResult(0), alpha = update.getResult(1), lScaled = update.getResult(2);
 
-      // p = exp(scores - m_new), in place.
-      Value p = linalg::GenericOp::create(
-                    b, loc, scores.getType(), ValueRange{mNew}, ValueRange{scores},
-                    {rowMap(), identity(2)}, parallel2,
-                    [&](OpBuilder &nb, Location l, ValueRange args) {
-                      linalg::YieldOp::create(
-                          nb, l, s::exp(nb, l, s::sub(nb, l, args[1], args[0])));
-                    })
-                    .getResult(0);
-
-      // l = alpha * l + rowsum(p): rescale in place, then reduce into it.
-      Value lScaled = linalg::GenericOp::create(
-                          b, loc, l.getType(), ValueRange{alpha}, ValueRange{l},
-                          {identity(1), identity(1)}, {utils::IteratorType::parallel},
-                          [&](OpBuilder &nb, Location lc, ValueRange args) {
-                            linalg::YieldOp::create(nb, lc, s::mul(nb, lc, args[1], args[0]));
-                          })
-                          .getResult(0);
-      Value lNew = linalg::GenericOp::create(
-                       b, loc, l.getType(), ValueRange{p}, ValueRange{lScaled},
-                       {identity(2), rowMap()},
-                       {utils::IteratorType::parallel, utils::IteratorType::reduction},
-                       [&](OpBuilder &nb, Location lc, ValueRange args) {
-                         linalg::YieldOp::create(nb, lc, s::add(nb, lc, args[1], args[0]));
-                       })
-                       .getResult(0);
+      // p = exp(scores - m_new) in place, and l += rowsum(p), in one pass over the tile.
+      auto pAndSum = linalg::GenericOp::create(
+          b, loc, TypeRange{scores.getType(), l.getType()}, ValueRange{mNew},
+          ValueRange{scores, lScaled}, {rowMap(), identity(2), rowMap()},
+          {utils::IteratorType::parallel, utils::IteratorType::reduction},
+          [&](OpBuilder &nb, Location lc, ValueRange args) {
+            Value e = s::exp(nb, lc, s::sub(nb, lc, args[1], args[0]));
+            linalg::YieldOp::create(nb, lc, ValueRange{e, s::add(nb, lc, args[2], e)});
+          });
+      Value p = pAndSum.getResult(0), lNew = pAndSum.getResult(1);
 
       // acc = alpha * acc + p v: rescale in place, then accumulate the contraction into it.
       Value accScaled = linalg::GenericOp::create(
@@ -232,12 +219,33 @@ private:
       return {mNew, lNew, accNew};
     }
 
+    /// A [rows, cols] tile at (rowStart, 0) of the batch's [Sq, Dv] output slice.
+    Value outTile(OpBuilder &b, Value out, Value rowStart, int64_t rows, int64_t cols) {
+      return tensor::ExtractSliceOp::create(
+          b, loc, tile({rows, cols}), out, ArrayRef<OpFoldResult>{rowStart, b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(cols)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+    }
+
     /// One query block: the key loop, then acc / l written into the output tile in place.
+    /// `out` is the current batch index's [Sq, Dv] output.
     Value queryBlock(OpBuilder &b, Value qStart, Value out) {
-      Value qTile = extractTile(b, op.getQuery(), qStart, rows, d);
+      // scale * Q once per query block ([rows, D]) instead of scaling every scores tile.
+      Value qTile = linalg::GenericOp::create(
+                        b, loc, tile({rows, d}), ValueRange{extractTile(b, op.getQuery(), qStart,
+                                                                        rows, d)},
+                        ValueRange{tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows, d}, et)},
+                        {identity(2), identity(2)},
+                        SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+                        [&](OpBuilder &nb, Location lc, ValueRange args) {
+                          double scale = op.getScale().convertToDouble();
+                          linalg::YieldOp::create(
+                              nb, lc, s::mul(nb, lc, args[0], s::constant(nb, lc, et, scale)));
+                        })
+                        .getResult(0);
       // The accumulator is the output's own tile, so the final insert needs no copy.
-      Value outTile = extractTile(b, out, qStart, rows, dv);
-      Value acc0 = linalg::FillOp::create(b, loc, fZero, outTile).getResult(0);
+      Value acc0 =
+          linalg::FillOp::create(b, loc, fZero, outTile(b, out, qStart, rows, dv)).getResult(0);
       Value m0 = filled(b, {rows}, fNegInf), l0 = filled(b, {rows}, fZero);
       Value kEnd = cKFull;
       if (op.getCausal()) {
@@ -274,44 +282,68 @@ private:
                 linalg::YieldOp::create(nb, lc, s::div(nb, lc, args[1], args[0]));
               })
               .getResult(0);
-      SmallVector<OpFoldResult> offsets(batchIvs.begin(), batchIvs.end()), sizes, strides;
-      offsets.append({qStart, b.getIndexAttr(0)});
-      sizes.assign(numBatch, b.getIndexAttr(1));
-      sizes.append({b.getIndexAttr(rows), b.getIndexAttr(dv)});
-      strides.assign(rank, b.getIndexAttr(1));
-      return tensor::InsertSliceOp::create(b, loc, normalized, out, offsets, sizes, strides);
+      return tensor::InsertSliceOp::create(
+          b, loc, normalized, out, ArrayRef<OpFoldResult>{qStart, b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(dv)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
     }
 
-    /// Loops over the batch axes from `level` on, then over query blocks, carrying `out`.
-    Value loops(OpBuilder &b, unsigned level, Value out) {
-      if (level == numBatch) {
-        auto loop = scf::ForOp::create(
-            b, loc, cZero, cQFull, cBr, ValueRange{out},
-            [&](OpBuilder &nb, Location, Value qStart, ValueRange args) {
-              scf::YieldOp::create(nb, loc, queryBlock(nb, qStart, args[0]));
-            });
-        Value result = loop.getResult(0);
-        if (int64_t rem = sq % br) { // the last, partial query block (static size)
-          rows = rem;
-          result = queryBlock(b, arith::ConstantIndexOp::create(b, loc, sq - rem), result);
-          rows = br;
-        }
-        return result;
-      }
-      Value ub = arith::ConstantIndexOp::create(b, loc, op.getQuery().getType().getDimSize(level));
-      auto loop = scf::ForOp::create(b, loc, cZero, ub, cOne, ValueRange{out},
-                                     [&](OpBuilder &nb, Location, Value iv, ValueRange args) {
-                                       batchIvs.push_back(iv);
-                                       Value result = loops(nb, level + 1, args[0]);
-                                       batchIvs.pop_back();
-                                       scf::YieldOp::create(nb, loc, result);
+    /// The query blocks of one batch index over its [Sq, Dv] output `out`.
+    Value queryLoop(OpBuilder &b, Value out) {
+      auto loop = scf::ForOp::create(b, loc, cZero, cQFull, cBr, ValueRange{out},
+                                     [&](OpBuilder &nb, Location, Value qStart, ValueRange args) {
+                                       scf::YieldOp::create(nb, loc,
+                                                            queryBlock(nb, qStart, args[0]));
                                      });
-      return loop.getResult(0);
+      Value result = loop.getResult(0);
+      if (int64_t rem = sq % br) { // the last, partial query block (static size)
+        rows = rem;
+        result = queryBlock(b, arith::ConstantIndexOp::create(b, loc, sq - rem), result);
+        rows = br;
+      }
+      return result;
+    }
+
+    /// The batch axes as one scf.forall over their flattened extent (the batch indices are
+    /// independent, so threads may take them: the loop becomes scf.parallel after
+    /// bufferization and runs on the runtime's thread pool). Each iteration computes its
+    /// [Sq, Dv] output slice and inserts it in parallel; every output element is computed by
+    /// exactly one iteration, so results do not depend on the thread count.
+    Value batchLoop(OpBuilder &b, Value out) {
+      auto outType = cast<RankedTensorType>(out.getType());
+      int64_t total = 1;
+      for (int64_t a = 0; a < numBatch; ++a)
+        total *= outType.getDimSize(a);
+      auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(total)},
+                                          ValueRange{out}, std::nullopt);
+      OpBuilder nb = OpBuilder::atBlockBegin(forall.getBody());
+      Value linear = forall.getInductionVars()[0];
+      Value shared = forall.getRegionIterArgs()[0];
+      // Row-major delinearization of the flat index into the batch indices.
+      batchIvs.assign(numBatch, Value());
+      for (int64_t a = numBatch - 1; a >= 0; --a) {
+        Value extent = arith::ConstantIndexOp::create(nb, loc, outType.getDimSize(a));
+        batchIvs[a] = a == 0 ? linear : arith::RemUIOp::create(nb, loc, linear, extent);
+        if (a > 0)
+          linear = arith::DivUIOp::create(nb, loc, linear, extent);
+      }
+      SmallVector<OpFoldResult> offsets(batchIvs.begin(), batchIvs.end()), sizes, strides;
+      offsets.append({nb.getIndexAttr(0), nb.getIndexAttr(0)});
+      sizes.assign(numBatch, nb.getIndexAttr(1));
+      sizes.append({nb.getIndexAttr(sq), nb.getIndexAttr(dv)});
+      strides.assign(rank, nb.getIndexAttr(1));
+      Value slice = tensor::ExtractSliceOp::create(nb, loc, tile({sq, dv}), shared, offsets,
+                                                   sizes, strides);
+      Value result = queryLoop(nb, slice);
+      nb.setInsertionPointToStart(forall.getTerminator().getBody());
+      tensor::ParallelInsertSliceOp::create(nb, loc, result, shared, offsets, sizes, strides);
+      batchIvs.clear();
+      return forall.getResult(0);
     }
 
     Value build() {
       Value out = tensor::EmptyOp::create(rewriter, loc, op.getType().getShape(), et);
-      return loops(rewriter, 0, out);
+      return numBatch == 0 ? queryLoop(rewriter, out) : batchLoop(rewriter, out);
     }
   };
 

@@ -1,32 +1,38 @@
 // RUN: tlc-opt %s -split-input-file -tl-lower-attention="block-q=32 block-k=16" | FileCheck %s
 
-// Flash attention: loops over the batch, 32-row query blocks and 16-key blocks; the key loop
-// carries the running max, running sum and the accumulator, which is the output's own tile.
-// Only tiles exist: no 128x128 scores tensor.
+// Flash attention: an scf.forall over the batch (independent iterations, each computing its
+// [Sq, Dv] output slice and inserting it in parallel), a loop over 32-row query blocks (Q scaled
+// once per block) and 16-key blocks; the key loop carries the running max, running sum and the
+// accumulator, which is the output's own tile. Only tiles exist: no 128x128 scores tensor.
 // CHECK-LABEL: func.func @plain
 // CHECK-SAME: (%[[Q:.+]]: tensor<2x128x64xf32>, %[[K:.+]]: tensor<2x128x64xf32>, %[[V:.+]]: tensor<2x128x32xf32>)
 // CHECK: %[[OUT:.+]] = tensor.empty() : tensor<2x128x32xf32>
-// CHECK: scf.for %[[B:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[O1:.+]] = %[[OUT]])
-// CHECK: scf.for %[[QS:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[O2:.+]] = %[[O1]])
-// CHECK: %[[QT:.+]] = tensor.extract_slice %[[Q]][%[[B]], %[[QS]], 0] [1, 32, 64] [1, 1, 1] : tensor<2x128x64xf32> to tensor<32x64xf32>
-// CHECK: %[[OT:.+]] = tensor.extract_slice %[[O2]][%[[B]], %[[QS]], 0] [1, 32, 32]
+// CHECK: %[[RES:.+]] = scf.forall (%[[B:.+]]) in (2) shared_outs(%[[O1:.+]] = %[[OUT]])
+// CHECK: %[[OB:.+]] = tensor.extract_slice %[[O1]][%[[B]], 0, 0] [1, 128, 32] [1, 1, 1] : tensor<2x128x32xf32> to tensor<128x32xf32>
+// CHECK: %[[QLOOP:.+]] = scf.for %[[QS:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[O2:.+]] = %[[OB]])
+// CHECK: %[[QT0:.+]] = tensor.extract_slice %[[Q]][%[[B]], %[[QS]], 0] [1, 32, 64] [1, 1, 1] : tensor<2x128x64xf32> to tensor<32x64xf32>
+// CHECK: %[[QT:.+]] = linalg.generic {{.+}} ins(%[[QT0]] : tensor<32x64xf32>)
+// CHECK: arith.constant 1.250000e-01
+// CHECK: %[[OT:.+]] = tensor.extract_slice %[[O2]][%[[QS]], 0] [32, 32]
 // CHECK: %[[ACC0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[OT]] : tensor<32x32xf32>)
 // CHECK: scf.for %[[KS:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[M:.+]] = %{{.+}}, %[[L:.+]] = %{{.+}}, %[[ACC:.+]] = %[[ACC0]]) -> (tensor<32xf32>, tensor<32xf32>, tensor<32x32xf32>)
 // CHECK: %[[KT:.+]] = tensor.extract_slice %[[K]][%[[B]], %[[KS]], 0] [1, 16, 64]
 // CHECK: tensor.extract_slice %[[V]][%[[B]], %[[KS]], 0] [1, 16, 32]
 // CHECK: %[[KTT:.+]] = linalg.transpose ins(%[[KT]] : tensor<16x64xf32>) outs(%{{.+}} : tensor<64x16xf32>) permutation = [1, 0]
 // CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[QT]], %[[KTT]] : tensor<32x64xf32>, tensor<64x16xf32>) outs(%{{.+}} : tensor<32x16xf32>)
-// CHECK: arith.constant 1.250000e-01
 // CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%{{.+}} : tensor<32x16xf32>) outs(%{{.+}} : tensor<32xf32>)
-// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<32xf32>) outs(%[[M]], %{{.+}} : tensor<32xf32>, tensor<32xf32>)
+// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<32xf32>) outs(%[[M]], %{{.+}}, %[[L]] : tensor<32xf32>, tensor<32xf32>, tensor<32xf32>)
 // CHECK: math.exp
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%{{.+}} : tensor<32xf32>) outs(%{{.+}}, %{{.+}} : tensor<32x16xf32>, tensor<32xf32>)
 // CHECK: math.exp
-// CHECK: outs(%[[L]] : tensor<32xf32>)
 // CHECK: outs(%[[ACC]] : tensor<32x32xf32>)
 // CHECK: linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<32x16xf32>, tensor<16x32xf32>) outs(%{{.+}} : tensor<32x32xf32>)
 // CHECK: scf.yield
 // CHECK: arith.divf
-// CHECK: tensor.insert_slice %{{.+}} into %[[O2]][%[[B]], %[[QS]], 0] [1, 32, 32]
+// CHECK: tensor.insert_slice %{{.+}} into %[[O2]][%[[QS]], 0] [32, 32]
+// CHECK: scf.forall.in_parallel
+// CHECK: tensor.parallel_insert_slice %[[QLOOP]] into %[[O1]][%[[B]], 0, 0] [1, 128, 32] [1, 1, 1]
+// CHECK: return %[[RES]]
 // CHECK-NOT: tensor<128x128xf32>
 // CHECK-NOT: tl.attention
 func.func @plain(%q: tensor<2x128x64xf32>, %k: tensor<2x128x64xf32>, %v: tensor<2x128x32xf32>) -> tensor<2x128x32xf32> {
@@ -56,13 +62,14 @@ func.func @causal(%q: tensor<64x8xf32>) -> tensor<64x8xf32> {
 
 // -----
 
-// A key-padding mask [B, 1, 1, Sk] is read per tile: its batch axis at the batch index, the
+// A key-padding mask [B, 1, 1, Sk] is read per tile: its batch axis at the batch index (the
+// flat batch x heads index divided by 3 heads), the
 // broadcast axes at 0, the key axis at the block; the tile is [1, 16] read through (0, j).
 // CHECK-DAG: #[[MASKMAP:.+]] = affine_map<(d0, d1) -> (0, d1)>
 // CHECK-LABEL: func.func @padding
 // CHECK-SAME: %[[MASK:[^:]+]]: tensor<2x1x1x32xf32>
-// CHECK: scf.for %[[B:[^ ]+]] =
-// CHECK: scf.for %[[H:[^ ]+]] =
+// CHECK: scf.forall (%[[BH:[^)]+]]) in (6)
+// CHECK: %[[B:.+]] = arith.divui %[[BH]], %{{.+}} : index
 // CHECK: scf.for %[[QS:[^ ]+]] =
 // CHECK: scf.for %[[KS:[^ ]+]] =
 // CHECK: %[[MT:.+]] = tensor.extract_slice %[[MASK]][%[[B]], 0, 0, %[[KS]]] [1, 1, 1, 16] [1, 1, 1, 1] : tensor<2x1x1x32xf32> to tensor<1x16xf32>
