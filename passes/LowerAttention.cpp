@@ -134,6 +134,37 @@ private:
       return {slice, AffineMap::get(2, 0, exprs, ctx)};
     }
 
+    /// exp(expScale * x - m[i]) over each row x of the [rows, cols] tile, in place. Each row is
+    /// a 1-D linalg op marked as a register tile, so tlc-vectorize turns it into full-width
+    /// vector code (the polynomial exp included); as one 2-D loop nest LLVM leaves it scalar
+    /// (the tile and m are views of the same arena, so it cannot rule out aliasing).
+    Value expRows(OpBuilder &b, Value tileValue, Value m, double expScale) {
+      auto loop = scf::ForOp::create(
+          b, loc, cZero, arith::ConstantIndexOp::create(b, loc, rows), cOne,
+          ValueRange{tileValue}, [&](OpBuilder &nb, Location, Value i, ValueRange args) {
+            SmallVector<OpFoldResult> offsets = {i, nb.getIndexAttr(0)},
+                                      sizes = {nb.getIndexAttr(1), nb.getIndexAttr(cols)},
+                                      strides = {nb.getIndexAttr(1), nb.getIndexAttr(1)};
+            Value row = tensor::ExtractSliceOp::create(nb, loc, tile({cols}), args[0], offsets,
+                                                       sizes, strides);
+            Value mi = tensor::ExtractOp::create(nb, loc, m, ValueRange{i});
+            auto exp = linalg::GenericOp::create(
+                nb, loc, row.getType(), ValueRange{}, ValueRange{row}, {identity(1)},
+                {utils::IteratorType::parallel},
+                [&](OpBuilder &eb, Location lc, ValueRange a) {
+                  Value x = a[0];
+                  if (expScale != 1.0)
+                    x = s::mul(eb, lc, x, s::constant(eb, lc, et, expScale));
+                  linalg::YieldOp::create(eb, lc, s::exp(eb, lc, s::sub(eb, lc, x, mi)));
+                });
+            exp->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+            Value updated = tensor::InsertSliceOp::create(nb, loc, exp.getResult(0), args[0],
+                                                          offsets, sizes, strides);
+            scf::YieldOp::create(nb, loc, updated);
+          });
+      return loop.getResult(0);
+    }
+
     /// One key block: updates (m, l, acc) with the keys [kStart, kStart + cols).
     SmallVector<Value> keyBlock(OpBuilder &b, Value qTile, Value qStart, Value kStart, Value m,
                                 Value l, Value acc) {
@@ -147,10 +178,17 @@ private:
       Value scores = buildContraction(b, loc, "qd,dk->qk", {qTile, kT},
                                       filled(b, {rows, cols}, fZero));
 
-      // Mask and causal masking, in place on the scores tile (the scale is already in Q).
+      // Scale, mask and causal masking, in place on the scores tile. Without a mask a positive
+      // scale goes into the exponent instead (max(scale s) = scale max(s)), saving a pass.
+      // (Not into Q: a scaling generic on Q would be fused into the scores contraction, which
+      // then no longer reaches the register-tiled contraction path.)
       bool hasMask = static_cast<bool>(op.getMask()), causal = op.getCausal();
       SmallVector<utils::IteratorType> parallel2(2, utils::IteratorType::parallel);
-      if (hasMask || causal) {
+      double scale = op.getScale().convertToDouble();
+      double expScale = 1.0; // scores are scaled by this inside the exponent
+      if (!hasMask && !causal && scale > 0.0)
+        expScale = scale;
+      else {
         SmallVector<Value> ins;
         SmallVector<AffineMap> maps;
         if (hasMask) {
@@ -162,7 +200,7 @@ private:
         scores = linalg::GenericOp::create(
                      b, loc, scores.getType(), ins, ValueRange{scores}, maps, parallel2,
                      [&](OpBuilder &nb, Location l, ValueRange args) {
-                       Value v = args.back();
+                       Value v = s::mul(nb, l, args.back(), s::constant(nb, l, et, scale));
                        if (hasMask)
                          v = s::add(nb, l, v, args[0]);
                        if (causal) {
@@ -189,23 +227,26 @@ private:
           b, loc, TypeRange{m.getType(), alphaInit.getType(), l.getType()}, ValueRange{rowMax},
           ValueRange{m, alphaInit, l}, SmallVector<AffineMap>(4, identity(1)),
           {utils::IteratorType::parallel}, [&](OpBuilder &nb, Location lc, ValueRange args) {
-            Value mNew = s::max(nb, lc, args[1], args[0]);
+            Value rowMaxScaled = args[0];
+            if (expScale != 1.0)
+              rowMaxScaled = s::mul(nb, lc, args[0], s::constant(nb, lc, et, expScale));
+            Value mNew = s::max(nb, lc, args[1], rowMaxScaled);
             Value alpha = s::exp(nb, lc, s::sub(nb, lc, args[1], mNew));
             linalg::YieldOp::create(nb, lc,
                                     ValueRange{mNew, alpha, s::mul(nb, lc, args[3], alpha)});
           });
       Value mNew = update.getResult(0), alpha = update.getResult(1), lScaled = update.getResult(2);
 
-      // p = exp(scores - m_new) in place, and l += rowsum(p), in one pass over the tile.
-      auto pAndSum = linalg::GenericOp::create(
-          b, loc, TypeRange{scores.getType(), l.getType()}, ValueRange{mNew},
-          ValueRange{scores, lScaled}, {rowMap(), identity(2), rowMap()},
-          {utils::IteratorType::parallel, utils::IteratorType::reduction},
-          [&](OpBuilder &nb, Location lc, ValueRange args) {
-            Value e = s::exp(nb, lc, s::sub(nb, lc, args[1], args[0]));
-            linalg::YieldOp::create(nb, lc, ValueRange{e, s::add(nb, lc, args[2], e)});
-          });
-      Value p = pAndSum.getResult(0), lNew = pAndSum.getResult(1);
+      // p = exp(expScale * scores - m_new) in place, row by row, then l += rowsum(p).
+      Value p = expRows(b, scores, mNew, expScale);
+      Value lNew = linalg::GenericOp::create(
+                       b, loc, l.getType(), ValueRange{p}, ValueRange{lScaled},
+                       {identity(2), rowMap()},
+                       {utils::IteratorType::parallel, utils::IteratorType::reduction},
+                       [&](OpBuilder &nb, Location lc, ValueRange args) {
+                         linalg::YieldOp::create(nb, lc, s::add(nb, lc, args[1], args[0]));
+                       })
+                       .getResult(0);
 
       // acc = alpha * acc + p v: rescale in place, then accumulate the contraction into it.
       Value accScaled = linalg::GenericOp::create(
@@ -230,19 +271,7 @@ private:
     /// One query block: the key loop, then acc / l written into the output tile in place.
     /// `out` is the current batch index's [Sq, Dv] output.
     Value queryBlock(OpBuilder &b, Value qStart, Value out) {
-      // scale * Q once per query block ([rows, D]) instead of scaling every scores tile.
-      Value qTile = linalg::GenericOp::create(
-                        b, loc, tile({rows, d}), ValueRange{extractTile(b, op.getQuery(), qStart,
-                                                                        rows, d)},
-                        ValueRange{tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows, d}, et)},
-                        {identity(2), identity(2)},
-                        SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-                        [&](OpBuilder &nb, Location lc, ValueRange args) {
-                          double scale = op.getScale().convertToDouble();
-                          linalg::YieldOp::create(
-                              nb, lc, s::mul(nb, lc, args[0], s::constant(nb, lc, et, scale)));
-                        })
-                        .getResult(0);
+      Value qTile = extractTile(b, op.getQuery(), qStart, rows, d);
       // The accumulator is the output's own tile, so the final insert needs no copy.
       Value acc0 =
           linalg::FillOp::create(b, loc, fZero, outTile(b, out, qStart, rows, dv)).getResult(0);

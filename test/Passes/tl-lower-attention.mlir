@@ -1,18 +1,18 @@
 // RUN: tlc-opt %s -split-input-file -tl-lower-attention="block-q=32 block-k=16" | FileCheck %s
 
 // Flash attention: an scf.forall over the batch (independent iterations, each computing its
-// [Sq, Dv] output slice and inserting it in parallel), a loop over 32-row query blocks (Q scaled
-// once per block) and 16-key blocks; the key loop carries the running max, running sum and the
-// accumulator, which is the output's own tile. Only tiles exist: no 128x128 scores tensor.
+// [Sq, Dv] output slice and inserting it in parallel), a loop over 32-row query blocks and
+// 16-key blocks; the key loop carries the running max, running sum and the accumulator, which
+// is the output's own tile. Without a mask the scale goes into the exponent: the running max is
+// of scale * rowmax, p = exp(scale * s - m), row by row as 1-D register tiles (vectorized).
+// Only tiles exist: no 128x128 scores tensor.
 // CHECK-LABEL: func.func @plain
 // CHECK-SAME: (%[[Q:.+]]: tensor<2x128x64xf32>, %[[K:.+]]: tensor<2x128x64xf32>, %[[V:.+]]: tensor<2x128x32xf32>)
 // CHECK: %[[OUT:.+]] = tensor.empty() : tensor<2x128x32xf32>
 // CHECK: %[[RES:.+]] = scf.forall (%[[B:.+]]) in (2) shared_outs(%[[O1:.+]] = %[[OUT]])
 // CHECK: %[[OB:.+]] = tensor.extract_slice %[[O1]][%[[B]], 0, 0] [1, 128, 32] [1, 1, 1] : tensor<2x128x32xf32> to tensor<128x32xf32>
 // CHECK: %[[QLOOP:.+]] = scf.for %[[QS:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[O2:.+]] = %[[OB]])
-// CHECK: %[[QT0:.+]] = tensor.extract_slice %[[Q]][%[[B]], %[[QS]], 0] [1, 32, 64] [1, 1, 1] : tensor<2x128x64xf32> to tensor<32x64xf32>
-// CHECK: %[[QT:.+]] = linalg.generic {{.+}} ins(%[[QT0]] : tensor<32x64xf32>)
-// CHECK: arith.constant 1.250000e-01
+// CHECK: %[[QT:.+]] = tensor.extract_slice %[[Q]][%[[B]], %[[QS]], 0] [1, 32, 64] [1, 1, 1] : tensor<2x128x64xf32> to tensor<32x64xf32>
 // CHECK: %[[OT:.+]] = tensor.extract_slice %[[O2]][%[[QS]], 0] [32, 32]
 // CHECK: %[[ACC0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[OT]] : tensor<32x32xf32>)
 // CHECK: scf.for %[[KS:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[M:.+]] = %{{.+}}, %[[L:.+]] = %{{.+}}, %[[ACC:.+]] = %[[ACC0]]) -> (tensor<32xf32>, tensor<32xf32>, tensor<32x32xf32>)
@@ -21,10 +21,17 @@
 // CHECK: %[[KTT:.+]] = linalg.transpose ins(%[[KT]] : tensor<16x64xf32>) outs(%{{.+}} : tensor<64x16xf32>) permutation = [1, 0]
 // CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[QT]], %[[KTT]] : tensor<32x64xf32>, tensor<64x16xf32>) outs(%{{.+}} : tensor<32x16xf32>)
 // CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%{{.+}} : tensor<32x16xf32>) outs(%{{.+}} : tensor<32xf32>)
-// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<32xf32>) outs(%[[M]], %{{.+}}, %[[L]] : tensor<32xf32>, tensor<32xf32>, tensor<32xf32>)
+// CHECK: %[[UPD:.+]]:3 = linalg.generic {{.+}} ins(%{{.+}} : tensor<32xf32>) outs(%[[M]], %{{.+}}, %[[L]] : tensor<32xf32>, tensor<32xf32>, tensor<32xf32>)
+// CHECK: arith.mulf %{{.+}}, %[[SCALE:.+]] : f32
 // CHECK: math.exp
-// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%{{.+}} : tensor<32xf32>) outs(%{{.+}}, %{{.+}} : tensor<32x16xf32>, tensor<32xf32>)
+// CHECK: %[[P:.+]] = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ST:.+]] = %{{.+}}) -> (tensor<32x16xf32>)
+// CHECK: %[[ROW:.+]] = tensor.extract_slice %[[ST]][%[[I]], 0] [1, 16] [1, 1] : tensor<32x16xf32> to tensor<16xf32>
+// CHECK: %[[MI:.+]] = tensor.extract %[[UPD]]#0[%[[I]]]
+// CHECK: linalg.generic {{.+}} outs(%[[ROW]] : tensor<16xf32>) attrs = {tlc.register_tile}
+// CHECK: %[[XS:.+]] = arith.mulf %{{.+}}, %[[SCALE]] : f32
+// CHECK: arith.subf %[[XS]], %[[MI]] : f32
 // CHECK: math.exp
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%[[P]] : tensor<32x16xf32>) outs(%[[UPD]]#2 : tensor<32xf32>)
 // CHECK: outs(%[[ACC]] : tensor<32x32xf32>)
 // CHECK: linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<32x16xf32>, tensor<16x32xf32>) outs(%{{.+}} : tensor<32x32xf32>)
 // CHECK: scf.yield
