@@ -165,6 +165,36 @@ private:
       return loop.getResult(0);
     }
 
+    /// Reduces each row of the [rows, cols] tile into `acc` ([rows]) with `combine`, row by row:
+    /// each row is a 1-D reduction marked as a register tile, which tlc-vectorize turns into
+    /// vector code and one horizontal reduction (a 2-D reduction into a buffer row stays scalar).
+    Value reduceRows(OpBuilder &b, Value tileValue, Value acc,
+                     function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+      auto loop = scf::ForOp::create(
+          b, loc, cZero, arith::ConstantIndexOp::create(b, loc, rows), cOne, ValueRange{acc},
+          [&](OpBuilder &nb, Location, Value i, ValueRange args) {
+            Value row = tensor::ExtractSliceOp::create(
+                nb, loc, tile({cols}), tileValue, ArrayRef<OpFoldResult>{i, nb.getIndexAttr(0)},
+                ArrayRef<OpFoldResult>{nb.getIndexAttr(1), nb.getIndexAttr(cols)},
+                ArrayRef<OpFoldResult>{nb.getIndexAttr(1), nb.getIndexAttr(1)});
+            SmallVector<OpFoldResult> offsets = {i}, sizes = {nb.getIndexAttr(1)},
+                                      strides = {nb.getIndexAttr(1)};
+            Value element = tensor::ExtractSliceOp::create(nb, loc, tile({}), args[0], offsets,
+                                                           sizes, strides);
+            auto reduce = linalg::GenericOp::create(
+                nb, loc, element.getType(), ValueRange{row}, ValueRange{element},
+                {identity(1), AffineMap::get(1, 0, {}, ctx)}, {utils::IteratorType::reduction},
+                [&](OpBuilder &rb, Location lc, ValueRange a) {
+                  linalg::YieldOp::create(rb, lc, combine(rb, lc, a[1], a[0]));
+                });
+            reduce->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+            Value updated = tensor::InsertSliceOp::create(nb, loc, reduce.getResult(0), args[0],
+                                                          offsets, sizes, strides);
+            scf::YieldOp::create(nb, loc, updated);
+          });
+      return loop.getResult(0);
+    }
+
     /// One key block: updates (m, l, acc) with the keys [kStart, kStart + cols).
     SmallVector<Value> keyBlock(OpBuilder &b, Value qTile, Value qStart, Value kStart, Value m,
                                 Value l, Value acc) {
@@ -220,8 +250,7 @@ private:
       // Running maximum, the factor alpha = exp(m_old - m_new) that rescales earlier blocks,
       // and the running sum rescaled by it, in one pass over the rows.
       auto maxOf = [](OpBuilder &nb, Location l, Value a, Value x) { return s::max(nb, l, a, x); };
-      auto negInf = cast<TypedAttr>(cast<arith::ConstantOp>(fNegInf.getDefiningOp()).getValue());
-      Value rowMax = buildReduction(b, loc, scores, {1}, negInf, maxOf);
+      Value rowMax = reduceRows(b, scores, filled(b, {rows}, fNegInf), maxOf);
       Value alphaInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows}, et);
       auto update = linalg::GenericOp::create(
           b, loc, TypeRange{m.getType(), alphaInit.getType(), l.getType()}, ValueRange{rowMax},
@@ -239,14 +268,9 @@ private:
 
       // p = exp(expScale * scores - m_new) in place, row by row, then l += rowsum(p).
       Value p = expRows(b, scores, mNew, expScale);
-      Value lNew = linalg::GenericOp::create(
-                       b, loc, l.getType(), ValueRange{p}, ValueRange{lScaled},
-                       {identity(2), rowMap()},
-                       {utils::IteratorType::parallel, utils::IteratorType::reduction},
-                       [&](OpBuilder &nb, Location lc, ValueRange args) {
-                         linalg::YieldOp::create(nb, lc, s::add(nb, lc, args[1], args[0]));
-                       })
-                       .getResult(0);
+      Value lNew = reduceRows(b, p, lScaled, [](OpBuilder &nb, Location lc, Value a, Value x) {
+        return s::add(nb, lc, a, x);
+      });
 
       // acc = alpha * acc + p v: rescale in place, then accumulate the contraction into it.
       Value accScaled = linalg::GenericOp::create(
