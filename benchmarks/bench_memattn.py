@@ -20,10 +20,14 @@ tlc's tiled attention vs the standard (quadratic-memory) formulation in numpy an
    has no fused CPU kernel) — only up to --ref-max-seq, as their S x S scores take 4*8*S*S*4
    bytes (2 GiB at S = 4096, 8 GiB at 8192) on a machine other people share. Their peak RSS
    includes the Python interpreter and the imported library (numpy ~30 MB, torch ~250 MB).
-   GFLOP/s counts 4*B*H*S*S*D (two matmuls) for every implementation.
-Threads: the tlc kernel is single-threaded (no parallel runtime yet); the references run with
-OMP_NUM_THREADS = OPENBLAS_NUM_THREADS = MKL_NUM_THREADS = 1 and torch.set_num_threads(1)
-unless --threads says otherwise. --quick uses tiny sizes for CI.
+   GFLOP/s counts 4*B*H*S*S*D (two matmuls) for every implementation; % of peak is against
+   --peak x threads.
+   ONNX models (--onnx-dir DIR, the output of test/onnx/models/export_models.py --out DIR
+   --size 224): resnet18, mobilenet_v2 and the transformer encoder are planned the same way.
+Threads (--threads N, default 1): the tlc kernel runs its batch x heads loop on the runtime's
+thread pool with TLC_NUM_THREADS = N; the references run with OMP_NUM_THREADS =
+OPENBLAS_NUM_THREADS = MKL_NUM_THREADS = N and torch.set_num_threads(N). --quick uses tiny
+sizes for CI.
 """
 
 import argparse
@@ -120,6 +124,9 @@ def parse_run(text):
 def plans(args, work):
     models = [os.path.join(ROOT, "examples", m + ".tl") for m in ("mlp", "attention", "tensor_network")]
     models += sorted(glob.glob(os.path.join(HERE, "models", "*.tl")))
+    if args.onnx_dir:
+        models += [os.path.join(args.onnx_dir, m + ".onnx")
+                   for m in ("resnet18", "mobilenet_v2", "transformer")]
     rows = []
     for m in models:
         report = os.path.join(work, os.path.basename(m) + ".json")
@@ -182,14 +189,16 @@ def attention(args, work):
         env[var] = str(args.threads)
     have_torch = subprocess.run([sys.executable, "-c", "import torch"],
                                 capture_output=True).returncode == 0
+    tlc_env = dict(os.environ, TLC_NUM_THREADS=str(args.threads))
     rows = []
     for s in seqs:
         flops = 4.0 * b * h * s * s * d
         reps = args.repeats if s <= 2048 else 1
         row = {"seq": s, "flops": flops}
-        row["tlc"] = run([build_attention(args, work, b, h, s, d, False), str(reps)])
+        row["tlc"] = run([build_attention(args, work, b, h, s, d, False), str(reps)], env=tlc_env)
         if args.causal:
-            row["tlc_causal"] = run([build_attention(args, work, b, h, s, d, True), str(reps)])
+            row["tlc_causal"] = run([build_attention(args, work, b, h, s, d, True), str(reps)],
+                                    env=tlc_env)
         for impl in ("numpy", "torch"):
             if impl == "torch" and not have_torch:
                 row[impl] = {"error": "python3-torch not installed"}
@@ -211,8 +220,9 @@ def attention(args, work):
           % (b, h, d, args.threads))
     cols = ["tlc flash"] + (["tlc flash causal"] if args.causal else []) + \
         ["numpy standard", "PyTorch standard"]
-    print("| seq | " + " | ".join(cols) + " | tlc workspace | tlc GFLOP/s | speedup vs PyTorch |")
-    print("|---|" + "---|" * (len(cols) + 3))
+    print("| seq | " + " | ".join(cols) + " | tlc workspace | tlc GFLOP/s | % of peak | "
+          "speedup vs PyTorch |")
+    print("|---|" + "---|" * (len(cols) + 4))
     for r in rows:
         t = r["tlc"]
         cells = [cell(t)] + ([cell(r["tlc_causal"])] if args.causal else []) + \
@@ -220,9 +230,11 @@ def attention(args, work):
         gf = r["flops"] / t["median_s"] / 1e9 if "median_s" in t else float("nan")
         sp = (r["torch"]["median_s"] / t["median_s"]
               if "median_s" in r["torch"] and "median_s" in t else None)
-        print("| %d | %s | %s | %.1f | %s |" % (
+        peak = args.peak * args.threads if args.peak else None
+        r["tlc_gflops"] = gf
+        print("| %d | %s | %s | %.1f | %s | %s |" % (
             r["seq"], " | ".join(cells), "%d B" % t.get("workspace", 0) if "workspace" in t else "-",
-            gf, "%.2fx" % sp if sp else "-"))
+            gf, "%.0f%%" % (100 * gf / peak) if peak else "-", "%.2fx" % sp if sp else "-"))
     print()
     return rows
 
@@ -239,13 +251,18 @@ def main(argv):
                     help="largest sequence length run with numpy/PyTorch")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--peak", type=float,
+                    help="fp32 peak GFLOP/s of one core (bench-peak fma), for the %% of peak column")
     ap.add_argument("--causal", action="store_true", help="also time causal attention")
     ap.add_argument("--quick", action="store_true", help="tiny sizes, for CI")
     ap.add_argument("--only", choices=["plans", "attention"])
+    ap.add_argument("--onnx-dir", help="also plan resnet18/mobilenet_v2/transformer .onnx here")
     ap.add_argument("--json", help="also write the results as JSON")
     args = ap.parse_args(argv)
     args.tlc, args.runtime_lib, args.include = (os.path.abspath(p) for p in
                                                 (args.tlc, args.runtime_lib, args.include))
+    if args.onnx_dir:
+        args.onnx_dir = os.path.abspath(args.onnx_dir)
     if args.quick:
         args.repeats = 1
     result = {}

@@ -134,6 +134,67 @@ private:
       return {slice, AffineMap::get(2, 0, exprs, ctx)};
     }
 
+    /// exp(expScale * x - m[i]) over each row x of the [rows, cols] tile, in place. Each row is
+    /// a 1-D linalg op marked as a register tile, so tlc-vectorize turns it into full-width
+    /// vector code (the polynomial exp included); as one 2-D loop nest LLVM leaves it scalar
+    /// (the tile and m are views of the same arena, so it cannot rule out aliasing).
+    Value expRows(OpBuilder &b, Value tileValue, Value m, double expScale) {
+      auto loop = scf::ForOp::create(
+          b, loc, cZero, arith::ConstantIndexOp::create(b, loc, rows), cOne,
+          ValueRange{tileValue}, [&](OpBuilder &nb, Location, Value i, ValueRange args) {
+            SmallVector<OpFoldResult> offsets = {i, nb.getIndexAttr(0)},
+                                      sizes = {nb.getIndexAttr(1), nb.getIndexAttr(cols)},
+                                      strides = {nb.getIndexAttr(1), nb.getIndexAttr(1)};
+            Value row = tensor::ExtractSliceOp::create(nb, loc, tile({cols}), args[0], offsets,
+                                                       sizes, strides);
+            Value mi = tensor::ExtractOp::create(nb, loc, m, ValueRange{i});
+            auto exp = linalg::GenericOp::create(
+                nb, loc, row.getType(), ValueRange{}, ValueRange{row}, {identity(1)},
+                {utils::IteratorType::parallel},
+                [&](OpBuilder &eb, Location lc, ValueRange a) {
+                  Value x = a[0];
+                  if (expScale != 1.0)
+                    x = s::mul(eb, lc, x, s::constant(eb, lc, et, expScale));
+                  linalg::YieldOp::create(eb, lc, s::exp(eb, lc, s::sub(eb, lc, x, mi)));
+                });
+            exp->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+            Value updated = tensor::InsertSliceOp::create(nb, loc, exp.getResult(0), args[0],
+                                                          offsets, sizes, strides);
+            scf::YieldOp::create(nb, loc, updated);
+          });
+      return loop.getResult(0);
+    }
+
+    /// Reduces each row of the [rows, cols] tile into `acc` ([rows]) with `combine`, row by row:
+    /// each row is a 1-D reduction marked as a register tile, which tlc-vectorize turns into
+    /// vector code and one horizontal reduction (a 2-D reduction into a buffer row stays scalar).
+    Value reduceRows(OpBuilder &b, Value tileValue, Value acc,
+                     function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+      auto loop = scf::ForOp::create(
+          b, loc, cZero, arith::ConstantIndexOp::create(b, loc, rows), cOne, ValueRange{acc},
+          [&](OpBuilder &nb, Location, Value i, ValueRange args) {
+            Value row = tensor::ExtractSliceOp::create(
+                nb, loc, tile({cols}), tileValue, ArrayRef<OpFoldResult>{i, nb.getIndexAttr(0)},
+                ArrayRef<OpFoldResult>{nb.getIndexAttr(1), nb.getIndexAttr(cols)},
+                ArrayRef<OpFoldResult>{nb.getIndexAttr(1), nb.getIndexAttr(1)});
+            SmallVector<OpFoldResult> offsets = {i}, sizes = {nb.getIndexAttr(1)},
+                                      strides = {nb.getIndexAttr(1)};
+            Value element = tensor::ExtractSliceOp::create(nb, loc, tile({}), args[0], offsets,
+                                                           sizes, strides);
+            auto reduce = linalg::GenericOp::create(
+                nb, loc, element.getType(), ValueRange{row}, ValueRange{element},
+                {identity(1), AffineMap::get(1, 0, {}, ctx)}, {utils::IteratorType::reduction},
+                [&](OpBuilder &rb, Location lc, ValueRange a) {
+                  linalg::YieldOp::create(rb, lc, combine(rb, lc, a[1], a[0]));
+                });
+            reduce->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+            Value updated = tensor::InsertSliceOp::create(nb, loc, reduce.getResult(0), args[0],
+                                                          offsets, sizes, strides);
+            scf::YieldOp::create(nb, loc, updated);
+          });
+      return loop.getResult(0);
+    }
+
     /// One key block: updates (m, l, acc) with the keys [kStart, kStart + cols).
     SmallVector<Value> keyBlock(OpBuilder &b, Value qTile, Value qStart, Value kStart, Value m,
                                 Value l, Value acc) {
@@ -147,78 +208,69 @@ private:
       Value scores = buildContraction(b, loc, "qd,dk->qk", {qTile, kT},
                                       filled(b, {rows, cols}, fZero));
 
-      // scale, mask and causal masking, in place on the scores tile.
-      SmallVector<Value> ins;
-      SmallVector<AffineMap> maps;
-      if (Value mask = op.getMask()) {
-        auto [t, map] = maskTile(b, mask, qStart, kStart);
-        ins.push_back(t);
-        maps.push_back(map);
-      }
-      maps.push_back(identity(2));
+      // Scale, mask and causal masking, in place on the scores tile. Without a mask a positive
+      // scale goes into the exponent instead (max(scale s) = scale max(s)), saving a pass.
+      // (Not into Q: a scaling generic on Q would be fused into the scores contraction, which
+      // then no longer reaches the register-tiled contraction path.)
       bool hasMask = static_cast<bool>(op.getMask()), causal = op.getCausal();
-      double scale = op.getScale().convertToDouble();
       SmallVector<utils::IteratorType> parallel2(2, utils::IteratorType::parallel);
-      scores = linalg::GenericOp::create(
-                   b, loc, scores.getType(), ins, ValueRange{scores}, maps, parallel2,
-                   [&](OpBuilder &nb, Location l, ValueRange args) {
-                     Value v = s::mul(nb, l, args.back(), s::constant(nb, l, et, scale));
-                     if (hasMask)
-                       v = s::add(nb, l, v, args[0]);
-                     if (causal) {
-                       Value i = arith::AddIOp::create(nb, l, linalg::IndexOp::create(nb, l, 0),
-                                                       qStart);
-                       Value j = arith::AddIOp::create(nb, l, linalg::IndexOp::create(nb, l, 1),
-                                                       kStart);
-                       Value future =
-                           arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ugt, j, i);
-                       v = arith::SelectOp::create(nb, l, future, fNegInf, v);
-                     }
-                     linalg::YieldOp::create(nb, l, v);
-                   })
-                   .getResult(0);
+      double scale = op.getScale().convertToDouble();
+      double expScale = 1.0; // scores are scaled by this inside the exponent
+      if (!hasMask && !causal && scale > 0.0)
+        expScale = scale;
+      else {
+        SmallVector<Value> ins;
+        SmallVector<AffineMap> maps;
+        if (hasMask) {
+          auto [t, map] = maskTile(b, op.getMask(), qStart, kStart);
+          ins.push_back(t);
+          maps.push_back(map);
+        }
+        maps.push_back(identity(2));
+        scores = linalg::GenericOp::create(
+                     b, loc, scores.getType(), ins, ValueRange{scores}, maps, parallel2,
+                     [&](OpBuilder &nb, Location l, ValueRange args) {
+                       Value v = s::mul(nb, l, args.back(), s::constant(nb, l, et, scale));
+                       if (hasMask)
+                         v = s::add(nb, l, v, args[0]);
+                       if (causal) {
+                         Value i = arith::AddIOp::create(
+                             nb, l, linalg::IndexOp::create(nb, l, 0), qStart);
+                         Value j = arith::AddIOp::create(
+                             nb, l, linalg::IndexOp::create(nb, l, 1), kStart);
+                         Value future =
+                             arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ugt, j, i);
+                         v = arith::SelectOp::create(nb, l, future, fNegInf, v);
+                       }
+                       linalg::YieldOp::create(nb, l, v);
+                     })
+                     .getResult(0);
+      }
 
-      // Running maximum and the factor exp(m_old - m_new) that rescales earlier blocks.
+      // Running maximum, the factor alpha = exp(m_old - m_new) that rescales earlier blocks,
+      // and the running sum rescaled by it, in one pass over the rows.
       auto maxOf = [](OpBuilder &nb, Location l, Value a, Value x) { return s::max(nb, l, a, x); };
-      auto negInf = cast<TypedAttr>(cast<arith::ConstantOp>(fNegInf.getDefiningOp()).getValue());
-      Value rowMax = buildReduction(b, loc, scores, {1}, negInf, maxOf);
+      Value rowMax = reduceRows(b, scores, filled(b, {rows}, fNegInf), maxOf);
       Value alphaInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows}, et);
       auto update = linalg::GenericOp::create(
-          b, loc, TypeRange{m.getType(), alphaInit.getType()}, ValueRange{rowMax},
-          ValueRange{m, alphaInit}, SmallVector<AffineMap>(3, identity(1)),
-          {utils::IteratorType::parallel}, [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value mNew = s::max(nb, l, args[1], args[0]);
-            Value alpha = s::exp(nb, l, s::sub(nb, l, args[1], mNew));
-            linalg::YieldOp::create(nb, l, ValueRange{mNew, alpha});
+          b, loc, TypeRange{m.getType(), alphaInit.getType(), l.getType()}, ValueRange{rowMax},
+          ValueRange{m, alphaInit, l}, SmallVector<AffineMap>(4, identity(1)),
+          {utils::IteratorType::parallel}, [&](OpBuilder &nb, Location lc, ValueRange args) {
+            Value rowMaxScaled = args[0];
+            if (expScale != 1.0)
+              rowMaxScaled = s::mul(nb, lc, args[0], s::constant(nb, lc, et, expScale));
+            Value mNew = s::max(nb, lc, args[1], rowMaxScaled);
+            Value alpha = s::exp(nb, lc, s::sub(nb, lc, args[1], mNew));
+            linalg::YieldOp::create(nb, lc,
+                                    ValueRange{mNew, alpha, s::mul(nb, lc, args[3], alpha)});
           });
-      Value mNew = update.getResult(0), alpha = update.getResult(1);
+      Value mNew = update.getResult(0), alpha = update.getResult(1), lScaled = update.getResult(2);
 
-      // p = exp(scores - m_new), in place.
-      Value p = linalg::GenericOp::create(
-                    b, loc, scores.getType(), ValueRange{mNew}, ValueRange{scores},
-                    {rowMap(), identity(2)}, parallel2,
-                    [&](OpBuilder &nb, Location l, ValueRange args) {
-                      linalg::YieldOp::create(
-                          nb, l, s::exp(nb, l, s::sub(nb, l, args[1], args[0])));
-                    })
-                    .getResult(0);
-
-      // l = alpha * l + rowsum(p): rescale in place, then reduce into it.
-      Value lScaled = linalg::GenericOp::create(
-                          b, loc, l.getType(), ValueRange{alpha}, ValueRange{l},
-                          {identity(1), identity(1)}, {utils::IteratorType::parallel},
-                          [&](OpBuilder &nb, Location lc, ValueRange args) {
-                            linalg::YieldOp::create(nb, lc, s::mul(nb, lc, args[1], args[0]));
-                          })
-                          .getResult(0);
-      Value lNew = linalg::GenericOp::create(
-                       b, loc, l.getType(), ValueRange{p}, ValueRange{lScaled},
-                       {identity(2), rowMap()},
-                       {utils::IteratorType::parallel, utils::IteratorType::reduction},
-                       [&](OpBuilder &nb, Location lc, ValueRange args) {
-                         linalg::YieldOp::create(nb, lc, s::add(nb, lc, args[1], args[0]));
-                       })
-                       .getResult(0);
+      // p = exp(expScale * scores - m_new) in place, row by row, then l += rowsum(p).
+      Value p = expRows(b, scores, mNew, expScale);
+      Value lNew = reduceRows(b, p, lScaled, [](OpBuilder &nb, Location lc, Value a, Value x) {
+        return s::add(nb, lc, a, x);
+      });
 
       // acc = alpha * acc + p v: rescale in place, then accumulate the contraction into it.
       Value accScaled = linalg::GenericOp::create(
@@ -232,12 +284,21 @@ private:
       return {mNew, lNew, accNew};
     }
 
+    /// A [rows, cols] tile at (rowStart, 0) of the batch's [Sq, Dv] output slice.
+    Value outTile(OpBuilder &b, Value out, Value rowStart, int64_t rows, int64_t cols) {
+      return tensor::ExtractSliceOp::create(
+          b, loc, tile({rows, cols}), out, ArrayRef<OpFoldResult>{rowStart, b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(cols)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+    }
+
     /// One query block: the key loop, then acc / l written into the output tile in place.
+    /// `out` is the current batch index's [Sq, Dv] output.
     Value queryBlock(OpBuilder &b, Value qStart, Value out) {
       Value qTile = extractTile(b, op.getQuery(), qStart, rows, d);
       // The accumulator is the output's own tile, so the final insert needs no copy.
-      Value outTile = extractTile(b, out, qStart, rows, dv);
-      Value acc0 = linalg::FillOp::create(b, loc, fZero, outTile).getResult(0);
+      Value acc0 =
+          linalg::FillOp::create(b, loc, fZero, outTile(b, out, qStart, rows, dv)).getResult(0);
       Value m0 = filled(b, {rows}, fNegInf), l0 = filled(b, {rows}, fZero);
       Value kEnd = cKFull;
       if (op.getCausal()) {
@@ -274,44 +335,68 @@ private:
                 linalg::YieldOp::create(nb, lc, s::div(nb, lc, args[1], args[0]));
               })
               .getResult(0);
-      SmallVector<OpFoldResult> offsets(batchIvs.begin(), batchIvs.end()), sizes, strides;
-      offsets.append({qStart, b.getIndexAttr(0)});
-      sizes.assign(numBatch, b.getIndexAttr(1));
-      sizes.append({b.getIndexAttr(rows), b.getIndexAttr(dv)});
-      strides.assign(rank, b.getIndexAttr(1));
-      return tensor::InsertSliceOp::create(b, loc, normalized, out, offsets, sizes, strides);
+      return tensor::InsertSliceOp::create(
+          b, loc, normalized, out, ArrayRef<OpFoldResult>{qStart, b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(rows), b.getIndexAttr(dv)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
     }
 
-    /// Loops over the batch axes from `level` on, then over query blocks, carrying `out`.
-    Value loops(OpBuilder &b, unsigned level, Value out) {
-      if (level == numBatch) {
-        auto loop = scf::ForOp::create(
-            b, loc, cZero, cQFull, cBr, ValueRange{out},
-            [&](OpBuilder &nb, Location, Value qStart, ValueRange args) {
-              scf::YieldOp::create(nb, loc, queryBlock(nb, qStart, args[0]));
-            });
-        Value result = loop.getResult(0);
-        if (int64_t rem = sq % br) { // the last, partial query block (static size)
-          rows = rem;
-          result = queryBlock(b, arith::ConstantIndexOp::create(b, loc, sq - rem), result);
-          rows = br;
-        }
-        return result;
-      }
-      Value ub = arith::ConstantIndexOp::create(b, loc, op.getQuery().getType().getDimSize(level));
-      auto loop = scf::ForOp::create(b, loc, cZero, ub, cOne, ValueRange{out},
-                                     [&](OpBuilder &nb, Location, Value iv, ValueRange args) {
-                                       batchIvs.push_back(iv);
-                                       Value result = loops(nb, level + 1, args[0]);
-                                       batchIvs.pop_back();
-                                       scf::YieldOp::create(nb, loc, result);
+    /// The query blocks of one batch index over its [Sq, Dv] output `out`.
+    Value queryLoop(OpBuilder &b, Value out) {
+      auto loop = scf::ForOp::create(b, loc, cZero, cQFull, cBr, ValueRange{out},
+                                     [&](OpBuilder &nb, Location, Value qStart, ValueRange args) {
+                                       scf::YieldOp::create(nb, loc,
+                                                            queryBlock(nb, qStart, args[0]));
                                      });
-      return loop.getResult(0);
+      Value result = loop.getResult(0);
+      if (int64_t rem = sq % br) { // the last, partial query block (static size)
+        rows = rem;
+        result = queryBlock(b, arith::ConstantIndexOp::create(b, loc, sq - rem), result);
+        rows = br;
+      }
+      return result;
+    }
+
+    /// The batch axes as one scf.forall over their flattened extent (the batch indices are
+    /// independent, so threads may take them: the loop becomes scf.parallel after
+    /// bufferization and runs on the runtime's thread pool). Each iteration computes its
+    /// [Sq, Dv] output slice and inserts it in parallel; every output element is computed by
+    /// exactly one iteration, so results do not depend on the thread count.
+    Value batchLoop(OpBuilder &b, Value out) {
+      auto outType = cast<RankedTensorType>(out.getType());
+      int64_t total = 1;
+      for (int64_t a = 0; a < numBatch; ++a)
+        total *= outType.getDimSize(a);
+      auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(total)},
+                                          ValueRange{out}, std::nullopt);
+      OpBuilder nb = OpBuilder::atBlockBegin(forall.getBody());
+      Value linear = forall.getInductionVars()[0];
+      Value shared = forall.getRegionIterArgs()[0];
+      // Row-major delinearization of the flat index into the batch indices.
+      batchIvs.assign(numBatch, Value());
+      for (int64_t a = numBatch - 1; a >= 0; --a) {
+        Value extent = arith::ConstantIndexOp::create(nb, loc, outType.getDimSize(a));
+        batchIvs[a] = a == 0 ? linear : arith::RemUIOp::create(nb, loc, linear, extent);
+        if (a > 0)
+          linear = arith::DivUIOp::create(nb, loc, linear, extent);
+      }
+      SmallVector<OpFoldResult> offsets(batchIvs.begin(), batchIvs.end()), sizes, strides;
+      offsets.append({nb.getIndexAttr(0), nb.getIndexAttr(0)});
+      sizes.assign(numBatch, nb.getIndexAttr(1));
+      sizes.append({nb.getIndexAttr(sq), nb.getIndexAttr(dv)});
+      strides.assign(rank, nb.getIndexAttr(1));
+      Value slice = tensor::ExtractSliceOp::create(nb, loc, tile({sq, dv}), shared, offsets,
+                                                   sizes, strides);
+      Value result = queryLoop(nb, slice);
+      nb.setInsertionPointToStart(forall.getTerminator().getBody());
+      tensor::ParallelInsertSliceOp::create(nb, loc, result, shared, offsets, sizes, strides);
+      batchIvs.clear();
+      return forall.getResult(0);
     }
 
     Value build() {
       Value out = tensor::EmptyOp::create(rewriter, loc, op.getType().getShape(), et);
-      return loops(rewriter, 0, out);
+      return numBatch == 0 ? queryLoop(rewriter, out) : batchLoop(rewriter, out);
     }
   };
 

@@ -36,7 +36,8 @@ def TLLiftPatterns : Pass<"tl-lift-patterns", "mlir::func::FuncOp"> {
 def TLLowerAttention : Pass<"tl-lower-attention", "mlir::func::FuncOp"> {
   let summary = "Lower tl.attention to a tiled online-softmax (flash attention) loop nest";
   let description = [{
-    Rewrites each `tl.attention` into `scf.for` loops over the batch axes, blocks of
+    Rewrites each `tl.attention` into an `scf.forall` over the flattened batch axes (independent
+    iterations: after bufferization they run on the thread pool), `scf.for` loops over blocks of
     `block-q` query rows and blocks of `block-k` keys (a length that is not a multiple of its
     block gets one smaller block after the loop), on tensors with `tensor.extract_slice`/`insert_slice`, and
     linalg ops on the tiles: the scores tile `Q_blk K_blk^T`, scaling, mask and causal masking,
@@ -46,7 +47,8 @@ def TLLowerAttention : Pass<"tl-lower-attention", "mlir::func::FuncOp"> {
     `tl-lower-to-linalg` applies the same patterns with the default tiles.
   }];
   let options = [
-    Option<"blockQ", "block-q", "int64_t", /*default=*/"64", "query rows per tile (at most)">,
+    Option<"blockQ", "block-q", "int64_t", /*default=*/"48",
+           "query rows per tile (at most; 48 = whole register tiles on every CPU target)">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"64", "keys per tile (at most)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",

@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
@@ -25,6 +27,7 @@ struct FunctionPlan {
   SmallVector<int64_t> offsets;      // per alloc
   SmallVector<int> inPlaceOf;        // per alloc: the alloc whose storage it took, or -1
   SmallVector<BufferInterval> slots; // the intervals actually placed
+  SmallVector<int64_t> replicas;     // per alloc: copies, one per enclosing scf.forall iteration
   int64_t arenaSize = 0, naiveSize = 0, lowerBound = 0;
 };
 
@@ -70,6 +73,61 @@ FailureOr<bool> forwardOutputCopies(func::FuncOp func) {
   return !forwardable.empty();
 }
 
+/// The static iteration count of `forall`'s iteration space, or nullopt.
+std::optional<int64_t> staticTripCount(scf::ForallOp forall) {
+  int64_t count = 1;
+  for (auto [lb, ub, step] : llvm::zip(forall.getMixedLowerBound(), forall.getMixedUpperBound(),
+                                       forall.getMixedStep())) {
+    std::optional<int64_t> l = getConstantIntValue(lb), u = getConstantIntValue(ub),
+                           s = getConstantIntValue(step);
+    if (!l || !u || !s || *s <= 0)
+      return std::nullopt;
+    count *= std::max<int64_t>(0, llvm::divideCeil(*u - *l, *s));
+  }
+  return count;
+}
+
+/// Buffers allocated inside an scf.forall body are private to one iteration, and iterations
+/// may run at the same time (on the thread pool): such a buffer gets one copy per iteration of
+/// every enclosing forall, and each iteration views its own (`rewriteAllocs`). Returns the
+/// number of copies, or failure for a forall with dynamic bounds.
+FailureOr<int64_t> replicaCount(memref::AllocOp alloc) {
+  int64_t count = 1;
+  for (auto forall = alloc->getParentOfType<scf::ForallOp>(); forall;
+       forall = forall->getParentOfType<scf::ForallOp>()) {
+    std::optional<int64_t> trip = staticTripCount(forall);
+    if (!trip)
+      return alloc.emitOpError("is inside an scf.forall with dynamic bounds: its per-iteration "
+                               "copies cannot be planned");
+    count *= *trip;
+  }
+  return count;
+}
+
+/// The flat index of the current iteration over every scf.forall enclosing `op` (outermost
+/// major), built before `op`.
+Value replicaIndex(OpBuilder &b, Operation *op) {
+  SmallVector<scf::ForallOp> foralls;
+  for (auto f = op->getParentOfType<scf::ForallOp>(); f; f = f->getParentOfType<scf::ForallOp>())
+    foralls.insert(foralls.begin(), f);
+  Location loc = op->getLoc();
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  Value index = cst(0);
+  for (scf::ForallOp forall : foralls)
+    for (auto [iv, lb, ub, step] :
+         llvm::zip(forall.getInductionVars(), forall.getMixedLowerBound(),
+                   forall.getMixedUpperBound(), forall.getMixedStep())) {
+      int64_t l = *getConstantIntValue(lb), u = *getConstantIntValue(ub),
+              s = *getConstantIntValue(step);
+      Value normalized = arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, cst(l)),
+                                                cst(s));
+      index = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, index, cst(llvm::divideCeil(u - l, s))),
+          normalized);
+    }
+  return index;
+}
+
 /// Policy: which buffers share a slot (in-place pairs) and how slots are placed.
 FailureOr<FunctionPlan> planFunction(func::FuncOp func, bool reuse, bool inPlace) {
   FunctionPlan plan;
@@ -77,8 +135,17 @@ FailureOr<FunctionPlan> planFunction(func::FuncOp func, bool reuse, bool inPlace
   if (failed(liveness))
     return failure();
   plan.liveness = std::move(*liveness);
+  size_t n = plan.liveness.allocs.size();
+  for (size_t i = 0; i < n; ++i) {
+    FailureOr<int64_t> copies = replicaCount(plan.liveness.allocs[i]);
+    if (failed(copies))
+      return failure();
+    plan.replicas.push_back(*copies);
+    if (*copies > 1)
+      plan.liveness.intervals[i].size =
+          llvm::alignTo(plan.liveness.intervals[i].size, kAlignment) * *copies;
+  }
   const BufferLiveness &lv = plan.liveness;
-  size_t n = lv.allocs.size();
   plan.inPlaceOf.assign(n, -1);
 
   // Buffers joined by in-place reuse form one slot spanning all their ranges.
@@ -87,6 +154,8 @@ FailureOr<FunctionPlan> planFunction(func::FuncOp func, bool reuse, bool inPlace
     classes.insert(i);
   if (reuse && inPlace)
     for (auto [out, in] : findInPlaceReuse(lv)) {
+      if (plan.replicas[out] > 1 || plan.replicas[in] > 1)
+        continue; // per-iteration copies keep their own slots
       plan.inPlaceOf[out] = in;
       classes.unionSets(out, in);
     }
@@ -120,6 +189,13 @@ void rewriteAllocs(const FunctionPlan &plan, Value arena) {
     memref::AllocOp alloc = plan.liveness.allocs[i];
     b.setInsertionPoint(alloc);
     Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
+    if (int64_t copies = plan.replicas[i]; copies > 1) {
+      int64_t stride = plan.liveness.intervals[i].size / copies;
+      Value perCopy = arith::MulIOp::create(
+          b, alloc.getLoc(), replicaIndex(b, alloc),
+          arith::ConstantIndexOp::create(b, alloc.getLoc(), stride));
+      shift = arith::AddIOp::create(b, alloc.getLoc(), shift, perCopy);
+    }
     Value view =
         memref::ViewOp::create(b, alloc.getLoc(), alloc.getType(), arena, shift, ValueRange{});
     for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
@@ -144,6 +220,8 @@ DictionaryAttr describePlan(func::FuncOp func, const FunctionPlan &plan) {
         b.getNamedAttr("end", b.getI64IntegerAttr(iv.end)),
         b.getNamedAttr("type", TypeAttr::get(alloc.getType())),
         b.getNamedAttr("loc", alloc.getLoc())};
+    if (plan.replicas[i] > 1)
+      fields.push_back(b.getNamedAttr("replicas", b.getI64IntegerAttr(plan.replicas[i])));
     if (plan.inPlaceOf[i] >= 0)
       fields.push_back(b.getNamedAttr("in_place_of", b.getI64IntegerAttr(plan.inPlaceOf[i])));
     buffers.push_back(b.getDictionaryAttr(fields));

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
@@ -54,6 +55,9 @@ public:
 
   void addCodegenPasses(OpPassManager &pm, const TargetOptions &options) const override {
     pm.addNestedPass<func::FuncOp>(createTLCLowerMemRefCopy());
+    // Bufferized scf.forall loops (e.g. the attention kernel's batch loop) are independent
+    // iterations: as scf.parallel they run on the thread pool (tlc-outline-parallel-loops).
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
     // Contractions: cache and register tiling, then register tiles to FMAs on full vectors.
     pm.addNestedPass<func::FuncOp>(createTLCTileContractions(contractionTiles(options)));
     pm.addPass(createCanonicalizerPass());
