@@ -1,6 +1,7 @@
 // Attention lifting for tl-lift-patterns: MatMul(Q, K^T) -> scale -> mask -> Softmax -> MatMul(., V)
 // as exporters spell it, replaced by one tl.attention.
 #include "passes/Passes.h"
+#include "passes/TLMatchers.h"
 
 #include "TL/Einsum.h"
 #include "TL/TLDialect.h"
@@ -14,17 +15,6 @@ using namespace tlc;
 
 namespace {
 
-/// The value of a splat float tl.constant.
-std::optional<double> splatFloat(Value v) {
-  auto c = v.getDefiningOp<tl::ConstantOp>();
-  if (!c)
-    return std::nullopt;
-  auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
-  if (!dense || !dense.isSplat())
-    return std::nullopt;
-  return dense.getSplatValue<APFloat>().convertToDouble();
-}
-
 /// Peels `x * c`, `c * x` and `x / c` (c a splat constant) off `v` while every peeled value has
 /// one use, multiplying `scale` by the factors; returns the innermost value.
 Value peelScale(Value v, double &scale) {
@@ -33,13 +23,13 @@ Value peelScale(Value v, double &scale) {
     if (!op || !v.hasOneUse())
       return v;
     if (auto mul = dyn_cast<tl::MulOp>(op)) {
-      if (std::optional<double> c = splatFloat(mul.getRhs());
+      if (std::optional<double> c = getSplatFloat(mul.getRhs());
           c && mul.getLhs().getType() == mul.getType()) {
         scale *= *c;
         v = mul.getLhs();
         continue;
       }
-      if (std::optional<double> c = splatFloat(mul.getLhs());
+      if (std::optional<double> c = getSplatFloat(mul.getLhs());
           c && mul.getRhs().getType() == mul.getType()) {
         scale *= *c;
         v = mul.getRhs();
@@ -48,7 +38,7 @@ Value peelScale(Value v, double &scale) {
       return v;
     }
     if (auto div = dyn_cast<tl::DivOp>(op)) {
-      std::optional<double> c = splatFloat(div.getRhs());
+      std::optional<double> c = getSplatFloat(div.getRhs());
       if (!c || *c == 0.0 || div.getLhs().getType() != div.getType())
         return v;
       scale /= *c;
@@ -131,7 +121,7 @@ std::optional<DenseElementsAttr> selectAsMask(tl::SelectOp sel, Value x, Type et
   } else {
     return std::nullopt;
   }
-  std::optional<double> f = splatFloat(fill);
+  std::optional<double> f = getSplatFloat(fill);
   if (!cond || !f)
     return std::nullopt;
   auto floatType = cast<FloatType>(et);

@@ -2,6 +2,7 @@
 // GELU in its erf and tanh forms, attention in LiftAttention.cpp) and replaces them with the tl op that names them, so later
 // passes (fusion, cost models, precision) see the structure.
 #include "passes/Passes.h"
+#include "passes/TLMatchers.h"
 
 #include "TL/TLDialect.h"
 #include "mlir/IR/PatternMatch.h"
@@ -20,19 +21,8 @@ using namespace tlc;
 
 namespace {
 
-/// The value of a splat float tl.constant.
-std::optional<double> splatValue(Value v) {
-  auto c = v.getDefiningOp<tl::ConstantOp>();
-  if (!c)
-    return std::nullopt;
-  auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
-  if (!dense || !dense.isSplat())
-    return std::nullopt;
-  return dense.getSplatValue<APFloat>().convertToDouble();
-}
-
 bool isConst(Value v, double expected, double relTol = 1e-4) {
-  std::optional<double> s = splatValue(v);
+  std::optional<double> s = getSplatFloat(v);
   return s && std::fabs(*s - expected) <= relTol * std::fabs(expected);
 }
 
@@ -163,9 +153,9 @@ struct LiftLayerNorm : OpRewritePattern<tl::DivOp> {
     if (!addEps)
       return failure();
     Value varValue = addEps.getLhs(), epsValue = addEps.getRhs();
-    if (!splatValue(epsValue))
+    if (!getSplatFloat(epsValue))
       std::swap(varValue, epsValue);
-    std::optional<double> eps = splatValue(epsValue);
+    std::optional<double> eps = getSplatFloat(epsValue);
     auto var = varValue.getDefiningOp<tl::ReduceMeanOp>();
     if (!eps || *eps < 0 || !var || trailingMeanAxis(var) != axis)
       return failure();

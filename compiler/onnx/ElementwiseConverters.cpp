@@ -208,12 +208,6 @@ FailureOr<Value> floatInput(NodeContext &cx, size_t i = 0) {
   return cx.value(i);
 }
 
-#define TLC_TRY(var, expr)                                                                     \
-  auto var##OrFail = (expr);                                                                   \
-  if (failed(var##OrFail))                                                                     \
-    return failure();                                                                          \
-  Value var = *var##OrFail;
-
 LogicalResult convertReciprocal(NodeContext &cx) {
   TLC_TRY(x, floatInput(cx));
   TLC_TRY(r, cx.binary<tl::DivOp>(cx.scalar(cx.elementType(0), 1.0), x));

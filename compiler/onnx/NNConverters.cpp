@@ -13,12 +13,6 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::onnx_import;
 
-#define TLC_TRY(var, expr)                                                                     \
-  auto var##OrFail = (expr);                                                                   \
-  if (failed(var##OrFail))                                                                     \
-    return failure();                                                                          \
-  auto var = *var##OrFail;
-
 namespace {
 
 /// Window attributes of a Conv or pooling node, normalized to 2-D (1-D ops get H = 1).

@@ -128,4 +128,12 @@ const onnx::AttributeProto *findAttr(const onnx::NodeProto &node, llvm::StringRe
 
 } // namespace tlc::onnx_import
 
+/// In a function returning LogicalResult/FailureOr: evaluates `expr` (a FailureOr), returns
+/// failure if it failed, else binds its value to `var`. Converters chain many fallible steps.
+#define TLC_TRY(var, expr)                                                                     \
+  auto var##OrFail = (expr);                                                                   \
+  if (failed(var##OrFail))                                                                     \
+    return failure();                                                                          \
+  auto var = *var##OrFail;
+
 #endif // TLC_COMPILER_ONNX_NODECONTEXT_H

@@ -10,12 +10,6 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::onnx_import;
 
-#define TLC_TRY(var, expr)                                                                     \
-  auto var##OrFail = (expr);                                                                   \
-  if (failed(var##OrFail))                                                                     \
-    return failure();                                                                          \
-  auto var = *var##OrFail;
-
 namespace {
 
 enum class Kind { Sum, Mean, Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp };

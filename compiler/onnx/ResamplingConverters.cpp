@@ -15,12 +15,6 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::onnx_import;
 
-#define TLC_TRY(var, expr)                                                                     \
-  auto var##OrFail = (expr);                                                                   \
-  if (failed(var##OrFail))                                                                     \
-    return failure();                                                                          \
-  auto var = *var##OrFail;
-
 namespace {
 
 FailureOr<Value> gatherAxis(NodeContext &cx, Value x, ArrayRef<int64_t> indices, int64_t axis) {

@@ -12,12 +12,6 @@ using namespace mlir;
 using namespace tlc;
 using namespace tlc::onnx_import;
 
-#define TLC_TRY(var, expr)                                                                     \
-  auto var##OrFail = (expr);                                                                   \
-  if (failed(var##OrFail))                                                                     \
-    return failure();                                                                          \
-  auto var = *var##OrFail;
-
 namespace {
 
 /// Sets output 0 to `input` reinterpreted with `shape`: folded when constant.
