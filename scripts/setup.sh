@@ -7,11 +7,12 @@ PKGS=(
   cmake ninja-build ccache clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   # AArch64 cross toolchain and emulator for the NEON target's tests
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-  # references for numeric tests and benchmarks
-  python3 python3-numpy python3-torch
-  # libraries later components use (ONNX importer, manifest, CPU reference)
+  # references for numeric tests and benchmarks; OpenBLAS's OpenMP build so PyTorch's and
+  # OpenBLAS's thread pools do not fight at 2 threads; matplotlib for the benchmark's chart
+  python3 python3-numpy python3-torch libopenblas0-openmp python3-matplotlib
   # ONNX importer: model sources (PyTorch export), python onnx for fixtures, backend node tests
-  python3-onnx python3-torch python3-torchvision libonnx-testdata
+  python3-onnx python3-torchvision libonnx-testdata
+  # libraries: ONNX protobuf classes, FlatBuffers, oneDNN (the CPU reference)
   libonnx-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler libdnnl-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
 )
