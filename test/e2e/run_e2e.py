@@ -250,29 +250,11 @@ def c_name(stem):
     return n
 
 
-# Interposes the C allocator in the harness (dynamically linked builds only: a static libc
-# defines these itself) and counts the calls made while NAME_run runs: the generated code must
-# not allocate (its buffers are the caller's and the workspace).
-_ALLOC_COUNTER = r"""
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-extern void __libc_free(void *);
-static volatile int counting;
-static volatile long alloc_calls;
-void *malloc(size_t n) { if (counting) alloc_calls++; return __libc_malloc(n); }
-void *calloc(size_t n, size_t m) { if (counting) alloc_calls++; return __libc_calloc(n, m); }
-void *realloc(void *p, size_t n) { if (counting) alloc_calls++; return __libc_realloc(p, n); }
-void free(void *p) { if (counting && p) alloc_calls++; __libc_free(p); }
-void *aligned_alloc(size_t a, size_t n) { if (counting) alloc_calls++; return __libc_memalign(a, n); }
-void *memalign(size_t a, size_t n) { if (counting) alloc_calls++; return __libc_memalign(a, n); }
-int posix_memalign(void **out, size_t a, size_t n) {
-  if (counting) alloc_calls++;
-  *out = __libc_memalign(a, n);
-  return *out ? 0 : 12;
-}
-"""
+# Interposes the C allocator in the harness (dynamically linked builds only) and counts the
+# calls made while NAME_run runs; the same header serves test/e2e/no-malloc.test.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs",
+                       "alloc_counter.h")) as _f:
+    _ALLOC_COUNTER = _f.read()
 
 
 def harness_source(name, prefix, prog, count_allocs=False):

@@ -6,24 +6,7 @@
 #include <tlc/runtime.h>
 #include "attn.h"
 
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-extern void __libc_free(void *);
-static volatile int counting;
-static volatile long calls;
-void *malloc(size_t n) { if (counting) calls++; return __libc_malloc(n); }
-void *calloc(size_t n, size_t m) { if (counting) calls++; return __libc_calloc(n, m); }
-void *realloc(void *p, size_t n) { if (counting) calls++; return __libc_realloc(p, n); }
-void free(void *p) { if (counting && p) calls++; __libc_free(p); }
-void *aligned_alloc(size_t a, size_t n) { if (counting) calls++; return __libc_memalign(a, n); }
-void *memalign(size_t a, size_t n) { if (counting) calls++; return __libc_memalign(a, n); }
-int posix_memalign(void **out, size_t a, size_t n) {
-  if (counting) calls++;
-  *out = __libc_memalign(a, n);
-  return *out ? 0 : 12;
-}
+#include "alloc_counter.h"
 
 int main(void) {
   size_t nx = ATTN_INPUT_X_NUMEL, no = ATTN_OUTPUT_OUT_NUMEL;
@@ -45,17 +28,17 @@ int main(void) {
   void *probe = malloc(16);
   free(probe);
   counting = 0;
-  printf("probe: %ld allocator calls\n", calls);
+  printf("probe: %ld allocator calls\n", alloc_calls);
 
-  calls = 0;
+  alloc_calls = 0;
   counting = 1;
   tlc_status st = attn_run(x, out, ws);
   st |= attn_run(x, out, ws);
   counting = 0;
-  printf("attn_run: status %d, %ld allocator calls, workspace %zu bytes\n", (int)st, calls,
+  printf("attn_run: status %d, %ld allocator calls, workspace %zu bytes\n", (int)st, alloc_calls,
          (size_t)ATTN_WORKSPACE_SIZE);
   tlc_workspace_free(NULL, ws);
   free(x);
   free(out);
-  return st != TLC_STATUS_OK || calls != 0;
+  return st != TLC_STATUS_OK || alloc_calls != 0;
 }
