@@ -287,12 +287,15 @@ def measure(cmd, env):
     return p.stdout, wall, foreign
 
 
-def timed(cmd, env, args):
-    """Runs a timing child (prints one time per line) with retries under foreign load."""
+def timed(cmd, env, args, parse=lambda out: [float(v) for v in out.split()]):
+    """Runs a timing child (prints one time per line) with retries under foreign load.
+    `parse` turns the child's output into times, or None when the case does not apply."""
     tries = []
     for attempt in range(args.retries + 1):
         out, wall, foreign = measure(cmd, env)
-        times = [float(v) for v in out.split()]
+        times = parse(out)
+        if times is None:
+            return None
         tries.append((foreign, times))
         if foreign <= args.max_foreign:
             break
@@ -560,22 +563,16 @@ _blas_seen = {}
 
 
 def timed_py(cmd, env, args):
-    tries = []
-    for attempt in range(args.retries + 1):
-        out, wall, foreign = measure(cmd, env)
+    """timed() for the Python children: "n/a" means the case does not apply, and "# " lines
+    name the BLAS library the child loaded."""
+    def parse(out):
         lines = out.split("\n")
         if lines and lines[0].strip() == "n/a":
             return None
-        times = [float(v) for v in lines if v.strip() and not v.startswith("#")]
         libs = [v[2:] for v in lines if v.startswith("# ")]
         _blas_seen[cmd[3]] = libs[0] if libs else ""
-        tries.append((foreign, times))
-        if foreign <= args.max_foreign:
-            break
-        time.sleep(1.0)
-    foreign, times = min(tries, key=lambda t: t[0])
-    return {"times": times, "foreign_cores": round(foreign, 3), "tries": len(tries),
-            "contaminated": foreign > args.max_foreign}
+        return [float(v) for v in lines if v.strip() and not v.startswith("#")]
+    return timed(cmd, env, args, parse)
 
 
 def report(results, threads, frameworks):
