@@ -82,22 +82,24 @@ Value buildReduction(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> 
   return generic.getResult(0);
 }
 
+SmallVector<ReassociationIndices> allDimsReassociation(int64_t rank) {
+  ReassociationIndices group;
+  for (int64_t d = 0; d < rank; ++d)
+    group.push_back(d);
+  return {group};
+}
+
 Value reshapeTensor(OpBuilder &b, Location loc, Value value, RankedTensorType type) {
   auto source = cast<RankedTensorType>(value.getType());
   if (source == type)
     return value;
-  auto allDims = [](int64_t rank) {
-    ReassociationIndices group;
-    for (int64_t d = 0; d < rank; ++d)
-      group.push_back(d);
-    return SmallVector<ReassociationIndices>{group};
-  };
   // Go through rank 1 (rank 0 stays): always valid for row-major reshapes, and views after
   // bufferization.
   Value flat = value;
   if (source.getRank() >= 2) {
     auto flatType = RankedTensorType::get({source.getNumElements()}, source.getElementType());
-    flat = tensor::CollapseShapeOp::create(b, loc, flatType, value, allDims(source.getRank()));
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, value,
+                                           allDimsReassociation(source.getRank()));
   }
   auto flatType = cast<RankedTensorType>(flat.getType());
   if (flatType == type)
@@ -106,7 +108,8 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value value, RankedTensorType ty
   if (type.getRank() == 0)
     return tensor::CollapseShapeOp::create(b, loc, type, flat, ArrayRef<ReassociationIndices>{});
   SmallVector<ReassociationIndices> groups =
-      flatType.getRank() == 0 ? SmallVector<ReassociationIndices>{} : allDims(type.getRank());
+      flatType.getRank() == 0 ? SmallVector<ReassociationIndices>{}
+                              : allDimsReassociation(type.getRank());
   return tensor::ExpandShapeOp::create(b, loc, type, flat, groups);
 }
 

@@ -35,6 +35,10 @@ mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i
                            llvm::ArrayRef<int64_t> axes, mlir::TypedAttr identity,
                            CombineFn combine);
 
+/// The reassociation that groups all `rank` dimensions into one (collapse to, or expand from,
+/// rank 1).
+llvm::SmallVector<llvm::SmallVector<int64_t, 2>> allDimsReassociation(int64_t rank);
+
 /// Row-major reshape of `value` to `type` (same element count) with tensor.collapse_shape and
 /// tensor.expand_shape, which bufferize to views.
 mlir::Value reshapeTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,

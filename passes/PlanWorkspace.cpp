@@ -1,5 +1,6 @@
 // tlc-plan-workspace: every intermediate buffer at a planned offset in one caller-provided arena.
 #include "passes/MemoryPlan.h"
+#include "passes/LinalgBuilders.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -36,18 +37,14 @@ Value reshapeArgument(OpBuilder &b, Location loc, Value arg, MemRefType type) {
   auto argType = cast<MemRefType>(arg.getType());
   if (argType == type)
     return arg;
-  auto all = [](int64_t rank) {
-    ReassociationIndices group;
-    for (int64_t d = 0; d < rank; ++d)
-      group.push_back(d);
-    return SmallVector<ReassociationIndices>{group};
-  };
   Value flat = arg;
   if (argType.getRank() > 1)
-    flat = memref::CollapseShapeOp::create(b, loc, arg, all(argType.getRank()));
+    flat = memref::CollapseShapeOp::create(b, loc, arg,
+                                           allDimsReassociation(argType.getRank()));
   if (type.getRank() == 1)
     return flat;
-  return memref::ExpandShapeOp::create(b, loc, type.getShape(), flat, all(type.getRank()));
+  return memref::ExpandShapeOp::create(b, loc, type.getShape(), flat,
+                                       allDimsReassociation(type.getRank()));
 }
 
 /// Zero-copy outputs: computes each forwardable output directly in the caller's buffer.
