@@ -275,6 +275,8 @@ private:
             linalg::YieldOp::create(nb, lc,
                                     ValueRange{mNew, alpha, s::mul(nb, lc, args[3], alpha)});
           });
+      // A register tile, so its exp is evaluated on vectors (one per row otherwise).
+      update->setAttr("tlc.register_tile", UnitAttr::get(ctx));
       Value mNew = update.getResult(0), alpha = update.getResult(1), lScaled = update.getResult(2);
 
       // p = exp(expScale * scores - m_new) in place, row by row, then l += rowsum(p).

@@ -31,7 +31,7 @@
 // CHECK: %[[MXE:.+]] = tensor.extract_slice %[[MX]][%[[R]]] [1] [1] : tensor<32xf32> to tensor<f32>
 // CHECK: linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[SROW]] : tensor<16xf32>) outs(%[[MXE]] : tensor<f32>) attrs = {tlc.register_tile}
 // CHECK: arith.maxnumf
-// CHECK: %[[UPD:.+]]:3 = linalg.generic {{.+}} ins(%{{.+}} : tensor<32xf32>) outs(%[[M]], %{{.+}}, %[[L]] : tensor<32xf32>, tensor<32xf32>, tensor<32xf32>)
+// CHECK: %[[UPD:.+]]:3 = linalg.generic {{.+}} ins(%{{.+}} : tensor<32xf32>) outs(%[[M]], %{{.+}}, %[[L]] : tensor<32xf32>, tensor<32xf32>, tensor<32xf32>) attrs = {{.*}}{tlc.register_tile}
 // CHECK: arith.mulf %{{.+}}, %[[SCALE:.+]] : f32
 // CHECK: math.exp
 // CHECK: %[[P:.+]] = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ST:.+]] = %{{.+}}) -> (tensor<32x16xf32>)
