@@ -48,6 +48,8 @@ void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelNam
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Per-iteration buffers of parallel loops: at most 8 copies, not one per iteration.
+  pm.addNestedPass<func::FuncOp>(tlc::createTLCBoundForallReplicas());
   pm.addPass(tlc::createTLCPlanWorkspace());
   TLCAddEntryPointOptions entry;
   entry.modelName = modelName.str();

@@ -225,6 +225,25 @@ def TLCLowerMemRefCopy : Pass<"tlc-lower-memref-copy", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def TLCBoundForallReplicas : Pass<"tlc-bound-forall-replicas", "mlir::func::FuncOp"> {
+  let summary = "Run buffer-allocating scf.forall loops as a bounded number of slots";
+  let description = [{
+    `tlc-plan-workspace` gives every iteration of an `scf.forall` its own copy of the buffers
+    allocated in the loop body (iterations may run at once). For a one-dimensional forall on
+    buffers from 0 with step 1 and more than `max-slots` static iterations whose body
+    allocates, this pass bounds the copies: the loop becomes a forall over `max-slots` slots,
+    each running an `scf.for` over the iterations `slot, slot + max-slots, ...`. Each
+    iteration still runs once with the same index (results do not change); at most
+    `max-slots` iterations run at once. E.g. attention with batch 4 x 8 heads at sequence
+    8192 keeps 8 instead of 32 copies of its per-head key panel.
+  }];
+  let options = [
+    Option<"maxSlots", "max-slots", "int64_t", /*default=*/"8",
+           "iterations that may run at once (copies of the per-iteration buffers)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+}
+
 def TLCFlattenConstantGlobals : Pass<"tlc-flatten-constant-globals", "mlir::ModuleOp"> {
   let summary = "Make multi-dimensional memref.globals one-dimensional, viewed through expand_shape";
   let description = [{
