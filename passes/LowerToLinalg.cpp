@@ -183,5 +183,6 @@ void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns) {
                LowerSoftmax<tl::LogSoftmaxOp, true>>(ctx);
   populateTLShapeOpsToTensorPatterns(patterns);
   populateTLNNOpsToLinalgPatterns(patterns);
+  populateTLRowOpsToLinalgPatterns(patterns);
   populateTLAttentionToLinalgPatterns(patterns);
 }
