@@ -18,7 +18,8 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
     Fails, naming the op, if any tl op remains.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
-                           "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
+                           "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def TLLiftPatterns : Pass<"tl-lift-patterns", "mlir::func::FuncOp"> {

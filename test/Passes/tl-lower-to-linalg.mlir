@@ -201,24 +201,27 @@ func.func @reduce_max_min(%i: tensor<4x8xi32>, %h: tensor<2x3xf16>) -> (tensor<4
 
 // -----
 
-// softmax: max (from -inf), subtract the row max, exp, sum, divide.
+// softmax along a non-last axis (a strided one; the last axis takes the row form, see
+// tl-lower-to-linalg-rows.mlir): max (from -inf), subtract the max, exp, sum, divide, each a
+// whole-tensor linalg.generic.
 // CHECK-LABEL: func.func @softmax
 // CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>)
+// CHECK-NOT: scf.forall
 // CHECK: %[[NINF:.+]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[MAXI:.+]] = linalg.fill ins(%[[NINF]] : f32)
-// CHECK: %[[MAX:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<4x8xf32>) outs(%[[MAXI]] : tensor<4xf32>)
+// CHECK: %[[MAX:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%[[X]] : tensor<4x8xf32>) outs(%[[MAXI]] : tensor<8xf32>)
 // CHECK: arith.maximumf
-// CHECK: %[[SH:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MAX]] : tensor<4x8xf32>, tensor<4xf32>)
+// CHECK: %[[SH:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MAX]] : tensor<4x8xf32>, tensor<8xf32>)
 // CHECK: arith.subf
 // CHECK: %[[EXP:.+]] = linalg.generic {{.*}} ins(%[[SH]] : tensor<4x8xf32>)
 // CHECK: math.exp
-// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[EXP]] : tensor<4x8xf32>)
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[EXP]] : tensor<4x8xf32>)
 // CHECK: arith.addf
-// CHECK: %[[DIV:.+]] = linalg.generic {{.*}} ins(%[[EXP]], %[[SUM]] : tensor<4x8xf32>, tensor<4xf32>)
+// CHECK: %[[DIV:.+]] = linalg.generic {{.*}} ins(%[[EXP]], %[[SUM]] : tensor<4x8xf32>, tensor<8xf32>)
 // CHECK: arith.divf
 // CHECK: return %[[DIV]]
 func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %0 = tl.softmax %x axis = -1 : tensor<4x8xf32>
+  %0 = tl.softmax %x axis = 0 : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
 
