@@ -10,11 +10,13 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
     Every elementwise tl op becomes a `linalg.generic` built from its scalar body (the
     ElementwiseOpInterface) with numpy-broadcast indexing maps; einsums become `linalg.generic`
     contractions whose maps come from the one einsum engine; reductions use the
-    ReductionOpInterface; softmax, log_softmax and layer_norm over the trailing axes (static
-    shapes) become an `scf.forall` over rows, each row a few 1-D linalg ops (row maximum /
-    sums into per-row scalars, then one write; f16/bf16 statistics in f32), so the op reads its
-    input once; over another axis softmax becomes whole-tensor max/exp/sum/divide ops and
-    layer_norm whole-tensor reductions; shape ops become tensor ops.
+    ReductionOpInterface (a reduction over every axis of at least 2^16 elements in two levels:
+    up to 16 equal partial rows, then those, so threads can share it); softmax, log_softmax
+    and layer_norm over the trailing axes (static shapes) become an `scf.forall` over rows,
+    each row a few 1-D linalg ops (row maximum / sums into per-row scalars, then one write;
+    f16/bf16 statistics in f32), so the op reads its input once; over another axis softmax
+    becomes whole-tensor max/exp/sum/divide ops and layer_norm whole-tensor reductions; shape
+    ops become tensor ops.
     Fails, naming the op, if any tl op remains.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",

@@ -104,6 +104,10 @@ std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
     bool constant = matchPattern(&bodyOp, m_Constant());
     if (!constant && !OpTrait::hasElementwiseMappableTraits(&bodyOp))
       return std::nullopt;
+    // Integer division traps on the zero lanes of a masked tail (and x86 has no vector form).
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::CeilDivSIOp,
+            arith::CeilDivUIOp, arith::FloorDivSIOp>(bodyOp))
+      return std::nullopt;
     for (Type t : llvm::concat<Type>(bodyOp.getOperandTypes(), bodyOp.getResultTypes()))
       if (!t.isIntOrFloat())
         return std::nullopt;

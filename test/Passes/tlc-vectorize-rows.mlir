@@ -103,12 +103,19 @@ func.func @keepdims_sum_i32(%x: memref<3x40xi32>, %out: memref<3x1xi32>) {
 // -----
 
 // Left alone: a reduction over the strided axis (its innermost loop walks d0 with stride 8),
-// an index computation, a short elementwise row (3 < 8 lanes), and an i1 buffer.
+// an index computation, a short elementwise row (3 < 8 lanes), an i1 buffer, and an integer
+// division (its masked-off tail lanes would divide by zero).
 // CHECK-LABEL: func.func @negative
-// CHECK-COUNT-4: linalg.generic
+// CHECK-COUNT-5: linalg.generic
 // CHECK-NOT: vector.
 func.func @negative(%x: memref<16x8xf32>, %o: memref<8xf32>, %i: memref<64xi32>,
-                    %s: memref<3xf32>, %b: memref<64xi1>) {
+                    %s: memref<3xf32>, %b: memref<64xi1>, %dv: memref<37xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%dv : memref<37xi32>) {
+  ^bb0(%out: i32):
+    %q = arith.divsi %out, %out : i32
+    linalg.yield %q : i32
+  }
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<16x8xf32>) outs(%o : memref<8xf32>) {
