@@ -33,6 +33,9 @@ void tlc::buildLowerToLinalgPipeline(OpPassManager &pm) {
 }
 
 void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelName) {
+  // A tensor.empty that is only written and then inserted into a slice (e.g. a row computed
+  // into an output's row) becomes that slice, so it is computed in place, not copied.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;

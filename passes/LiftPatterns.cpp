@@ -133,8 +133,80 @@ int64_t trailingMeanAxis(tl::ReduceMeanOp mean) {
   return axes.front();
 }
 
-/// (x - mean(x)) / sqrt(mean((x - mean(x))^2) + eps) * gamma + beta over trailing axes, the
-/// square as d*d or pow(d, 2), and the affine part optional.
+/// Replaces `norm` = (x - mean(x)) scaled by 1/sqrt(`varPlusEps`) (and its affine tail) with
+/// tl.layer_norm when the rest of the pattern matches.
+LogicalResult liftLayerNorm(Operation *norm, tl::SubOp sub, Value varPlusEps,
+                            PatternRewriter &rewriter) {
+  Value x = sub.getLhs(), d = sub.getResult();
+  auto mean = sub.getRhs().getDefiningOp<tl::ReduceMeanOp>();
+  if (!mean || mean.getInput() != x || x.getType() != norm->getResult(0).getType())
+    return failure();
+  int64_t axis = trailingMeanAxis(mean);
+  if (axis < 0)
+    return failure();
+  auto addEps = varPlusEps.getDefiningOp<tl::AddOp>();
+  if (!addEps)
+    return failure();
+  Value varValue = addEps.getLhs(), epsValue = addEps.getRhs();
+  if (!getSplatFloat(epsValue))
+    std::swap(varValue, epsValue);
+  std::optional<double> eps = getSplatFloat(epsValue);
+  auto var = varValue.getDefiningOp<tl::ReduceMeanOp>();
+  if (!eps || *eps < 0 || !var || trailingMeanAxis(var) != axis)
+    return failure();
+  Value sq = var.getInput();
+  bool isSquare = false;
+  if (auto mul = sq.getDefiningOp<tl::MulOp>())
+    isSquare = mul.getLhs() == d && mul.getRhs() == d;
+  if (auto pow = sq.getDefiningOp<tl::PowOp>())
+    isSquare = pow.getLhs() == d && isConst(pow.getRhs(), 2.0);
+  if (!isSquare)
+    return failure();
+
+  // The affine tail, when the only user is `* gamma` and then `+ beta` of the right shape.
+  auto type = cast<RankedTensorType>(norm->getResult(0).getType());
+  ArrayRef<int64_t> normalized = type.getShape().drop_front(axis);
+  auto normalizedType = RankedTensorType::get(normalized, type.getElementType());
+  Operation *root = norm;
+  Value gamma, beta;
+  auto fits = [&](Value v) { return v.getType() == normalizedType; };
+  if (norm->hasOneUse())
+    if (auto mul = dyn_cast<tl::MulOp>(*norm->getUsers().begin())) {
+      Value g = mul.getLhs() == norm->getResult(0) ? mul.getRhs() : mul.getLhs();
+      if (fits(g) && mul.getType() == type) {
+        gamma = g;
+        root = mul;
+        if (mul->hasOneUse())
+          if (auto add = dyn_cast<tl::AddOp>(*mul->getUsers().begin())) {
+            Value b = add.getLhs() == mul.getResult() ? add.getRhs() : add.getLhs();
+            if (fits(b) && add.getType() == type) {
+              beta = b;
+              root = add;
+            }
+          }
+      }
+    }
+  rewriter.setInsertionPoint(root);
+  Location loc = root->getLoc();
+  auto filled = [&](double v) {
+    return tl::ConstantOp::create(
+               rewriter, loc,
+               DenseElementsAttr::get(normalizedType,
+                                      rewriter.getFloatAttr(type.getElementType(), v)))
+        .getResult();
+  };
+  if (!gamma)
+    gamma = filled(1.0);
+  if (!beta)
+    beta = filled(0.0);
+  rewriter.replaceOpWithNewOp<tl::LayerNormOp>(
+      root, type, x, gamma, beta, rewriter.getI64IntegerAttr(axis), rewriter.getF64FloatAttr(*eps));
+  return success();
+}
+
+/// (x - mean(x)) / sqrt(mean((x - mean(x))^2) + eps) * gamma + beta over trailing axes, or
+/// the same with `* rsqrt(...)` (either operand order), the square as d*d or pow(d, 2), and
+/// the affine part optional.
 struct LiftLayerNorm : OpRewritePattern<tl::DivOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tl::DivOp div, PatternRewriter &rewriter) const override {
@@ -142,72 +214,19 @@ struct LiftLayerNorm : OpRewritePattern<tl::DivOp> {
     auto sqrt = div.getRhs().getDefiningOp<tl::SqrtOp>();
     if (!sub || !sqrt)
       return failure();
-    Value x = sub.getLhs(), d = sub.getResult();
-    auto mean = sub.getRhs().getDefiningOp<tl::ReduceMeanOp>();
-    if (!mean || mean.getInput() != x || x.getType() != div.getType())
-      return failure();
-    int64_t axis = trailingMeanAxis(mean);
-    if (axis < 0)
-      return failure();
-    auto addEps = sqrt.getInput().getDefiningOp<tl::AddOp>();
-    if (!addEps)
-      return failure();
-    Value varValue = addEps.getLhs(), epsValue = addEps.getRhs();
-    if (!getSplatFloat(epsValue))
-      std::swap(varValue, epsValue);
-    std::optional<double> eps = getSplatFloat(epsValue);
-    auto var = varValue.getDefiningOp<tl::ReduceMeanOp>();
-    if (!eps || *eps < 0 || !var || trailingMeanAxis(var) != axis)
-      return failure();
-    Value sq = var.getInput();
-    bool isSquare = false;
-    if (auto mul = sq.getDefiningOp<tl::MulOp>())
-      isSquare = mul.getLhs() == d && mul.getRhs() == d;
-    if (auto pow = sq.getDefiningOp<tl::PowOp>())
-      isSquare = pow.getLhs() == d && isConst(pow.getRhs(), 2.0);
-    if (!isSquare)
-      return failure();
+    return liftLayerNorm(div, sub, sqrt.getInput(), rewriter);
+  }
+};
 
-    // The affine tail, when the only user is `* gamma` and then `+ beta` of the right shape.
-    RankedTensorType type = div.getType();
-    ArrayRef<int64_t> normalized = type.getShape().drop_front(axis);
-    auto normalizedType = RankedTensorType::get(normalized, type.getElementType());
-    Operation *root = div;
-    Value gamma, beta;
-    auto fits = [&](Value v) { return v.getType() == normalizedType; };
-    if (div->hasOneUse())
-      if (auto mul = dyn_cast<tl::MulOp>(*div->getUsers().begin())) {
-        Value g = mul.getLhs() == div.getResult() ? mul.getRhs() : mul.getLhs();
-        if (fits(g) && mul.getType() == type) {
-          gamma = g;
-          root = mul;
-          if (mul->hasOneUse())
-            if (auto add = dyn_cast<tl::AddOp>(*mul->getUsers().begin())) {
-              Value b = add.getLhs() == mul.getResult() ? add.getRhs() : add.getLhs();
-              if (fits(b) && add.getType() == type) {
-                beta = b;
-                root = add;
-              }
-            }
-        }
-      }
-    rewriter.setInsertionPoint(root);
-    Location loc = root->getLoc();
-    auto filled = [&](double v) {
-      return tl::ConstantOp::create(
-                 rewriter, loc,
-                 DenseElementsAttr::get(normalizedType,
-                                        rewriter.getFloatAttr(type.getElementType(), v)))
-          .getResult();
-    };
-    if (!gamma)
-      gamma = filled(1.0);
-    if (!beta)
-      beta = filled(0.0);
-    rewriter.replaceOpWithNewOp<tl::LayerNormOp>(root, type, x, gamma, beta,
-                                                 rewriter.getI64IntegerAttr(axis),
-                                                 rewriter.getF64FloatAttr(*eps));
-    return success();
+struct LiftLayerNormRsqrt : OpRewritePattern<tl::MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tl::MulOp mul, PatternRewriter &rewriter) const override {
+    for (auto [a, b] :
+         {std::pair(mul.getLhs(), mul.getRhs()), std::pair(mul.getRhs(), mul.getLhs())})
+      if (auto sub = a.getDefiningOp<tl::SubOp>())
+        if (auto rsqrt = b.getDefiningOp<tl::RsqrtOp>())
+          return liftLayerNorm(mul, sub, rsqrt.getInput(), rewriter);
+    return failure();
   }
 };
 
@@ -223,6 +242,6 @@ struct TLLiftPatternsPass : tlc::impl::TLLiftPatternsBase<TLLiftPatternsPass> {
 } // namespace
 
 void tlc::populateTLLiftPatterns(RewritePatternSet &patterns) {
-  patterns.add<LiftGelu, LiftLayerNorm>(patterns.getContext());
+  patterns.add<LiftGelu, LiftLayerNorm, LiftLayerNormRsqrt>(patterns.getContext());
   populateTLLiftAttentionPatterns(patterns);
 }

@@ -36,6 +36,19 @@ struct LowerElementwise : OpInterfaceRewritePattern<tl::ElementwiseOpInterface> 
   }
 };
 
+/// Policy: into how many parts a reduction over every axis of `type` is split (0: not split).
+/// From 2^16 elements (the size tlc-parallelize-loops starts threading at) into 16 equal rows,
+/// or fewer when 16 does not divide the element count.
+int64_t splitParts(RankedTensorType type, size_t numReduced, int64_t count) {
+  if (!type.hasStaticShape() || numReduced != static_cast<size_t>(type.getRank()) ||
+      count < (1 << 16))
+    return 0;
+  for (int64_t parts : {16, 8, 4, 2})
+    if (count % parts == 0)
+      return parts;
+  return 0;
+}
+
 /// Every reduction, through its identity, combiner and finalizer.
 struct LowerReduction : OpInterfaceRewritePattern<tl::ReductionOpInterface> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
@@ -46,12 +59,24 @@ struct LowerReduction : OpInterfaceRewritePattern<tl::ReductionOpInterface> {
     auto inputType = cast<RankedTensorType>(input.getType());
     Type elementType = inputType.getElementType();
     SmallVector<int64_t> axes = op.getReducedAxes();
-    Value reduced = buildReduction(
-        rewriter, loc, input, axes, op.getIdentity(elementType),
-        [&](OpBuilder &b, Location l, Value acc, Value x) { return op.buildCombine(b, l, acc, x); });
+    auto combine = [&](OpBuilder &b, Location l, Value acc, Value x) {
+      return op.buildCombine(b, l, acc, x);
+    };
     int64_t count = 1;
     for (int64_t a : axes)
       count *= inputType.getDimSize(a);
+    Value reduced;
+    if (int64_t parts = splitParts(inputType, axes.size(), count)) {
+      // A large full reduction in two levels: `parts` partial results (independent rows,
+      // which tlc-parallelize-loops gives to threads), then those folded in order. The
+      // grouping depends only on the shape, so the result does not depend on the thread count.
+      auto rows = RankedTensorType::get({parts, count / parts}, elementType);
+      Value partial = buildReduction(rewriter, loc, reshapeTensor(rewriter, loc, input, rows),
+                                     {1}, op.getIdentity(elementType), combine);
+      reduced = buildReduction(rewriter, loc, partial, {0}, op.getIdentity(elementType), combine);
+    } else {
+      reduced = buildReduction(rewriter, loc, input, axes, op.getIdentity(elementType), combine);
+    }
     auto reducedType = cast<RankedTensorType>(reduced.getType());
     reduced = buildElementwise(rewriter, loc, reducedType, reduced,
                                [&](OpBuilder &b, Location l, ValueRange args) {
@@ -183,5 +208,6 @@ void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns) {
                LowerSoftmax<tl::LogSoftmaxOp, true>>(ctx);
   populateTLShapeOpsToTensorPatterns(patterns);
   populateTLNNOpsToLinalgPatterns(patterns);
+  populateTLRowOpsToLinalgPatterns(patterns);
   populateTLAttentionToLinalgPatterns(patterns);
 }

@@ -35,6 +35,11 @@ void populateTLShapeOpsToTensorPatterns(mlir::RewritePatternSet &patterns);
 /// to linalg named ops and linalg.generic (part of populateTLToLinalgPatterns).
 void populateTLNNOpsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// Row-wise patterns for softmax, log_softmax and layer_norm over trailing axes (an
+/// scf.forall over rows of 1-D linalg ops); preferred over the generic ones of
+/// populateTLToLinalgPatterns, which they are part of.
+void populateTLRowOpsToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
 /// Patterns lifting spelled-out LayerNorm, GELU and attention to tl.layer_norm, tl.gelu and
 /// tl.attention (the mechanism behind tl-lift-patterns).
 void populateTLLiftPatterns(mlir::RewritePatternSet &patterns);

@@ -10,11 +10,18 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
     Every elementwise tl op becomes a `linalg.generic` built from its scalar body (the
     ElementwiseOpInterface) with numpy-broadcast indexing maps; einsums become `linalg.generic`
     contractions whose maps come from the one einsum engine; reductions use the
-    ReductionOpInterface; softmax becomes max/exp/sum/divide; shape ops become tensor ops.
+    ReductionOpInterface (a reduction over every axis of at least 2^16 elements in two levels:
+    up to 16 equal partial rows, then those, so threads can share it); softmax, log_softmax
+    and layer_norm over the trailing axes (static shapes) become an `scf.forall` over rows,
+    each row a few 1-D linalg ops (row maximum / sums into per-row scalars, then one write;
+    f16/bf16 statistics in f32), so the op reads its input once; over another axis softmax
+    becomes whole-tensor max/exp/sum/divide ops and layer_norm whole-tensor reductions; shape
+    ops become tensor ops.
     Fails, naming the op, if any tl op remains.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
-                           "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
+                           "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def TLLiftPatterns : Pass<"tl-lift-patterns", "mlir::func::FuncOp"> {
@@ -143,6 +150,33 @@ def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
     `convert-linalg-to-loops`.
   }];
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+}
+
+def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
+  let summary = "Vectorize linalg ops along contiguous rows: multi-accumulator reductions, masked tails";
+  let description = [{
+    Rewrites each statically shaped `linalg.generic` on buffers whose innermost loop walks the
+    last, unit-stride dimension of every operand that it indexes (operands it does not index
+    are read once per row and broadcast; map results must be loop dimensions or constants)
+    and whose body is elementwise-mappable scalar code. Outer loops become `scf.for`; the row
+    is strip-mined by `vector-bits`/32 lanes. A reduction along the row (each output one
+    combiner recognized by `matchReduction`: add, mul, max/min, and/or/xor) keeps
+    `accumulators` independent vector accumulators, folds them pairwise and reduces across
+    lanes (`vector.reduction`, reassociating float sums) into the output's current value; an
+    elementwise row stores whole vectors. The last partial vector is masked. Ops whose
+    innermost loop walks a strided dimension (e.g. a reduction over a non-last axis, left
+    with a parallel innermost loop by tlc-interchange-loops, qualifies as elementwise instead),
+    elementwise rows shorter than one vector, dynamic shapes, index computations
+    (`linalg.index`) and i1 buffers are left to `convert-linalg-to-loops`.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "the target's vector register width in bits (lanes = bits / 32)">,
+    Option<"accumulators", "accumulators", "int64_t", /*default=*/"4",
+           "independent vector accumulators per reduction output">,
+  ];
+  let dependentDialects = ["mlir::vector::VectorDialect", "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }
 

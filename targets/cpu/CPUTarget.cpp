@@ -65,6 +65,10 @@ public:
     pm.addPass(createCanonicalizerPass());
     // Large elementwise/reduction/copy ops split into chunks along a parallel dimension.
     pm.addNestedPass<func::FuncOp>(createTLCParallelizeLoops());
+    // Rows (reductions and elementwise loops along the contiguous axis) to full-width vectors.
+    TLCVectorizeRowsOptions rows;
+    rows.vectorBits = getVectorRegisters(options).bits;
+    pm.addNestedPass<func::FuncOp>(createTLCVectorizeRows(rows));
     // Outer parallel loops run on the runtime's thread pool.
     pm.addPass(createTLCOutlineParallelLoops());
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -40,6 +40,41 @@ func.func @layer_norm_plain(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
+// Multiplied by rsqrt(var + eps) (rsqrt first) instead of divided by the square root, with
+// the affine tail.
+// CHECK-LABEL: func.func @layer_norm_rsqrt
+// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>, %[[G:.+]]: tensor<8xf32>, %[[B:.+]]: tensor<8xf32>)
+// CHECK: %[[LN:.+]] = tl.layer_norm %[[X]], %[[G]], %[[B]] axis = 1
+// CHECK-NEXT: return %[[LN]]
+func.func @layer_norm_rsqrt(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %eps = tl.constant dense<1.0e-05> : tensor<f32>
+  %m = tl.reduce_mean %x axes = [1] keepdims : tensor<4x8xf32> -> tensor<4x1xf32>
+  %d = tl.sub %x, %m : tensor<4x8xf32>, tensor<4x1xf32> -> tensor<4x8xf32>
+  %sq = tl.mul %d, %d : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  %v = tl.reduce_mean %sq axes = [1] keepdims : tensor<4x8xf32> -> tensor<4x1xf32>
+  %ve = tl.add %v, %eps : tensor<4x1xf32>, tensor<f32> -> tensor<4x1xf32>
+  %r = tl.rsqrt %ve : tensor<4x1xf32>
+  %n = tl.mul %r, %d : tensor<4x1xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  %y = tl.mul %n, %g : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %z = tl.add %y, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  return %z : tensor<4x8xf32>
+}
+
+// -----
+
+// Not a LayerNorm: rsqrt of something else than the variance plus a constant.
+// CHECK-LABEL: func.func @not_layer_norm_rsqrt
+// CHECK-NOT: tl.layer_norm
+func.func @not_layer_norm_rsqrt(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = tl.reduce_mean %x axes = [1] keepdims : tensor<4x8xf32> -> tensor<4x1xf32>
+  %d = tl.sub %x, %m : tensor<4x8xf32>, tensor<4x1xf32> -> tensor<4x8xf32>
+  %r = tl.rsqrt %m : tensor<4x1xf32>
+  %n = tl.mul %d, %r : tensor<4x8xf32>, tensor<4x1xf32> -> tensor<4x8xf32>
+  return %n : tensor<4x8xf32>
+}
+
+// -----
+
 // Not a LayerNorm: the variance is taken over another axis than the mean.
 // CHECK-LABEL: func.func @not_layer_norm
 // CHECK-NOT: tl.layer_norm

@@ -201,24 +201,49 @@ func.func @reduce_max_min(%i: tensor<4x8xi32>, %h: tensor<2x3xf16>) -> (tensor<4
 
 // -----
 
-// softmax: max (from -inf), subtract the row max, exp, sum, divide.
+// A large full reduction (2^16 elements: 256 x 256 in, mean out) in two levels: the input
+// viewed as 16 rows of 4096, each row reduced (independent rows, for threads), then the 16
+// partial sums, then the mean's division by the whole count. Below 2^16 elements (the
+// second result, 255 x 257) or over only some axes (the third), one reduction.
+// CHECK-LABEL: func.func @reduce_split
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [16, 4096] : tensor<65536xf32> into tensor<16x4096xf32>
+// CHECK: %[[PART:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%{{.+}} : tensor<16x4096xf32>)
+// CHECK: %[[ALL:.+]] = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%[[PART]] : tensor<16xf32>)
+// CHECK: linalg.generic {{.+}} ins(%[[ALL]] : tensor<f32>)
+// CHECK: arith.constant 6.553600e+04 : f32
+// CHECK: arith.divf
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%{{.+}} : tensor<255x257xf32>)
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%{{.+}} : tensor<256x256xf32>)
+func.func @reduce_split(%x: tensor<256x256xf32>, %y: tensor<255x257xf32>) -> (tensor<f32>, tensor<f32>, tensor<256xf32>) {
+  %0 = tl.reduce_mean %x axes = [0, 1] : tensor<256x256xf32> -> tensor<f32>
+  %1 = tl.reduce_sum %y axes = [0, 1] : tensor<255x257xf32> -> tensor<f32>
+  %2 = tl.reduce_sum %x axes = [0] : tensor<256x256xf32> -> tensor<256xf32>
+  return %0, %1, %2 : tensor<f32>, tensor<f32>, tensor<256xf32>
+}
+
+// -----
+
+// softmax along a non-last axis (a strided one; the last axis takes the row form, see
+// tl-lower-to-linalg-rows.mlir): max (from -inf), subtract the max, exp, sum, divide, each a
+// whole-tensor linalg.generic.
 // CHECK-LABEL: func.func @softmax
 // CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32>)
+// CHECK-NOT: scf.forall
 // CHECK: %[[NINF:.+]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[MAXI:.+]] = linalg.fill ins(%[[NINF]] : f32)
-// CHECK: %[[MAX:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<4x8xf32>) outs(%[[MAXI]] : tensor<4xf32>)
+// CHECK: %[[MAX:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%[[X]] : tensor<4x8xf32>) outs(%[[MAXI]] : tensor<8xf32>)
 // CHECK: arith.maximumf
-// CHECK: %[[SH:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MAX]] : tensor<4x8xf32>, tensor<4xf32>)
+// CHECK: %[[SH:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MAX]] : tensor<4x8xf32>, tensor<8xf32>)
 // CHECK: arith.subf
 // CHECK: %[[EXP:.+]] = linalg.generic {{.*}} ins(%[[SH]] : tensor<4x8xf32>)
 // CHECK: math.exp
-// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[EXP]] : tensor<4x8xf32>)
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[EXP]] : tensor<4x8xf32>)
 // CHECK: arith.addf
-// CHECK: %[[DIV:.+]] = linalg.generic {{.*}} ins(%[[EXP]], %[[SUM]] : tensor<4x8xf32>, tensor<4xf32>)
+// CHECK: %[[DIV:.+]] = linalg.generic {{.*}} ins(%[[EXP]], %[[SUM]] : tensor<4x8xf32>, tensor<8xf32>)
 // CHECK: arith.divf
 // CHECK: return %[[DIV]]
 func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %0 = tl.softmax %x axis = -1 : tensor<4x8xf32>
+  %0 = tl.softmax %x axis = 0 : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
 

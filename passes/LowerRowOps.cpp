@@ -1,0 +1,272 @@
+// Row-wise lowering of softmax, log_softmax and layer_norm over the trailing axes: the input
+// is viewed as [rows, N]; an scf.forall over rows (independent iterations: the thread pool
+// takes them after bufferization) runs a few 1-D linalg ops on each row: row reductions into
+// per-row scalars and one elementwise write. A row stays in the L1 cache between them, so the
+// whole op reads its input once and writes its output once; tlc-vectorize-rows then turns each
+// 1-D op into full-width vector loops. Per-row statistics accumulate in f32 for f16/bf16
+// inputs. Ops over a non-trailing axis (softmax along a strided axis) are left to the generic
+// patterns of tl-lower-to-linalg, as are dynamically shaped ones.
+#include "passes/LinalgBuilders.h"
+#include "passes/Passes.h"
+
+#include "TL/ScalarMath.h"
+#include "TL/TLDialect.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace tlc;
+namespace s = tlc::tl::scalar;
+
+namespace {
+
+/// Per-row 1-D ops on the row's slices. `ct` is the type statistics are computed in.
+struct RowBuilder {
+  OpBuilder &b;
+  Location loc;
+  Type et, ct;
+  int64_t n;
+  MLIRContext *ctx;
+
+  AffineMap full() { return AffineMap::getMultiDimIdentityMap(1, ctx); }
+  AffineMap scalar() { return AffineMap::get(1, 0, {}, ctx); }
+
+  Value toCompute(OpBuilder &nb, Location l, Value v) { return s::convert(nb, l, v, ct); }
+
+  /// Reduces the row into the 0-D `acc` (filled with `identity` first): `acc = combine(acc,
+  /// f(row[k], extras...))`, where `extras` are 0-D tensors read once per row.
+  Value reduce(Value acc, double identity, ValueRange rowInputs, ValueRange extras,
+               function_ref<Value(OpBuilder &, Location, Value, ValueRange)> combine) {
+    Value init =
+        linalg::FillOp::create(b, loc, s::constant(b, loc, ct, identity), acc).getResult(0);
+    SmallVector<Value> ins(rowInputs);
+    ins.append(extras.begin(), extras.end());
+    SmallVector<AffineMap> maps(rowInputs.size(), full());
+    maps.append(extras.size() + 1, scalar());
+    return linalg::GenericOp::create(b, loc, init.getType(), ins, ValueRange{init}, maps,
+                                     {utils::IteratorType::reduction},
+                                     [&](OpBuilder &nb, Location l, ValueRange args) {
+                                       linalg::YieldOp::create(
+                                           nb, l, combine(nb, l, args.back(), args.drop_back()));
+                                     })
+        .getResult(0);
+  }
+
+  /// Writes `f(rowInputs[k]..., extras...)` into the row `out`; `f` also sees the output's
+  /// current element last (for in-place updates).
+  Value write(Value out, ValueRange rowInputs, ValueRange extras,
+              function_ref<Value(OpBuilder &, Location, ValueRange)> f) {
+    SmallVector<Value> ins(rowInputs);
+    ins.append(extras.begin(), extras.end());
+    SmallVector<AffineMap> maps(rowInputs.size(), full());
+    for (Value e : extras)
+      maps.push_back(cast<RankedTensorType>(e.getType()).getRank() == 0 ? scalar() : full());
+    maps.push_back(full());
+    return linalg::GenericOp::create(b, loc, out.getType(), ins, ValueRange{out}, maps,
+                                     {utils::IteratorType::parallel},
+                                     [&](OpBuilder &nb, Location l, ValueRange args) {
+                                       linalg::YieldOp::create(nb, l, f(nb, l, args));
+                                     })
+        .getResult(0);
+  }
+};
+
+/// The per-row body: receives the row of the input, the row of the output and one 0-D
+/// scratch tensor per statistic; returns the new output row.
+using RowBodyFn = function_ref<Value(RowBuilder &, Value, Value, ValueRange)>;
+
+/// Mechanism: `input` ([..., N] collapsed to [R, N]) row by row, producing a tensor of
+/// `input`'s type: an scf.forall over chunks of at most `perChunk` rows, each an scf.for over
+/// its rows that updates the chunk of the output in place. The per-row statistics are 0-D
+/// tensors created once per chunk (one buffer per chunk after bufferization, reused by its
+/// rows), so the workspace grows with the number of chunks, not of rows.
+Value buildRowLoop(OpBuilder &b, Location loc, Value input, int64_t rows, int64_t n, Type ct,
+                   unsigned numStats, int64_t perChunk, RowBodyFn body) {
+  auto type = cast<RankedTensorType>(input.getType());
+  Type et = type.getElementType();
+  auto matrixType = RankedTensorType::get({rows, n}, et);
+  Value matrix = reshapeTensor(b, loc, input, matrixType);
+  Value init = tensor::EmptyOp::create(b, loc, matrixType.getShape(), et);
+  int64_t chunks = llvm::divideCeil(rows, perChunk);
+  auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(chunks)},
+                                      ValueRange{init}, std::nullopt);
+  OpBuilder nb = OpBuilder::atBlockBegin(forall.getBody());
+  auto cst = [&](OpBuilder &ib, int64_t v) { return arith::ConstantIndexOp::create(ib, loc, v); };
+  OpFoldResult one = nb.getIndexAttr(1), zero = nb.getIndexAttr(0);
+  Value start = arith::MulIOp::create(nb, loc, forall.getInductionVars()[0], cst(nb, perChunk));
+  // The last chunk may be shorter: min(perChunk, rows - start) rows.
+  OpFoldResult size = nb.getIndexAttr(perChunk);
+  if (rows % perChunk != 0)
+    size = arith::MinSIOp::create(nb, loc, cst(nb, perChunk),
+                                  arith::SubIOp::create(nb, loc, cst(nb, rows), start))
+               .getResult();
+  SmallVector<OpFoldResult> chunkOffsets = {start, zero}, chunkSizes = {size, nb.getIndexAttr(n)},
+                            unitStrides = {one, one};
+  Value shared = forall.getRegionIterArgs()[0];
+  Value chunk =
+      tensor::ExtractSliceOp::create(nb, loc, shared, chunkOffsets, chunkSizes, unitStrides);
+  SmallVector<Value> stats;
+  for (unsigned i = 0; i < numStats; ++i)
+    stats.push_back(tensor::EmptyOp::create(nb, loc, ArrayRef<int64_t>{}, ct));
+  auto rowType = RankedTensorType::get({n}, et);
+  SmallVector<OpFoldResult> rowSizes = {one, nb.getIndexAttr(n)};
+  auto loop = scf::ForOp::create(
+      nb, loc, cst(nb, 0), getValueOrCreateConstantIndexOp(nb, loc, size), cst(nb, 1),
+      ValueRange{chunk}, [&](OpBuilder &lb, Location, Value i, ValueRange args) {
+        Value r = arith::AddIOp::create(lb, loc, start, i);
+        Value inRow = tensor::ExtractSliceOp::create(
+            lb, loc, rowType, matrix, ArrayRef<OpFoldResult>{r, zero}, rowSizes, unitStrides);
+        SmallVector<OpFoldResult> offsets = {i, zero};
+        Value outRow = tensor::ExtractSliceOp::create(lb, loc, rowType, args[0], offsets, rowSizes,
+                                                      unitStrides);
+        RowBuilder rb{lb, loc, et, ct, n, b.getContext()};
+        Value newRow = body(rb, inRow, outRow, stats);
+        Value updated =
+            tensor::InsertSliceOp::create(lb, loc, newRow, args[0], offsets, rowSizes, unitStrides);
+        scf::YieldOp::create(lb, loc, updated);
+      });
+  nb.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(nb, loc, loop.getResult(0), shared, chunkOffsets,
+                                        chunkSizes, unitStrides);
+  return reshapeTensor(b, loc, forall.getResult(0), type);
+}
+
+/// Policy: the row view of an op normalizing over axes [axis, rank), if it has static shape.
+std::optional<std::pair<int64_t, int64_t>> rowShape(RankedTensorType type, int64_t axis) {
+  if (!type.hasStaticShape() || type.getRank() == 0)
+    return std::nullopt;
+  int64_t rows = 1, n = 1;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    (d < axis ? rows : n) *= type.getDimSize(d);
+  if (rows == 0 || n == 0)
+    return std::nullopt;
+  return std::make_pair(rows, n);
+}
+
+/// Policy: rows per parallel chunk. At most 64 chunks (enough for the thread pool to balance,
+/// few per-chunk statistics buffers).
+int64_t rowsPerChunk(int64_t rows) { return llvm::divideCeil(rows, std::min<int64_t>(rows, 64)); }
+
+/// f16/bf16 statistics in f32; f32/f64 in their own type.
+Type computeType(Type et) {
+  return et.getIntOrFloatBitWidth() < 32 ? Float32Type::get(et.getContext()) : et;
+}
+
+/// softmax: m = max(x); out = exp(x - m) with s = sum(out); out *= 1 / s. For f16/bf16 the
+/// sum is taken over the f32 exponentials (recomputed), not over their rounded values.
+/// log_softmax: m = max(x); s = sum(exp(x - m)); out = x - (m + log s).
+template <typename SoftmaxLike, bool isLog>
+struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
+  LowerSoftmaxRows(MLIRContext *ctx) : OpRewritePattern<SoftmaxLike>(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(SoftmaxLike op, PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    int64_t axis = op.getNormalizedAxis();
+    if (axis != type.getRank() - 1)
+      return failure(); // a strided axis: the generic lowering
+    auto shape = rowShape(type, axis);
+    if (!shape)
+      return failure();
+    Type et = type.getElementType(), ct = computeType(et);
+    bool sameType = et == ct;
+    auto lowest = -std::numeric_limits<double>::infinity();
+    Value result = buildRowLoop(
+        rewriter, op.getLoc(), op.getInput(), shape->first, shape->second, ct, 2,
+        rowsPerChunk(shape->first), [&](RowBuilder &rb, Value x, Value out, ValueRange stats) {
+          auto c = [&](OpBuilder &nb, Location l, Value v) { return rb.toCompute(nb, l, v); };
+          Value m = rb.reduce(stats[0], lowest, x, {},
+                              [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
+                                return s::max(nb, l, acc, c(nb, l, a[0]));
+                              });
+          auto shifted = [&](OpBuilder &nb, Location l, Value xv, Value mv) {
+            return s::sub(nb, l, c(nb, l, xv), mv);
+          };
+          if (isLog || !sameType) {
+            Value sum = rb.reduce(
+                stats[1], 0.0, x, {m}, [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
+                  return s::add(nb, l, acc, s::exp(nb, l, shifted(nb, l, a[0], a[1])));
+                });
+            Value row = rb.write(out, x, {m, sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
+              Value d = shifted(nb, l, a[0], a[1]);
+              Value v = isLog ? s::sub(nb, l, d, s::log(nb, l, a[2]))
+                              : s::div(nb, l, s::exp(nb, l, d), a[2]);
+              return s::convert(nb, l, v, rb.et);
+            });
+            return row;
+          }
+          Value exps = rb.write(out, x, {m}, [&](OpBuilder &nb, Location l, ValueRange a) {
+            return s::exp(nb, l, shifted(nb, l, a[0], a[1]));
+          });
+          Value sum = rb.reduce(stats[1], 0.0, exps, {},
+                                [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
+                                  return s::add(nb, l, acc, a[0]);
+                                });
+          Value row = rb.write(exps, {}, {sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
+            return s::mul(nb, l, a[1], s::div(nb, l, s::constant(nb, l, ct, 1.0), a[0]));
+          });
+          return row;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// layer_norm: sum = sum(x); sq = sum((x - mean)^2) (two passes over the cached row, not
+/// E[x^2] - mean^2, which cancels); out = (x - mean) * rsqrt(sq / N + eps) * scale + bias.
+struct LowerLayerNormRows : OpRewritePattern<tl::LayerNormOp> {
+  LowerLayerNormRows(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(tl::LayerNormOp op, PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    auto shape = rowShape(type, op.getNormalizedAxis());
+    if (!shape)
+      return failure();
+    Location loc = op.getLoc();
+    int64_t n = shape->second;
+    Type et = type.getElementType(), ct = computeType(et);
+    auto paramType = [&](Value v) {
+      return RankedTensorType::get({n}, cast<RankedTensorType>(v.getType()).getElementType());
+    };
+    Value scale = reshapeTensor(rewriter, loc, op.getScale(), paramType(op.getScale()));
+    Value bias = reshapeTensor(rewriter, loc, op.getBias(), paramType(op.getBias()));
+    double inv = 1.0 / static_cast<double>(n), eps = op.getEpsilon().convertToDouble();
+    Value result = buildRowLoop(
+        rewriter, loc, op.getInput(), shape->first, n, ct, 2, rowsPerChunk(shape->first),
+        [&](RowBuilder &rb, Value x, Value out, ValueRange stats) {
+          auto c = [&](OpBuilder &nb, Location l, Value v) { return rb.toCompute(nb, l, v); };
+          auto centered = [&](OpBuilder &nb, Location l, Value xv, Value sum) {
+            return s::sub(nb, l, c(nb, l, xv), s::mul(nb, l, sum, s::constant(nb, l, ct, inv)));
+          };
+          Value sum = rb.reduce(stats[0], 0.0, x, {},
+                                [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
+                                  return s::add(nb, l, acc, c(nb, l, a[0]));
+                                });
+          Value sq = rb.reduce(stats[1], 0.0, x, {sum},
+                               [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
+                                 Value d = centered(nb, l, a[0], a[1]);
+                                 return s::add(nb, l, acc, s::mul(nb, l, d, d));
+                               });
+          Value row = rb.write(
+              out, x, {sum, sq, scale, bias}, [&](OpBuilder &nb, Location l, ValueRange a) {
+                Value var = s::add(nb, l, s::mul(nb, l, a[2], s::constant(nb, l, ct, inv)),
+                                   s::constant(nb, l, ct, eps));
+                Value norm =
+                    s::mul(nb, l, centered(nb, l, a[0], a[1]), math::RsqrtOp::create(nb, l, var));
+                Value v = s::add(nb, l, s::mul(nb, l, norm, c(nb, l, a[3])), c(nb, l, a[4]));
+                return s::convert(nb, l, v, rb.et);
+              });
+          return row;
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void tlc::populateTLRowOpsToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerSoftmaxRows<tl::SoftmaxOp, false>, LowerSoftmaxRows<tl::LogSoftmaxOp, true>,
+               LowerLayerNormRows>(patterns.getContext());
+}

@@ -1,0 +1,363 @@
+// tlc-vectorize-rows: linalg ops whose innermost loop walks contiguous rows to vector loops.
+//
+// The innermost loop of each qualifying op is strip-mined by the target's vector length. A
+// reduction along it keeps several independent vector accumulators (hiding the combiner's
+// latency), folds them into one at the end of the row and reduces that horizontally into the
+// output element; an elementwise innermost loop loads, computes and stores whole vectors. The
+// row's last partial vector is masked. Outer loops become scf.for loops around the row. Operands
+// the innermost loop does not index (a per-row mean or maximum, a scalar) are read once per row
+// and broadcast. The scalar body is cloned on vectors, so every elementwise-mappable body works
+// (f16/bf16 bodies that extend to f32 included).
+#include "passes/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLCVECTORIZEROWS
+#include "passes/Passes.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+
+namespace {
+
+/// How the rewrite treats one op: which operands are read as vectors along the innermost loop
+/// (the others once per row), and for a reduction each output's combining kind and identity.
+struct RowPlan {
+  unsigned inner = 0;
+  int64_t extent = 0;
+  bool reduction = false;
+  SmallVector<bool> isVector; // per operand
+  SmallVector<vector::CombiningKind> kinds;
+  SmallVector<TypedAttr> identities;
+};
+
+bool isVectorizableScalar(Type t) {
+  return (isa<FloatType>(t) || isa<IntegerType>(t)) && t.getIntOrFloatBitWidth() >= 8;
+}
+
+/// Mechanism: whether `op` qualifies. Static shapes on buffers; every operand either indexes
+/// the innermost loop in its last, unit-stride dimension (and nowhere else) or not at all; map
+/// results are loop dimensions or constants; the body is elementwise-mappable scalar code; for
+/// a reduction, each output is one recognized combiner applied to the accumulator.
+std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
+  if (!op.hasPureBufferSemantics() || op.hasDynamicShape() || op.getNumLoops() == 0)
+    return std::nullopt;
+  RowPlan plan;
+  plan.inner = op.getNumLoops() - 1;
+  plan.extent = op.getStaticLoopRanges()[plan.inner];
+  plan.reduction = op.getIteratorTypesArray()[plan.inner] == utils::IteratorType::reduction;
+  if (!plan.reduction && plan.extent < lanes)
+    return std::nullopt; // a short elementwise row: scalar code is as good
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || !isVectorizableScalar(type.getElementType()))
+      return std::nullopt;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    bool usesInner = false;
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        if (dim.getPosition() != plan.inner)
+          continue;
+        if (i + 1 != map.getNumResults())
+          return std::nullopt; // the innermost loop walks a strided dimension
+        usesInner = true;
+      } else if (!isa<AffineConstantExpr>(expr)) {
+        return std::nullopt;
+      }
+    }
+    if (usesInner) {
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+        return std::nullopt;
+    }
+    plan.isVector.push_back(usesInner);
+  }
+  for (unsigned i = 0; i < op.getNumDpsInits(); ++i) {
+    bool vectorOut = plan.isVector[op.getNumDpsInputs() + i];
+    if (vectorOut == plan.reduction)
+      return std::nullopt;
+    if (!plan.reduction)
+      continue;
+    SmallVector<Operation *> combiners;
+    if (!matchReduction(op.getRegionOutputArgs(), i, combiners) || combiners.size() != 1)
+      return std::nullopt;
+    std::optional<vector::CombiningKind> kind = linalg::getCombinerOpKind(combiners[0]);
+    std::optional<TypedAttr> identity = arith::getNeutralElement(combiners[0]);
+    if (!kind || !identity)
+      return std::nullopt;
+    plan.kinds.push_back(*kind);
+    plan.identities.push_back(*identity);
+  }
+  for (Operation &bodyOp : op.getBlock()->without_terminator()) {
+    if (bodyOp.getNumRegions() != 0)
+      return std::nullopt;
+    bool constant = matchPattern(&bodyOp, m_Constant());
+    if (!constant && !OpTrait::hasElementwiseMappableTraits(&bodyOp))
+      return std::nullopt;
+    // Integer division traps on the zero lanes of a masked tail (and x86 has no vector form).
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::CeilDivSIOp,
+            arith::CeilDivUIOp, arith::FloorDivSIOp>(bodyOp))
+      return std::nullopt;
+    for (Type t : llvm::concat<Type>(bodyOp.getOperandTypes(), bodyOp.getResultTypes()))
+      if (!t.isIntOrFloat())
+        return std::nullopt;
+  }
+  return plan;
+}
+
+/// Emits the vector loops replacing one op.
+class RowEmitter {
+public:
+  RowEmitter(linalg::GenericOp op, const RowPlan &plan, int64_t lanes, int64_t accumulators)
+      : op(op), plan(plan), lanes(lanes), accumulators(accumulators), loc(op.getLoc()) {}
+
+  void emit(OpBuilder &b) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<Value> lbs, ubs, steps;
+    for (unsigned d = 0; d < plan.inner; ++d) {
+      lbs.push_back(index(b, 0));
+      ubs.push_back(index(b, ranges[d]));
+      steps.push_back(index(b, 1));
+    }
+    scf::buildLoopNest(b, loc, lbs, ubs, steps,
+                       [&](OpBuilder &nb, Location, ValueRange ivs) { emitRow(nb, ivs); });
+  }
+
+private:
+  linalg::GenericOp op;
+  const RowPlan &plan;
+  int64_t lanes, accumulators;
+  Location loc;
+  SmallVector<Value> outerIvs;
+  SmallVector<Value> rowScalars; // per operand: the value read once per row, or null
+
+  Value index(OpBuilder &b, int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  VectorType vectorOf(Type t) { return VectorType::get({lanes}, t); }
+
+  Type elementType(unsigned operand) {
+    return cast<MemRefType>(op->getOperand(operand).getType()).getElementType();
+  }
+
+  /// The operand's indices at column `k` of the current row.
+  SmallVector<Value> indices(OpBuilder &b, unsigned operand, Value k) {
+    AffineMap map = op.getIndexingMapsArray()[operand];
+    SmallVector<Value> result;
+    for (AffineExpr expr : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        result.push_back(dim.getPosition() == plan.inner ? k : outerIvs[dim.getPosition()]);
+      else
+        result.push_back(index(b, cast<AffineConstantExpr>(expr).getValue()));
+    }
+    return result;
+  }
+
+  /// The vector operands at column `k`: whole vectors, or the first `valid` lanes (a masked
+  /// load, zero elsewhere) when `mask` is set.
+  SmallVector<Value> load(OpBuilder &b, Value k, Value mask) {
+    SmallVector<Value> values(op->getNumOperands());
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      if (!plan.isVector[i])
+        continue;
+      if (i >= op.getNumDpsInputs() &&
+          op.getMatchingBlockArgument(&op->getOpOperand(i)).use_empty())
+        continue; // an output that is only written
+      Value base = op->getOperand(i);
+      VectorType type = vectorOf(elementType(i));
+      if (mask) {
+        Value zero = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+        values[i] = vector::MaskedLoadOp::create(b, loc, type, base, indices(b, i, k), mask, zero);
+      } else {
+        values[i] = vector::LoadOp::create(b, loc, type, base, indices(b, i, k));
+      }
+    }
+    return values;
+  }
+
+  /// The scalar body on vectors: `args` holds one vector per block argument.
+  SmallVector<Value> body(OpBuilder &b, ArrayRef<Value> args) {
+    IRMapping map;
+    Block *block = op.getBlock();
+    for (auto [arg, v] : llvm::zip(block->getArguments(), args))
+      map.map(arg, v);
+    auto lookup = [&](Value v) -> Value {
+      if (Value mapped = map.lookupOrNull(v))
+        return mapped;
+      return vector::BroadcastOp::create(b, loc, vectorOf(v.getType()), v); // from above
+    };
+    for (Operation &bodyOp : block->without_terminator()) {
+      if (matchPattern(&bodyOp, m_Constant())) {
+        Operation *scalar = b.clone(bodyOp);
+        map.map(bodyOp.getResult(0), lookup(scalar->getResult(0)));
+        continue;
+      }
+      IRMapping operands;
+      for (Value v : bodyOp.getOperands())
+        operands.map(v, lookup(v));
+      Operation *vectorOp = b.clone(bodyOp, operands);
+      for (OpResult r : vectorOp->getResults())
+        r.setType(vectorOf(r.getType()));
+      map.map(bodyOp.getResults(), vectorOp->getResults());
+    }
+    SmallVector<Value> yields;
+    for (Value v : block->getTerminator()->getOperands())
+      yields.push_back(lookup(v));
+    return yields;
+  }
+
+  /// Block-argument values for one vector step: loaded vectors, row scalars broadcast, and
+  /// for a reduction the accumulators `accs` in place of the outputs.
+  SmallVector<Value> bodyArgs(OpBuilder &b, ArrayRef<Value> loaded, ArrayRef<Value> accs) {
+    SmallVector<Value> args;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      bool isOutput = i >= op.getNumDpsInputs();
+      if (plan.reduction && isOutput)
+        args.push_back(accs[i - op.getNumDpsInputs()]);
+      else if (loaded[i])
+        args.push_back(loaded[i]);
+      else if (plan.isVector[i]) // an output that is only written: its argument is unused
+        args.push_back(arith::ConstantOp::create(b, loc, vectorOf(elementType(i)),
+                                                 b.getZeroAttr(vectorOf(elementType(i)))));
+      else
+        args.push_back(
+            vector::BroadcastOp::create(b, loc, vectorOf(elementType(i)), rowScalars[i]));
+    }
+    return args;
+  }
+
+  void emitRow(OpBuilder &b, ValueRange ivs) {
+    outerIvs.assign(ivs.begin(), ivs.end());
+    rowScalars.assign(op->getNumOperands(), Value());
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      if (!plan.isVector[i])
+        rowScalars[i] = memref::LoadOp::create(b, loc, op->getOperand(i), indices(b, i, {}));
+    if (plan.reduction)
+      emitReductionRow(b);
+    else
+      emitElementwiseRow(b);
+  }
+
+  void emitElementwiseRow(OpBuilder &b) {
+    int64_t full = plan.extent / lanes * lanes, rest = plan.extent - full;
+    auto step = [&](OpBuilder &nb, Value k, Value mask) {
+      SmallVector<Value> results = body(nb, bodyArgs(nb, load(nb, k, mask), {}));
+      for (auto [i, v] : llvm::enumerate(results)) {
+        unsigned operand = op.getNumDpsInputs() + i;
+        Value base = op->getOperand(operand);
+        if (mask)
+          vector::MaskedStoreOp::create(nb, loc, base, indices(nb, operand, k), mask, v);
+        else
+          vector::StoreOp::create(nb, loc, v, base, indices(nb, operand, k));
+      }
+    };
+    scf::ForOp::create(b, loc, index(b, 0), index(b, full), index(b, lanes), ValueRange{},
+                       [&](OpBuilder &nb, Location, Value k, ValueRange) {
+                         step(nb, k, Value());
+                         scf::YieldOp::create(nb, loc);
+                       });
+    if (rest)
+      step(b, index(b, full), tailMask(b, rest));
+  }
+
+  Value tailMask(OpBuilder &b, int64_t valid) {
+    return vector::CreateMaskOp::create(b, loc, VectorType::get({lanes}, b.getI1Type()),
+                                        ValueRange{index(b, valid)});
+  }
+
+  void emitReductionRow(OpBuilder &b) {
+    unsigned numOut = op.getNumDpsInits();
+    int64_t block = lanes * accumulators;
+    int64_t unrolled = plan.extent / block * block;
+    int64_t full = plan.extent / lanes * lanes, rest = plan.extent - full;
+    // accs[o * accumulators + u]: accumulator u of output o.
+    SmallVector<Value> accs;
+    for (unsigned o = 0; o < numOut; ++o) {
+      VectorType type = vectorOf(plan.identities[o].getType());
+      Value identity = arith::ConstantOp::create(
+          b, loc, type, DenseElementsAttr::get(type, ArrayRef<Attribute>(plan.identities[o])));
+      accs.append(accumulators, identity);
+    }
+    auto step = [&](OpBuilder &nb, Value k, Value mask, unsigned u, MutableArrayRef<Value> state) {
+      SmallVector<Value> current;
+      for (unsigned o = 0; o < numOut; ++o)
+        current.push_back(state[o * accumulators + u]);
+      SmallVector<Value> next = body(nb, bodyArgs(nb, load(nb, k, mask), current));
+      for (unsigned o = 0; o < numOut; ++o) {
+        Value v = next[o];
+        if (mask) // lanes past the row keep their accumulator
+          v = arith::SelectOp::create(nb, loc, mask, v, current[o]);
+        state[o * accumulators + u] = v;
+      }
+    };
+    if (unrolled > 0) {
+      auto loop =
+          scf::ForOp::create(b, loc, index(b, 0), index(b, unrolled), index(b, block), accs,
+                             [&](OpBuilder &nb, Location, Value k, ValueRange args) {
+                               SmallVector<Value> state(args);
+                               for (int64_t u = 0; u < accumulators; ++u) {
+                                 Value ku = arith::AddIOp::create(nb, loc, k, index(nb, u * lanes));
+                                 step(nb, ku, Value(), u, state);
+                               }
+                               scf::YieldOp::create(nb, loc, state);
+                             });
+      accs.assign(loop.getResults().begin(), loop.getResults().end());
+    }
+    // Whole vectors left after the unrolled loop (fewer than `accumulators`), then the tail.
+    for (int64_t k = unrolled, u = 0; k < full; k += lanes, ++u)
+      step(b, index(b, k), Value(), u, accs);
+    if (rest)
+      step(b, index(b, full), tailMask(b, rest), 0, accs);
+    auto reassoc = arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::reassoc);
+    for (unsigned o = 0; o < numOut; ++o) {
+      // Pairwise, then across lanes, then into the output's current value.
+      SmallVector<Value> partial(accs.begin() + o * accumulators,
+                                 accs.begin() + (o + 1) * accumulators);
+      while (partial.size() > 1) {
+        SmallVector<Value> next;
+        for (size_t i = 0; i + 1 < partial.size(); i += 2)
+          next.push_back(
+              vector::makeArithReduction(b, loc, plan.kinds[o], partial[i], partial[i + 1]));
+        if (partial.size() % 2)
+          next.push_back(partial.back());
+        partial = std::move(next);
+      }
+      unsigned operand = op.getNumDpsInputs() + o;
+      bool isFloat = isa<FloatType>(plan.identities[o].getType());
+      Value result =
+          vector::ReductionOp::create(b, loc, plan.kinds[o], partial[0], rowScalars[operand],
+                                      isFloat ? reassoc.getValue() : arith::FastMathFlags::none);
+      memref::StoreOp::create(b, loc, result, op->getOperand(operand), indices(b, operand, {}));
+    }
+  }
+};
+
+struct TLCVectorizeRowsPass : tlc::impl::TLCVectorizeRowsBase<TLCVectorizeRowsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    int64_t lanes = std::max<int64_t>(vectorBits / 32, 2);
+    int64_t accs = std::max<int64_t>(accumulators, 1);
+    SmallVector<std::pair<linalg::GenericOp, RowPlan>> work;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (std::optional<RowPlan> plan = analyze(op, lanes))
+        work.push_back({op, std::move(*plan)});
+    });
+    for (auto &[op, plan] : work) {
+      OpBuilder b(op);
+      RowEmitter(op, plan, lanes, accs).emit(b);
+      op->erase();
+    }
+  }
+};
+
+} // namespace

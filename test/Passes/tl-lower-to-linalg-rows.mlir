@@ -1,0 +1,84 @@
+// RUN: tlc-opt %s -split-input-file -tl-lower-to-linalg | FileCheck %s
+
+// Softmax over the last axis: the input viewed as [130, 10] rows, an scf.forall over 44 chunks
+// of at most 3 rows (the last one shorter), per row a max reduction, exp(x - max) written into
+// the output row, a sum of that row, and the row scaled in place by 1 / sum.
+// CHECK-LABEL: func.func @softmax_rows
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [130, 10]
+// CHECK: scf.forall (%[[C:.+]]) in (44) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<130x10xf32>)
+// CHECK: %[[SIZE:.+]] = arith.minsi
+// CHECK: %[[CHUNK:.+]] = tensor.extract_slice %[[OUT]][%{{.+}}, 0] [%[[SIZE]], 10] [1, 1]
+// CHECK: %[[MAXE:.+]] = tensor.empty() : tensor<f32>
+// CHECK: %[[SUME:.+]] = tensor.empty() : tensor<f32>
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %[[SIZE]] step %{{.+}} iter_args(%[[ACC:.+]] = %[[CHUNK]])
+// CHECK: %[[ROW:.+]] = tensor.extract_slice %{{.+}} : tensor<130x10xf32> to tensor<10xf32>
+// CHECK: %[[OROW:.+]] = tensor.extract_slice %[[ACC]][%[[I]], 0] [1, 10] [1, 1]
+// CHECK: %[[MAXI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[MAXE]] : tensor<f32>)
+// CHECK: %[[MAX:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]] : tensor<10xf32>) outs(%[[MAXI]] : tensor<f32>)
+// CHECK: arith.maximumf
+// CHECK: %[[EXP:.+]] = linalg.generic {{.+}} iterator_types = ["parallel"]} ins(%[[ROW]], %[[MAX]] : tensor<10xf32>, tensor<f32>) outs(%[[OROW]] : tensor<10xf32>)
+// CHECK: math.exp
+// CHECK: %[[SUM:.+]] = linalg.generic {{.+}} ins(%[[EXP]] : tensor<10xf32>)
+// CHECK: arith.addf
+// CHECK: %[[SCALED:.+]] = linalg.generic {{.+}} ins(%[[SUM]] : tensor<f32>) outs(%[[EXP]] : tensor<10xf32>)
+// CHECK: arith.divf
+// CHECK: arith.mulf
+// CHECK: tensor.insert_slice %[[SCALED]] into %[[ACC]][%[[I]], 0] [1, 10] [1, 1]
+// CHECK: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%{{.+}}, 0] [%[[SIZE]], 10] [1, 1]
+func.func @softmax_rows(%x: tensor<2x65x10xf32>) -> tensor<2x65x10xf32> {
+  %0 = tl.softmax %x axis = -1 : tensor<2x65x10xf32>
+  return %0 : tensor<2x65x10xf32>
+}
+
+// -----
+
+// f16 log_softmax: the max and the sum of exponentials accumulate in f32; the result is
+// rounded to f16 once, at the end.
+// CHECK-LABEL: func.func @log_softmax_f16
+// CHECK: scf.forall (%{{.+}}) in (4)
+// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<8xf16>) outs(%{{.+}} : tensor<f32>)
+// CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: arith.maximumf %{{.+}} : f32
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<f32>)
+// CHECK: math.exp %{{.+}} : f32
+// CHECK: arith.addf %{{.+}} : f32
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<8xf16>)
+// CHECK: math.log %{{.+}} : f32
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+func.func @log_softmax_f16(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %0 = tl.log_softmax %x axis = 1 : tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+// layer_norm over the two trailing axes: rows of 32, scale and bias collapsed to [32]; the
+// sum, then the sum of squared deviations from the mean (two-pass variance), then one write.
+// CHECK-LABEL: func.func @layer_norm_trailing
+// CHECK-DAG: %[[G:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+// CHECK-DAG: %[[B:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+// CHECK: scf.forall (%{{.+}}) in (3)
+// CHECK: %[[SUM:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW:.+]] : tensor<32xf32>)
+// CHECK: %[[SQ:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[SUM]] : tensor<32xf32>, tensor<f32>)
+// CHECK: arith.constant 3.125000e-02 : f32
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel"]} ins(%[[ROW]], %[[SUM]], %[[SQ]], %[[G]], %[[B]] :
+// CHECK: math.rsqrt
+func.func @layer_norm_trailing(%x: tensor<3x4x8xf32>, %g: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<3x4x8xf32> {
+  %0 = tl.layer_norm %x, %g, %b axis = 1 epsilon = 1.0e-05 : tensor<3x4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32> -> tensor<3x4x8xf32>
+  return %0 : tensor<3x4x8xf32>
+}
+
+// -----
+
+// Not a row op: softmax over a middle axis keeps the whole-tensor lowering (no loop).
+// CHECK-LABEL: func.func @softmax_middle_axis
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK: arith.maximumf
+func.func @softmax_middle_axis(%x: tensor<2x5x6xf32>) -> tensor<2x5x6xf32> {
+  %0 = tl.softmax %x axis = 1 : tensor<2x5x6xf32>
+  return %0 : tensor<2x5x6xf32>
+}

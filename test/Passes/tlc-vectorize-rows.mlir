@@ -1,0 +1,146 @@
+// RUN: tlc-opt %s -split-input-file -tlc-vectorize-rows="vector-bits=256 accumulators=2" -canonicalize | FileCheck %s
+
+// A row maximum over 37 columns, 8 lanes, 2 accumulators: an unrolled loop of 16 columns per
+// step up to 32, one more whole vector (32..40 would overrun, so none), a masked tail of 5,
+// the accumulators folded and reduced across lanes into the row's current value.
+// CHECK-LABEL: func.func @row_max
+// CHECK-DAG: %[[NEG:.+]] = arith.constant dense<0xFF800000> : vector<8xf32>
+// CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
+// CHECK: scf.for %[[R:.+]] =
+// CHECK: %[[INIT:.+]] = memref.load %{{.+}}[%[[R]]] : memref<4xf32>
+// CHECK: %[[ACC:.+]]:2 = scf.for %[[K:.+]] = %{{.+}} to %[[C32]] step %[[C16]] iter_args(%[[A0:.+]] = %[[NEG]], %[[A1:.+]] = %[[NEG]])
+// CHECK: vector.load %{{.+}}[%[[R]], %[[K]]] : memref<4x37xf32>, vector<8xf32>
+// CHECK: arith.maximumf %[[A0]], %{{.+}} : vector<8xf32>
+// CHECK: vector.load
+// CHECK: arith.maximumf %[[A1]], %{{.+}} : vector<8xf32>
+// CHECK: %[[MASK:.+]] = vector.constant_mask [5] : vector<8xi1>
+// CHECK: vector.maskedload %{{.+}}[%[[R]], %[[C32]]], %[[MASK]]
+// CHECK: %[[TAIL:.+]] = arith.select %[[MASK]]
+// CHECK: %[[BOTH:.+]] = arith.maximumf %[[TAIL]], %[[ACC]]#1 : vector<8xf32>
+// CHECK: %[[RED:.+]] = vector.reduction <maximumf>, %[[BOTH]], %[[INIT]] fastmath<reassoc>
+// CHECK: memref.store %[[RED]], %{{.+}}[%[[R]]]
+// CHECK-NOT: linalg.generic
+func.func @row_max(%x: memref<4x37xf32>, %out: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x37xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %acc, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// An elementwise row with a per-row scalar (read once per row and broadcast): whole vectors,
+// then a masked store of the last 5 columns.
+// CHECK-LABEL: func.func @exp_sub
+// CHECK: scf.for %[[R:.+]] =
+// CHECK: %[[M:.+]] = memref.load %{{.+}}[%[[R]]] : memref<4xf32>
+// CHECK: scf.for %[[K:.+]] =
+// CHECK: %[[X:.+]] = vector.load %{{.+}}[%[[R]], %[[K]]]
+// CHECK: %[[MB:.+]] = vector.broadcast %[[M]] : f32 to vector<8xf32>
+// CHECK: %[[D:.+]] = arith.subf %[[X]], %[[MB]] : vector<8xf32>
+// CHECK: %[[E:.+]] = math.exp %[[D]] : vector<8xf32>
+// CHECK: vector.store %[[E]], %{{.+}}[%[[R]], %[[K]]]
+// CHECK: vector.maskedstore
+func.func @exp_sub(%x: memref<4x37xf32>, %m: memref<4xf32>, %out: memref<4x37xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<4x37xf32>, memref<4xf32>) outs(%out : memref<4x37xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.subf %a, %b : f32
+    %e = math.exp %s : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// f16 input, f32 accumulation (a sum of squares into a 0-D output on a strided row view):
+// the body's casts are vectorized with it; the float sum reassociates.
+// CHECK-LABEL: func.func @f16_sum_squares
+// CHECK: scf.for
+// CHECK: vector.load %{{.+}} : memref<64xf16, strided<[1], offset: ?>>, vector<8xf16>
+// CHECK: arith.extf %{{.+}} : vector<8xf16> to vector<8xf32>
+// CHECK: vector.reduction <add>, %{{.+}}, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
+// CHECK: memref.store %{{.+}}, %{{.+}}[] : memref<f32>
+func.func @f16_sum_squares(%x: memref<64xf16, strided<[1], offset: ?>>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%x : memref<64xf16, strided<[1], offset: ?>>) outs(%out : memref<f32>) {
+  ^bb0(%a: f16, %acc: f32):
+    %e = arith.extf %a : f16 to f32
+    %s = arith.mulf %e, %e : f32
+    %r = arith.addf %acc, %s : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Keepdims reduction (output map with a constant 0) of i32 with a sum: identity 0, integer
+// reduction without fast-math flags.
+// CHECK-LABEL: func.func @keepdims_sum_i32
+// CHECK: memref.load %{{.+}}[%[[R:.+]], %{{.+}}] : memref<3x1xi32>
+// CHECK: arith.addi %{{.+}} : vector<8xi32>
+// CHECK: vector.reduction <add>, %{{.+}}, %{{.+}} : vector<8xi32> into i32
+func.func @keepdims_sum_i32(%x: memref<3x40xi32>, %out: memref<3x1xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x40xi32>) outs(%out : memref<3x1xi32>) {
+  ^bb0(%a: i32, %acc: i32):
+    %r = arith.addi %acc, %a : i32
+    linalg.yield %r : i32
+  }
+  return
+}
+
+// -----
+
+// Left alone: a reduction over the strided axis (its innermost loop walks d0 with stride 8),
+// an index computation, a short elementwise row (3 < 8 lanes), an i1 buffer, and an integer
+// division (its masked-off tail lanes would divide by zero).
+// CHECK-LABEL: func.func @negative
+// CHECK-COUNT-5: linalg.generic
+// CHECK-NOT: vector.
+func.func @negative(%x: memref<16x8xf32>, %o: memref<8xf32>, %i: memref<64xi32>,
+                    %s: memref<3xf32>, %b: memref<64xi1>, %dv: memref<37xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%dv : memref<37xi32>) {
+  ^bb0(%out: i32):
+    %q = arith.divsi %out, %out : i32
+    linalg.yield %q : i32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<16x8xf32>) outs(%o : memref<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %acc, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%i : memref<64xi32>) {
+  ^bb0(%out: i32):
+    %k = linalg.index 0 : index
+    %c = arith.index_cast %k : index to i32
+    linalg.yield %c : i32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%s : memref<3xf32>) {
+  ^bb0(%out: f32):
+    %e = math.exp %out : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%b : memref<64xi1>) {
+  ^bb0(%out: i1):
+    %n = arith.xori %out, %out : i1
+    linalg.yield %n : i1
+  }
+  return
+}
