@@ -50,10 +50,15 @@ int tlc_cpu_select_variant(const char *model, const tlc_cpu_variant *variants, i
             forced != NULL && forced[0] != '\0' ? " (TLC_CPU_VARIANT)" : "");
     return chosen;
   }
-  fprintf(stderr, "tlc: %s: no variant runs on this CPU%s%s%s\n", who,
-          forced != NULL && forced[0] != '\0' ? " (TLC_CPU_VARIANT=" : "",
-          forced != NULL && forced[0] != '\0' ? forced : "",
-          forced != NULL && forced[0] != '\0' ? ")" : "");
+  int named = 0;
+  for (int i = 0; forced != NULL && forced[0] != '\0' && variants != NULL && i < count; ++i)
+    named |= variants[i].name != NULL && strcmp(variants[i].name, forced) == 0;
+  if (forced == NULL || forced[0] == '\0')
+    fprintf(stderr, "tlc: %s: no variant runs on this CPU\n", who);
+  else if (named)
+    fprintf(stderr, "tlc: %s: TLC_CPU_VARIANT=%s does not run on this CPU\n", who, forced);
+  else
+    fprintf(stderr, "tlc: %s: TLC_CPU_VARIANT=%s names none of its variants\n", who, forced);
   for (int i = 0; variants != NULL && i < count; ++i) {
     fprintf(stderr, "tlc: %s:   %s", who, variants[i].name);
     if (runnable(&variants[i], host)) {

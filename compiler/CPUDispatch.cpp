@@ -1,0 +1,87 @@
+// Objects for several CPUs: variant policy, per-CPU code generation, merging, dispatch.
+#include "compiler/CPUDispatch.h"
+
+#include "compiler/MergeCPUVariant.h"
+#include "compiler/ModelInfo.h"
+#include "passes/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace tlc;
+
+FailureOr<SmallVector<std::string>> tlc::splitCPUList(llvm::StringRef spec, Location loc) {
+  SmallVector<std::string> cpus;
+  if (spec.empty())
+    return cpus;
+  SmallVector<llvm::StringRef> parts;
+  spec.split(parts, ',');
+  for (llvm::StringRef part : parts) {
+    llvm::StringRef cpu = part.trim();
+    if (cpu.empty())
+      return emitError(loc) << "empty cpu name in --cpu=" << spec;
+    if (llvm::is_contained(cpus, cpu))
+      return emitError(loc) << "cpu '" << cpu << "' appears twice in --cpu=" << spec;
+    cpus.push_back(cpu.str());
+  }
+  return cpus;
+}
+
+FailureOr<std::vector<CPUVariant>> tlc::resolveCPUVariants(ArrayRef<std::string> cpus,
+                                                           const Target &target,
+                                                           unsigned optLevel, Location loc) {
+  std::vector<CPUVariant> variants;
+  for (const std::string &cpu : cpus) {
+    TargetOptions options{cpu, optLevel};
+    if (!target.knowsCPU(cpu)) {
+      for (const Target *other : getRegisteredTargets())
+        if (other != &target && other->knowsCPU(cpu))
+          return emitError(loc) << "--cpu=" << llvm::join(cpus, ",") << " mixes targets: '"
+                                << cpu << "' is a cpu of " << other->getName() << ", not of "
+                                << target.getName() << " (one object holds one target's code)";
+      if (failed(target.verifyOptions(options, loc)))
+        return failure();
+    }
+    FailureOr<CPUVariant> variant = target.describeDispatchVariant(options, loc);
+    if (failed(variant))
+      return failure();
+    variants.push_back(std::move(*variant));
+  }
+  llvm::stable_sort(variants, [](const CPUVariant &a, const CPUVariant &b) {
+    return a.runtimeFeatures.size() > b.runtimeFeatures.size();
+  });
+  return variants;
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+tlc::lowerForCPUDispatch(ModuleOp module, const Target &target, ArrayRef<CPUVariant> variants,
+                         unsigned optLevel, ModelSignature &signature) {
+  MLIRContext *ctx = module.getContext();
+  OwningOpRef<ModuleOp> merged = ModuleOp::create(module.getLoc());
+  (*merged)->setDiscardableAttrs(module->getDiscardableAttrDictionary());
+  int64_t workspace = signature.workspaceSize;
+  for (const CPUVariant &variant : variants) {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    PassManager pm(ctx);
+    target.addCodegenPasses(pm, TargetOptions{variant.name, optLevel});
+    if (failed(pm.run(*copy)))
+      return failure();
+    if (auto size = (*copy)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
+      workspace = std::max(workspace, size.getInt());
+    if (failed(mergeCPUVariant(*merged, *copy, variant, signature.name)))
+      return failure();
+  }
+  signature.workspaceSize = workspace;
+  addModelInfo(*merged, signature);
+
+  TLCAddCPUDispatchOptions dispatch;
+  dispatch.modelName = signature.name;
+  for (const CPUVariant &variant : variants)
+    dispatch.variants.push_back(variant.name);
+  PassManager pm(ctx);
+  pm.addPass(createTLCAddCPUDispatch(dispatch));
+  if (failed(pm.run(*merged)))
+    return failure();
+  return merged;
+}
