@@ -31,7 +31,8 @@ FailureOr<SmallVector<std::string>> tlc::splitCPUList(llvm::StringRef spec, Loca
 FailureOr<std::vector<CPUVariant>> tlc::resolveCPUVariants(ArrayRef<std::string> cpus,
                                                            const Target &target,
                                                            unsigned optLevel, Location loc) {
-  std::vector<CPUVariant> variants;
+  // Every cpu must be the target's before any is described: a list that mixes targets is
+  // reported as such, whichever target the first cpu belongs to.
   for (const std::string &cpu : cpus) {
     TargetOptions options{cpu, optLevel};
     if (!target.knowsCPU(cpu)) {
@@ -43,7 +44,11 @@ FailureOr<std::vector<CPUVariant>> tlc::resolveCPUVariants(ArrayRef<std::string>
       if (failed(target.verifyOptions(options, loc)))
         return failure();
     }
-    FailureOr<CPUVariant> variant = target.describeDispatchVariant(options, loc);
+  }
+  std::vector<CPUVariant> variants;
+  for (const std::string &cpu : cpus) {
+    FailureOr<CPUVariant> variant =
+        target.describeDispatchVariant(TargetOptions{cpu, optLevel}, loc);
     if (failed(variant))
       return failure();
     variants.push_back(std::move(*variant));
@@ -73,12 +78,12 @@ tlc::lowerForCPUDispatch(ModuleOp module, const Target &target, ArrayRef<CPUVari
       return failure();
   }
   signature.workspaceSize = workspace;
-  addModelInfo(*merged, signature);
-
   TLCAddCPUDispatchOptions dispatch;
   dispatch.modelName = signature.name;
   for (const CPUVariant &variant : variants)
     dispatch.variants.push_back(variant.name);
+  addModelInfo(*merged, signature, dispatch.variants);
+
   PassManager pm(ctx);
   pm.addPass(createTLCAddCPUDispatch(dispatch));
   if (failed(pm.run(*merged)))

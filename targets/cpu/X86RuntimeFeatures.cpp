@@ -26,8 +26,10 @@ llvm::StringMap<bool> tlc::x86CPUFeatures(llvm::StringRef cpu) {
   llvm::SmallVector<llvm::StringRef> direct;
   llvm::X86::getFeaturesForCPU(cpu, direct);
   llvm::StringMap<bool> features;
-  for (llvm::StringRef f : direct)
+  for (llvm::StringRef f : direct) {
+    features[f] = true; // updateImpliedFeatures sets what `f` implies, not `f` itself
     llvm::X86::updateImpliedFeatures(f, /*Enabled=*/true, features);
+  }
   return features;
 }
 
