@@ -29,8 +29,8 @@ FailureOr<SmallVector<std::string>> tlc::splitCPUList(llvm::StringRef spec, Loca
 }
 
 FailureOr<std::vector<CPUVariant>> tlc::resolveCPUVariants(ArrayRef<std::string> cpus,
-                                                           const Target &target,
-                                                           unsigned optLevel, Location loc) {
+                                                           const Target &target, unsigned optLevel,
+                                                           Location loc) {
   // Every cpu must be the target's before any is described: a list that mixes targets is
   // reported as such, whichever target the first cpu belongs to.
   for (const std::string &cpu : cpus) {
@@ -38,8 +38,8 @@ FailureOr<std::vector<CPUVariant>> tlc::resolveCPUVariants(ArrayRef<std::string>
     if (!target.knowsCPU(cpu)) {
       for (const Target *other : getRegisteredTargets())
         if (other != &target && other->knowsCPU(cpu))
-          return emitError(loc) << "--cpu=" << llvm::join(cpus, ",") << " mixes targets: '"
-                                << cpu << "' is a cpu of " << other->getName() << ", not of "
+          return emitError(loc) << "--cpu=" << llvm::join(cpus, ",") << " mixes targets: '" << cpu
+                                << "' is a cpu of " << other->getName() << ", not of "
                                 << target.getName() << " (one object holds one target's code)";
       if (failed(target.verifyOptions(options, loc)))
         return failure();
@@ -59,9 +59,10 @@ FailureOr<std::vector<CPUVariant>> tlc::resolveCPUVariants(ArrayRef<std::string>
   return variants;
 }
 
-FailureOr<OwningOpRef<ModuleOp>>
-tlc::lowerForCPUDispatch(ModuleOp module, const Target &target, ArrayRef<CPUVariant> variants,
-                         unsigned optLevel, ModelSignature &signature) {
+FailureOr<OwningOpRef<ModuleOp>> tlc::lowerForCPUDispatch(ModuleOp module, const Target &target,
+                                                          ArrayRef<CPUVariant> variants,
+                                                          unsigned optLevel,
+                                                          ModelSignature &signature) {
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> merged = ModuleOp::create(module.getLoc());
   (*merged)->setDiscardableAttrs(module->getDiscardableAttrDictionary());

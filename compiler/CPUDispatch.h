@@ -20,8 +20,8 @@ mlir::FailureOr<llvm::SmallVector<std::string>> splitCPUList(llvm::StringRef spe
 /// (most run-time features; ties keep the given order). Errors for a cpu of another target,
 /// an unknown cpu, and where the target cannot dispatch.
 mlir::FailureOr<std::vector<CPUVariant>> resolveCPUVariants(llvm::ArrayRef<std::string> cpus,
-                                                            const Target &target,
-                                                            unsigned optLevel, mlir::Location loc);
+                                                            const Target &target, unsigned optLevel,
+                                                            mlir::Location loc);
 
 /// Lowers the bufferized `module` once per variant with the target's code generation and
 /// returns one LLVM-dialect module: every variant's functions (suffixed .CPU, internal), one

@@ -33,8 +33,8 @@ bool duplicatesConstant(Operation *op, SymbolTable &destSymbols) {
   if (!global || !global.getConstant())
     return false;
   Operation *existing = destSymbols.lookup(global.getSymName());
-  return existing && OperationEquivalence::isEquivalentTo(
-                         op, existing, OperationEquivalence::IgnoreLocations);
+  return existing &&
+         OperationEquivalence::isEquivalentTo(op, existing, OperationEquivalence::IgnoreLocations);
 }
 
 } // namespace
@@ -57,8 +57,9 @@ LogicalResult tlc::mergeCPUVariant(ModuleOp dest, ModuleOp variant, const CPUVar
       if (!existing)
         continue;
       if (existing.getFunctionType() != fn.getFunctionType())
-        return fn.emitError() << "the cpu variants declare '" << name << "' differently: "
-                              << fn.getFunctionType() << " vs " << existing.getFunctionType();
+        return fn.emitError() << "the cpu variants declare '" << name
+                              << "' differently: " << fn.getFunctionType() << " vs "
+                              << existing.getFunctionType();
       op.erase();
       continue;
     }
@@ -88,7 +89,6 @@ LogicalResult tlc::mergeCPUVariant(ModuleOp dest, ModuleOp variant, const CPUVar
   for (Operation &op : *variant.getBody())
     if (auto global = dyn_cast<LLVM::GlobalOp>(op))
       makeInternal(global);
-  dest.getBody()->getOperations().splice(dest.getBody()->end(),
-                                         variant.getBody()->getOperations());
+  dest.getBody()->getOperations().splice(dest.getBody()->end(), variant.getBody()->getOperations());
   return success();
 }

@@ -58,12 +58,10 @@ FailureOr<SmallVector<Variant>> collectVariants(ModuleOp module, llvm::StringRef
     std::string name = (model + "_run." + cpu).str();
     auto run = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
     if (!run || run.isExternal())
-      return module.emitError() << "no function '" << name << "' for cpu variant '" << cpu
-                                << "'";
+      return module.emitError() << "no function '" << name << "' for cpu variant '" << cpu << "'";
     auto names = run->getAttrOfType<ArrayAttr>(kFeaturesAttr);
     if (!names)
-      return run.emitError() << "cpu variant entry point has no '" << kFeaturesAttr
-                             << "' array";
+      return run.emitError() << "cpu variant entry point has no '" << kFeaturesAttr << "' array";
     std::string unknown;
     std::optional<uint64_t> mask = featureMask(names, unknown);
     if (!mask)
@@ -106,8 +104,8 @@ LLVM::GlobalOp createVariantTable(OpBuilder &b, Location loc, llvm::StringRef mo
   Value value = LLVM::UndefOp::create(b, loc, type);
   for (auto [i, v] : llvm::enumerate(variants)) {
     Value name = LLVM::AddressOfOp::create(b, loc, ptr, names[i]);
-    Value mask = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
-                                          b.getI64IntegerAttr(v.requiredFeatures));
+    Value mask =
+        LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(v.requiredFeatures));
     int64_t index = i;
     value = LLVM::InsertValueOp::create(b, loc, value, name, ArrayRef<int64_t>{index, 0});
     value = LLVM::InsertValueOp::create(b, loc, value, mask, ArrayRef<int64_t>{index, 1});
@@ -144,8 +142,7 @@ void buildDispatcher(ModuleOp module, llvm::StringRef model, ArrayRef<Variant> v
   LLVM::GlobalOp::create(b, loc, i32, /*isConstant=*/false, LLVM::Linkage::Internal, cacheName,
                          b.getI32IntegerAttr(0));
 
-  auto run = LLVM::LLVMFuncOp::create(b, loc, (model + "_run").str(),
-                                      first.getFunctionType());
+  auto run = LLVM::LLVMFuncOp::create(b, loc, (model + "_run").str(), first.getFunctionType());
   Block *entry = run.addEntryBlock(b);
   Region &body = run.getBody();
   Block *choose = b.createBlock(&body, body.end());
@@ -161,8 +158,9 @@ void buildDispatcher(ModuleOp module, llvm::StringRef model, ArrayRef<Variant> v
   }
   b.setInsertionPointToStart(unsupported);
   LLVM::ReturnOp::create(
-      b, loc, LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(TLC_STATUS_UNSUPPORTED))
-                  .getResult());
+      b, loc,
+      LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(TLC_STATUS_UNSUPPORTED))
+          .getResult());
 
   // Relaxed atomics: threads racing on the first call compute and store the same answer.
   b.setInsertionPointToStart(entry);
@@ -190,8 +188,8 @@ void buildDispatcher(ModuleOp module, llvm::StringRef model, ArrayRef<Variant> v
   for (size_t i = 0; i < variants.size(); ++i)
     cases.push_back(i + 1);
   SmallVector<ValueRange> noOperands(variants.size(), ValueRange{});
-  LLVM::SwitchOp::create(b, loc, dispatch->getArgument(0), unsupported, ValueRange{}, cases,
-                         calls, noOperands);
+  LLVM::SwitchOp::create(b, loc, dispatch->getArgument(0), unsupported, ValueRange{}, cases, calls,
+                         noOperands);
 }
 
 struct TLCAddCPUDispatchPass : tlc::impl::TLCAddCPUDispatchBase<TLCAddCPUDispatchPass> {

@@ -14,13 +14,13 @@ using namespace tlc;
 /// control, transactional memory, AMX, key locker, ...) are reached only through intrinsics,
 /// which tlc never emits.
 static constexpr llvm::StringLiteral kUnusedByGeneratedCode[] = {
-    "64bit",    "x87",       "xsavec",    "xsaveopt",  "xsaves",   "fsgsbase",   "rdrnd",
-    "rdseed",   "rdpid",     "rdpru",     "clflushopt", "clwb",    "clzero",     "wbnoinvd",
-    "mwaitx",   "pku",       "invpcid",   "sgx",       "shstk",    "ptwrite",    "pconfig",
-    "enqcmd",   "movdiri",   "movdir64b", "serialize", "tsxldtrk", "waitpkg",    "uintr",
-    "cldemote", "hreset",    "kl",        "widekl",    "prefetchi", "rtm",       "lwp",
-    "amx-tile", "amx-int8",  "amx-bf16",  "amx-fp16",  "amx-complex", "sm3",     "sm4",
-    "sha512",   "raoint",    "cmpccxadd", "usermsr"};
+    "64bit",    "x87",      "xsavec",    "xsaveopt",   "xsaves",      "fsgsbase", "rdrnd",
+    "rdseed",   "rdpid",    "rdpru",     "clflushopt", "clwb",        "clzero",   "wbnoinvd",
+    "mwaitx",   "pku",      "invpcid",   "sgx",        "shstk",       "ptwrite",  "pconfig",
+    "enqcmd",   "movdiri",  "movdir64b", "serialize",  "tsxldtrk",    "waitpkg",  "uintr",
+    "cldemote", "hreset",   "kl",        "widekl",     "prefetchi",   "rtm",      "lwp",
+    "amx-tile", "amx-int8", "amx-bf16",  "amx-fp16",   "amx-complex", "sm3",      "sm4",
+    "sha512",   "raoint",   "cmpccxadd", "usermsr"};
 
 llvm::StringMap<bool> tlc::x86CPUFeatures(llvm::StringRef cpu) {
   llvm::SmallVector<llvm::StringRef> direct;

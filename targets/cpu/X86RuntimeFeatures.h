@@ -18,8 +18,8 @@ llvm::StringMap<bool> x86CPUFeatures(llvm::StringRef cpu);
 /// The runtime feature names a CPU with the feature set `enabled` needs at run time; nullopt,
 /// with `unknown` set to its name, if a feature is enabled that generated code could use but the
 /// runtime cannot detect.
-std::optional<std::vector<std::string>>
-x86RuntimeFeatures(const llvm::StringMap<bool> &enabled, std::string &unknown);
+std::optional<std::vector<std::string>> x86RuntimeFeatures(const llvm::StringMap<bool> &enabled,
+                                                           std::string &unknown);
 
 } // namespace tlc
 

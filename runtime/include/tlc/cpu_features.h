@@ -84,14 +84,17 @@ typedef struct tlc_cpu_variant {
   uint64_t required_features; /* every feature its code may use: (1 << TLC_CPU_FEATURE_*) bits */
 } tlc_cpu_variant;
 
+/* Generated tables are LLVM arrays of {ptr, i64}: the layout on the 64-bit targets tlc emits. */
+#if UINTPTR_MAX == UINT64_MAX
 #ifdef __cplusplus
 static_assert(TLC_CPU_FEATURE_COUNT <= 64, "feature masks are 64 bits");
 static_assert(sizeof(tlc_cpu_variant) == 16 && offsetof(tlc_cpu_variant, required_features) == 8,
-              "generated dispatch tables are {ptr, i64} on 64-bit targets");
+              "generated dispatch tables are {ptr, i64}");
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(TLC_CPU_FEATURE_COUNT <= 64, "feature masks are 64 bits");
 _Static_assert(sizeof(tlc_cpu_variant) == 16 && offsetof(tlc_cpu_variant, required_features) == 8,
-               "generated dispatch tables are {ptr, i64} on 64-bit targets");
+               "generated dispatch tables are {ptr, i64}");
+#endif
 #endif
 
 /* The host's features as a mask, from cpuid (and xgetbv: an AVX or AVX-512 feature counts only
