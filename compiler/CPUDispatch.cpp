@@ -8,6 +8,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace tlc;
 
@@ -53,10 +55,18 @@ FailureOr<std::vector<CPUVariant>> tlc::resolveCPUVariants(ArrayRef<std::string>
       return failure();
     variants.push_back(std::move(*variant));
   }
-  llvm::stable_sort(variants, [](const CPUVariant &a, const CPUVariant &b) {
-    return a.runtimeFeatures.size() > b.runtimeFeatures.size();
+  // Most features first; ties keep the --cpu order (a stable sort, spelled as a total order:
+  // std::stable_sort's temporary buffer API is deprecated in this libstdc++).
+  std::vector<size_t> order(variants.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::sort(order, [&](size_t a, size_t b) {
+    size_t fa = variants[a].runtimeFeatures.size(), fb = variants[b].runtimeFeatures.size();
+    return fa != fb ? fa > fb : a < b;
   });
-  return variants;
+  std::vector<CPUVariant> sorted;
+  for (size_t i : order)
+    sorted.push_back(std::move(variants[i]));
+  return sorted;
 }
 
 FailureOr<OwningOpRef<ModuleOp>> tlc::lowerForCPUDispatch(ModuleOp module, const Target &target,

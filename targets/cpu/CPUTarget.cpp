@@ -122,7 +122,11 @@ public:
     else
       features = x86CPUFeatures(variant.llvmCPU);
     std::string unknown;
-    std::optional<std::vector<std::string>> runtime = x86RuntimeFeatures(features, unknown);
+    const llvm::MCSubtargetInfo *subtarget = tm->getMCSubtargetInfo();
+    std::optional<std::vector<std::string>> runtime = x86RuntimeFeatures(
+        features,
+        [&](llvm::StringRef f) { return subtarget->checkFeatures(("+" + f).str()); },
+        unknown);
     if (!runtime)
       return emitError(loc) << "cpu '" << options.cpu << "' enables '" << unknown
                             << "', which the runtime cannot detect, so it cannot be a "

@@ -34,7 +34,9 @@ llvm::StringMap<bool> tlc::x86CPUFeatures(llvm::StringRef cpu) {
 }
 
 std::optional<std::vector<std::string>>
-tlc::x86RuntimeFeatures(const llvm::StringMap<bool> &enabled, std::string &unknown) {
+tlc::x86RuntimeFeatures(const llvm::StringMap<bool> &enabled,
+                        llvm::function_ref<bool(llvm::StringRef)> codegenHas,
+                        std::string &unknown) {
   static const char *const detectable[] = {
 #define TLC_NAME_(id, name, leaf, subleaf, reg, bit, state) name,
       TLC_X86_CPU_FEATURES(TLC_NAME_)
@@ -46,16 +48,21 @@ tlc::x86RuntimeFeatures(const llvm::StringMap<bool> &enabled, std::string &unkno
     if (entry.second)
       names.push_back(entry.first());
   llvm::sort(names);
-  std::vector<std::string> required;
   for (llvm::StringRef name : names) {
-    if (llvm::is_contained(detectable, name)) {
-      required.push_back(name.str());
-      continue;
-    }
+    if (llvm::is_contained(detectable, name))
+      continue; // below, in table order
     if (llvm::is_contained(kUnusedByGeneratedCode, name))
       continue;
     unknown = name.str();
     return std::nullopt;
+  }
+  // The target parser's lists leave out some features the code generator assumes (znver4 has
+  // no "cmov"), so both views count.
+  std::vector<std::string> required;
+  for (const char *name : detectable) {
+    auto it = enabled.find(name);
+    if ((it != enabled.end() && it->second) || codegenHas(name))
+      required.push_back(name);
   }
   return required;
 }

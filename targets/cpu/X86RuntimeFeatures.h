@@ -3,6 +3,7 @@
 #ifndef TLC_TARGETS_CPU_X86RUNTIMEFEATURES_H
 #define TLC_TARGETS_CPU_X86RUNTIMEFEATURES_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -15,11 +16,13 @@ namespace tlc {
 /// Every feature of the x86 CPU `cpu` (an LLVM -march name), with the features they imply.
 llvm::StringMap<bool> x86CPUFeatures(llvm::StringRef cpu);
 
-/// The runtime feature names a CPU with the feature set `enabled` needs at run time; nullopt,
-/// with `unknown` set to its name, if a feature is enabled that generated code could use but the
+/// The runtime feature names a CPU needs at run time: those in `enabled` (its feature set) and
+/// those `codegenHas` reports (the code generator's view of the same CPU); nullopt, with
+/// `unknown` set to its name, if `enabled` has a feature that generated code could use but the
 /// runtime cannot detect.
-std::optional<std::vector<std::string>> x86RuntimeFeatures(const llvm::StringMap<bool> &enabled,
-                                                           std::string &unknown);
+std::optional<std::vector<std::string>>
+x86RuntimeFeatures(const llvm::StringMap<bool> &enabled,
+                   llvm::function_ref<bool(llvm::StringRef)> codegenHas, std::string &unknown);
 
 } // namespace tlc
 
