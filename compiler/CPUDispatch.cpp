@@ -5,6 +5,7 @@
 #include "compiler/ModelInfo.h"
 #include "passes/Passes.h"
 
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -81,7 +82,9 @@ FailureOr<OwningOpRef<ModuleOp>> tlc::lowerForCPUDispatch(ModuleOp module, const
     OwningOpRef<ModuleOp> copy = module.clone();
     PassManager pm(ctx);
     target.addCodegenPasses(pm, TargetOptions{variant.name, optLevel});
-    if (failed(pm.run(*copy)))
+    // As in Compile.cpp: the IR is verified once per stage, not after every pass.
+    pm.enableVerifier(false);
+    if (failed(pm.run(*copy)) || failed(verify(*copy)))
       return failure();
     if (auto size = (*copy)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
       workspace = std::max(workspace, size.getInt());

@@ -15,6 +15,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -92,10 +93,20 @@ OwningOpRef<ModuleOp> loadModel(const CompileOptions &options, MLIRContext &cont
   return module;
 }
 
-LogicalResult runPasses(ModuleOp module, llvm::function_ref<void(OpPassManager &)> build) {
+/// Runs the passes `build` adds; with timing on, their times nest under `timing` as `stage`.
+LogicalResult runPasses(ModuleOp module, TimingScope &timing, llvm::StringRef stage,
+                        llvm::function_ref<void(OpPassManager &)> build) {
   PassManager pm(module->getContext());
   build(pm);
-  return pm.run(module);
+  // The IR is verified once per stage rather than after every pass (that cost up to a tenth
+  // of the compile time on large models); tlc-opt keeps verifying after each pass.
+  pm.enableVerifier(false);
+  TimingScope stageTiming = timing.nest(stage);
+  pm.enableTiming(stageTiming);
+  if (failed(pm.run(module)))
+    return failure();
+  TimingScope verifyTiming = stageTiming.nest("verify");
+  return verify(module);
 }
 
 LogicalResult printModule(ModuleOp module, llvm::StringRef path) {
@@ -191,17 +202,25 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
            << (options.emit == EmitKind::TL ? "tl" : "linalg")
            << " (use --emit=llvm, asm or obj)";
 
+  // --time-report: a tree of wall/user times per stage and pass, printed to stderr at the end.
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(options.timeReport);
+  timingManager.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+  TimingScope timing = timingManager.getRootScope();
+
   std::string name = options.modelName.empty() ? modelNameFromPath(options.inputPath)
                                                : options.modelName;
   if (!isValidCIdentifier(name))
     return emitError(UnknownLoc::get(&context))
            << "model name '" << name << "' is not a valid C identifier (use --name)";
+  TimingScope loadTiming = timing.nest("load (parse / import)");
   OwningOpRef<ModuleOp> module = loadModel(options, context, sourceMgr, name);
+  loadTiming.stop();
   if (!module)
     return failure();
   if (failed(verify(*module)))
     return failure();
-  if (failed(runPasses(*module, buildGraphPipeline)))
+  if (failed(runPasses(*module, timing, "graph passes", buildGraphPipeline)))
     return failure();
   auto model = module->lookupSymbol<func::FuncOp>(name);
   FailureOr<ModelSignature> signature = extractSignature(model, name);
@@ -210,16 +229,18 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   if (options.emit == EmitKind::TL)
     return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
 
-  if (failed(runPasses(*module, buildLowerToLinalgPipeline)))
+  if (failed(runPasses(*module, timing, "lowering to linalg", buildLowerToLinalgPipeline)))
     return failure();
   if (options.emit == EmitKind::Linalg)
     return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
 
-  if (failed(runPasses(*module, [&](OpPassManager &pm) { buildBufferizationPipeline(pm, name); })))
+  if (failed(runPasses(*module, timing, "bufferization and memory planning",
+                       [&](OpPassManager &pm) { buildBufferizationPipeline(pm, name); })))
     return failure();
   if (auto size = (*module)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
     signature->workspaceSize = size.getInt();
   if (!variants.empty()) {
+    TimingScope dispatchTiming = timing.nest("code generation per cpu, merging, dispatch");
     FailureOr<OwningOpRef<ModuleOp>> merged =
         lowerForCPUDispatch(*module, *target, variants, options.optLevel, *signature);
     if (failed(merged))
@@ -229,9 +250,10 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   } else {
     // The descriptor NAME_info lets tools introspect the object without its header.
     addModelInfo(*module, *signature);
-    if (failed(runPasses(*module, [&](OpPassManager &pm) {
-          target->addCodegenPasses(pm, targetOptions);
-        })))
+    if (failed(runPasses(*module, timing, "code generation to the LLVM dialect",
+                         [&](OpPassManager &pm) {
+                           target->addCodegenPasses(pm, targetOptions);
+                         })))
       return failure();
   }
 
@@ -263,17 +285,21 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     llvm::FileRemover remover(objectPath);
     {
       llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      TimingScope llvmTiming = timing.nest("LLVM: translate, optimize, emit");
       if (failed(target->serialize(*module, targetOptions, kind, os)))
         return failure();
     }
+    TimingScope linkTiming = timing.nest("link the shared library");
     if (failed(linkShared(*target, objectPath, options.outputPath, fileLoc)))
       return failure();
   } else {
     auto out = openOutputFile(options.outputPath.empty() ? "-" : options.outputPath, &error);
     if (!out)
       return emitError(fileLoc) << error;
+    TimingScope llvmTiming = timing.nest("LLVM: translate, optimize, emit");
     if (failed(target->serialize(*module, targetOptions, kind, out->os())))
       return failure();
+    llvmTiming.stop();
     out->keep();
   }
 

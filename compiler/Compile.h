@@ -28,6 +28,7 @@ struct CompileOptions {
   bool reportMemory = false; // print the memory plan (--report=memory)
   ReportFormat reportFormat = ReportFormat::Text;
   std::string reportPath;    // empty: stdout, or stderr when the output goes to stdout
+  bool timeReport = false;   // print the time of each stage and pass to stderr (--time-report)
 };
 
 /// Compiles `options.inputPath` (.tl, .onnx or .mlir). Errors are reported through the context's

@@ -60,6 +60,11 @@ struct TLCLowerParallelLaunchPass
           b, module.getLoc(), "tlc_parallel_for",
           LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr, ptr, i64}));
     }
+    // Every symbol use in the module, bucketed by name once (one walk, not one per launch).
+    llvm::DenseMap<StringAttr, SmallVector<Operation *>> usersByName;
+    if (std::optional<SymbolTable::UseRange> all = SymbolTable::getSymbolUses(&module.getBodyRegion()))
+      for (const SymbolTable::SymbolUse &use : *all)
+        usersByName[use.getSymbolRef().getRootReference()].push_back(use.getUser());
     for (LLVM::LLVMFuncOp launch : launches) {
       auto bodyRef = launch->getAttrOfType<FlatSymbolRefAttr>("tlc.parallel_launch");
       auto body = bodyRef ? symbols.lookup<LLVM::LLVMFuncOp>(bodyRef.getValue()) : nullptr;
@@ -71,11 +76,10 @@ struct TLCLowerParallelLaunchPass
       auto params = launch.getFunctionType().getParams();
       auto context = LLVM::LLVMStructType::getLiteral(ctx, params.drop_front());
       LLVM::LLVMFuncOp tramp = buildTrampoline(b, body, context);
-      std::optional<SymbolTable::UseRange> uses = symbols.getSymbolUses(launch, module);
-      for (SymbolTable::SymbolUse use : *uses) {
-        auto call = dyn_cast<LLVM::CallOp>(use.getUser());
+      for (Operation *user : usersByName.lookup(launch.getSymNameAttr())) {
+        auto call = dyn_cast<LLVM::CallOp>(user);
         if (!call) {
-          use.getUser()->emitOpError("uses a parallel launch other than by calling it");
+          user->emitOpError("uses a parallel launch other than by calling it");
           return signalPassFailure();
         }
         Location loc = call.getLoc();

@@ -223,6 +223,19 @@ def TLCLowerMemRefCopy : Pass<"tlc-lower-memref-copy", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def TLCFlattenConstantGlobals : Pass<"tlc-flatten-constant-globals", "mlir::ModuleOp"> {
+  let summary = "Make multi-dimensional memref.globals one-dimensional, viewed through expand_shape";
+  let description = [{
+    Each static, identity-layout `memref.global` of rank > 1 gets the flat type `memref<N x T>`
+    (its dense initializer reshaped) and each `memref.get_global` of it becomes a get_global of
+    the flat global followed by a `memref.expand_shape` back to the original type. LLVM IR
+    translation then emits one constant array per global instead of one per innermost row,
+    which is what made compiling models with large weights slow. Globals with a non-dense
+    initializer (uninitialized, resource blobs) are left unchanged.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def TLCApproximateMath : Pass<"tlc-approximate-math", "mlir::ModuleOp"> {
   let summary = "Replace transcendental math ops with vectorizable polynomial approximations";
   let description = [{

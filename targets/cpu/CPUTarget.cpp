@@ -80,6 +80,8 @@ public:
     pm.addPass(arith::createArithExpandOpsPass(expand));
     pm.addPass(createLowerAffinePass());
     pm.addPass(createSCFToControlFlowPass());
+    // One flat constant per weight: LLVM's nested constant arrays were slow to build and emit.
+    pm.addPass(createTLCFlattenConstantGlobals());
     pm.addPass(memref::createExpandStridedMetadataPass());
     pm.addPass(createLowerAffinePass());
     pm.addPass(createConvertVectorToLLVMPass());

@@ -68,6 +68,10 @@ cl::opt<tlc::ReportFormat> reportFormat(
     cl::values(clEnumValN(tlc::ReportFormat::Text, "text", "a table (default)"),
                clEnumValN(tlc::ReportFormat::JSON, "json", "JSON")),
     cl::cat(category));
+cl::opt<bool> timeReport("time-report",
+                         cl::desc("Print the wall and CPU time of each compilation stage and "
+                                  "pass to stderr"),
+                         cl::cat(category));
 cl::opt<std::string> reportFile("report-file",
                                 cl::desc("Write the report to <file> (default: stdout, or "
                                          "stderr when the output goes to stdout)"),
@@ -174,5 +178,6 @@ int main(int argc, char **argv) {
   }
   options.reportFormat = reportFormat;
   options.reportPath = reportFile;
+  options.timeReport = timeReport;
   return mlir::failed(tlc::compile(options, context, sourceMgr)) ? 1 : 0;
 }

@@ -1,0 +1,68 @@
+// tlc-flatten-constant-globals: multi-dimensional memref.globals become one-dimensional.
+//
+// LLVM IR translation turns a rank-r dense initializer into nested constant arrays: one
+// ConstantDataArray per innermost row plus a ConstantArray per outer index. For a conv weight
+// [512, 512, 3, 3] that is ~800k uniqued constants, whose creation, emission and destruction
+// dominated compile time. A flat global is one ConstantDataArray; uses view it in the original
+// shape through memref.expand_shape, which costs nothing at run time.
+#include "passes/LinalgBuilders.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLCFLATTENCONSTANTGLOBALS
+#include "passes/Passes.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `global`'s type allows flattening: rank > 1, static, identity layout.
+bool isFlattenable(memref::GlobalOp global) {
+  MemRefType type = global.getType();
+  return type.getRank() > 1 && type.hasStaticShape() && type.getLayout().isIdentity();
+}
+
+struct TLCFlattenConstantGlobalsPass
+    : tlc::impl::TLCFlattenConstantGlobalsBase<TLCFlattenConstantGlobalsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::DenseMap<StringAttr, MemRefType> originalTypes;
+    for (auto global : module.getOps<memref::GlobalOp>()) {
+      if (!isFlattenable(global))
+        continue;
+      MemRefType type = global.getType();
+      auto flatType = MemRefType::get({type.getNumElements()}, type.getElementType(),
+                                      MemRefLayoutAttrInterface(), type.getMemorySpace());
+      // Only dense initializers are the problem (and reshape freely); uninitialized
+      // globals and resource blobs are left as they are.
+      std::optional<Attribute> init = global.getInitialValue();
+      auto dense = init ? dyn_cast<DenseElementsAttr>(*init) : nullptr;
+      if (!dense)
+        continue;
+      global.setInitialValueAttr(
+          dense.reshape(RankedTensorType::get(flatType.getShape(), type.getElementType())));
+      global.setType(flatType);
+      originalTypes[global.getSymNameAttr()] = type;
+    }
+    module.walk([&](memref::GetGlobalOp get) {
+      auto it = originalTypes.find(get.getNameAttr().getAttr());
+      if (it == originalTypes.end())
+        return;
+      MemRefType type = it->second;
+      OpBuilder b(get);
+      auto flatType = MemRefType::get({type.getNumElements()}, type.getElementType(),
+                                      MemRefLayoutAttrInterface(), type.getMemorySpace());
+      Value flat = memref::GetGlobalOp::create(b, get.getLoc(), flatType, get.getName());
+      Value view = memref::ExpandShapeOp::create(b, get.getLoc(), type, flat,
+                                                 tlc::allDimsReassociation(type.getRank()));
+      get.replaceAllUsesWith(view);
+      get.erase();
+    });
+  }
+};
+
+} // namespace
