@@ -17,6 +17,16 @@ using namespace mlir;
 
 namespace {
 
+/// Whether two transfer masks are the same value or identical vector.create_mask ops (an edge
+/// tile's read and write each build their own).
+bool sameMask(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto ma = a ? a.getDefiningOp<vector::CreateMaskOp>() : nullptr;
+  auto mb = b ? b.getDefiningOp<vector::CreateMaskOp>() : nullptr;
+  return ma && mb && ma.getType() == mb.getType() && ma.getOperands() == mb.getOperands();
+}
+
 /// Keeps an accumulator in registers across `loop`: a transfer_read and transfer_write of the
 /// same loop-invariant buffer slice, when the loop writes no other memory, become an iter_arg
 /// (read before the loop, written after). Upstream's hoistRedundantVectorTransfers refuses
@@ -25,28 +35,33 @@ namespace {
 bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   Block *body = loop.getBody();
   vector::TransferWriteOp write;
-  for (Operation &op : body->without_terminator()) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(&op);
+  // Every op in the body, nested ones included (e.g. a masked contraction's vector.mask
+  // region): ops with recursive effects are judged by what they contain.
+  WalkResult walk = body->walk([&](Operation *op) {
+    if (op == body->getTerminator())
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     bool writes = effects ? effects.hasEffect<MemoryEffects::Write>()
-                          : !op.hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-                                op.getNumRegions() > 0;
+                          : !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
     if (!writes)
-      continue;
-    auto w = dyn_cast<vector::TransferWriteOp>(&op);
-    if (!w || write || !w.hasPureBufferSemantics())
-      return false; // a second writer, or one we cannot reason about
+      return WalkResult::advance();
+    auto w = dyn_cast<vector::TransferWriteOp>(op);
+    if (!w || write || w->getBlock() != body || !w.hasPureBufferSemantics())
+      return WalkResult::interrupt(); // a second writer, or one we cannot reason about
     write = w;
-  }
-  if (!write)
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || !write)
     return false;
   auto invariant = [&](Value v) { return !loop.getRegion().isAncestor(v.getParentRegion()); };
-  if (!invariant(write.getBase()) || !llvm::all_of(write.getIndices(), invariant))
+  if (!invariant(write.getBase()) || !llvm::all_of(write.getIndices(), invariant) ||
+      (write.getMask() && !invariant(write.getMask())))
     return false;
   vector::TransferReadOp read;
   for (auto r : body->getOps<vector::TransferReadOp>())
     if (r.getBase() == write.getBase() && r.getIndices() == write.getIndices() &&
         r.getVectorType() == write.getVectorType() &&
-        r.getPermutationMap() == write.getPermutationMap() && !r.getMask() && !write.getMask())
+        r.getPermutationMap() == write.getPermutationMap() && sameMask(r.getMask(), write.getMask()))
       read = r;
   if (!read || !llvm::all_of(read->getOperands(), invariant))
     return false;
@@ -67,6 +82,23 @@ bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   return true;
 }
 
+/// Vector sizes for a register tile: its static loop ranges, except that an n extent (the
+/// contiguous output dimension the FMAs run along) that is not a power of two is rounded up to
+/// one, so an edge tile such as 8x17 computes on 8x32 vectors with masked loads and stores
+/// instead of odd-length vectors that LLVM splits into scalar inserts and extracts. Empty (no
+/// masking) when every extent already is a power of two.
+SmallVector<int64_t> maskedVectorSizes(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
+  if (failed(dims) || dims->n.empty())
+    return {};
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  int64_t &n = sizes[dims->n.back()];
+  if (n <= 1 || llvm::isPowerOf2_64(n))
+    return {};
+  n = llvm::PowerOf2Ceil(n);
+  return sizes;
+}
+
 struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -79,8 +111,10 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
     IRRewriter rewriter(ctx);
     for (linalg::LinalgOp op : tiles) {
       rewriter.setInsertionPoint(op);
+      SmallVector<int64_t> vectorSizes = maskedVectorSizes(op);
       FailureOr<linalg::VectorizationResult> result =
-          linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+          linalg::vectorize(rewriter, op, vectorSizes, /*inputScalableVecDims=*/
+                            SmallVector<bool>(vectorSizes.size(), false),
                             /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
                             /*assumeDynamicDimsMatchVecSizes=*/false,
                             /*createNamedContraction=*/true);
@@ -93,6 +127,8 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
       RewritePatternSet patterns(ctx);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorReductionToContractPatterns(patterns);
+      // Masked edge tiles: vector.mask regions around transfers become masked transfers.
+      vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
       vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
       vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))

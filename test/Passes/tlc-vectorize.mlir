@@ -37,3 +37,31 @@ func.func @untouched(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf3
   linalg.matmul {tlc.register_tile} ins(%d, %b : memref<?x4xf32>, memref<4x4xf32>) outs(%e : memref<?x4xf32>)
   return
 }
+
+// -----
+
+// An edge tile whose n extent (17) is not a power of two computes on the next power of two
+// (32 lanes) with masked loads and stores; its accumulator still stays in registers across k.
+// CHECK-LABEL: func.func @edge
+// CHECK-SAME: (%[[A:.+]]: memref<8x8xf32>, %[[B:.+]]: memref<8x17xf32>, %[[C:.+]]: memref<8x17xf32>)
+// CHECK-DAG: %[[C17:.+]] = arith.constant 17 : index
+// CHECK-DAG: %[[MASK:.+]] = vector.create_mask %{{.+}}, %[[C17]] : vector<8x32xi1>
+// CHECK: %[[INIT:.+]] = vector.transfer_read %[[C]][%{{.+}}, %{{.+}}], %{{.+}}, %[[MASK]]
+// CHECK-SAME: memref<8x17xf32>, vector<8x32xf32>
+// CHECK: %[[R:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[INIT]]) -> (vector<8x32xf32>)
+// CHECK: vector.transfer_read %{{.+}}, %{{.+}} : memref<1x17xf32, strided<[17, 1], offset: ?>>, vector<1x32xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK-COUNT-8: vector.fma {{.+}} : vector<32xf32>
+// CHECK: scf.yield
+// CHECK: vector.transfer_write %[[R]], %[[C]][%{{.+}}, %{{.+}}], %{{.+}} {{.+}} : vector<8x32xf32>, memref<8x17xf32>
+func.func @edge(%a: memref<8x8xf32>, %b: memref<8x17xf32>, %c: memref<8x17xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for %k = %c0 to %c8 step %c1 {
+    %sa = memref.subview %a[0, %k] [8, 1] [1, 1] : memref<8x8xf32> to memref<8x1xf32, strided<[8, 1], offset: ?>>
+    %sb = memref.subview %b[%k, 0] [1, 17] [1, 1] : memref<8x17xf32> to memref<1x17xf32, strided<[17, 1], offset: ?>>
+    linalg.matmul {tlc.register_tile} ins(%sa, %sb : memref<8x1xf32, strided<[8, 1], offset: ?>>, memref<1x17xf32, strided<[17, 1], offset: ?>>) outs(%c : memref<8x17xf32>)
+  }
+  return
+}
