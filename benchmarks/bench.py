@@ -118,21 +118,59 @@ def cases(quick):
                         "work": gflop * 1e9, "onnx": {"kind": "model", "name": model},
                         "inputs": [(1, 3, 224, 224)], "outputs": [(1, 1000)],
                         "py": (model, [1, 3, 224, 224])})
+    out += [_attention(q), _encoder(q)]
     return out
 
 
+def _attention(quick):
+    """softmax(q k^T / sqrt(D)) v over [B, H, S, D]: tlc's tl.attention (flash attention) vs
+    PyTorch's standard formulation and oneDNN's matmul + softmax + matmul."""
+    b, h, s, d = (1, 2, 64, 16) if quick else (4, 8, 1024, 64)
+    shape = (b, h, s, d)
+    return {"name": "attention", "label": "attention b%d h%d s%d d%d" % shape, "kind": "flops",
+            "work": 4.0 * b * h * s * s * d,
+            "tl": ("input q : f32[%d, %d, %d, %d]\ninput k : f32[%d, %d, %d, %d]\n"
+                   "input v : f32[%d, %d, %d, %d]\noutput o = attention(q, k, v)\n" % (shape * 3)),
+            "inputs": [shape] * 3, "outputs": [shape], "dnnl": ["attention", b, h, s, d],
+            "py": ("attention", list(shape))}
+
+
+def _encoder(quick):
+    """torch.nn.TransformerEncoder (post-norm, ReLU, eval) through ONNX vs PyTorch eager.
+    dims: layers, d_model, heads, feed-forward width, sequence, batch."""
+    dims = [1, 64, 2, 128, 16, 1] if quick else [6, 512, 8, 2048, 128, 1]
+    layers, dm, heads, ff, seq, batch = dims
+    # Multiply-adds x 2 of the projections, the feed-forward and the two attention matmuls.
+    work = layers * batch * (2.0 * seq * dm * dm * 4 + 2.0 * seq * dm * ff * 2 + 4.0 * seq * seq * dm)
+    return {"name": "encoder", "label": "transformer encoder %dx(d%d h%d ff%d) s%d b%d" % tuple(dims),
+            "kind": "flops", "work": work, "onnx": {"kind": "encoder", "dims": dims},
+            "inputs": [(seq, batch, dm)], "outputs": [(seq, batch, dm)],
+            "py": ("encoder", dims)}
+
+
+def encoder_module(dims):
+    """The encoder of the `encoder` case (seed 0; batch_first=False keeps PyTorch 1.13 off its
+    fused fast path, so eager runs the same graph the exporter sees)."""
+    import torch
+    layers, dm, heads, ff, seq, batch = dims
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(d_model=dm, nhead=heads, dim_feedforward=ff,
+                                             dropout=0.1, batch_first=False)
+    enc = torch.nn.TransformerEncoder(layer, num_layers=layers, enable_nested_tensor=False)
+    return enc.eval(), torch.randn(seq, batch, dm)
+
+
 # Suites of the issue that cannot run here; listed so the report shows the gap.
-PENDING = [
-    ("attention b4 h8 s1024 d64", "n/a here (issue 6)"),
-    ("transformer encoder (6 layers, d512)", "n/a here (bench_memattn.py has encoder layers)"),
-]
+PENDING = []
 
 
 def export_onnx(spec, path):
     """Writes the ONNX file of a conv2d case or a torchvision model (random weights, seed 0)."""
     import torch
     torch.manual_seed(0)
-    if spec["kind"] == "conv2d":
+    if spec["kind"] == "encoder":
+        module, x = encoder_module(spec["dims"])
+    elif spec["kind"] == "conv2d":
         n, c, h, w, f, k, st, pad = spec["dims"]
         module = torch.nn.Conv2d(c, f, k, stride=st, padding=pad, bias=False)
         x = torch.randn(n, c, h, w)
@@ -188,6 +226,13 @@ def py_worker(framework, op, dims, threads, repeats):
             n, c, h, w, f, k, st, pad = dims
             x, wt = t(n, c, h, w), t(f, c, k, k)
             fn = lambda: F.conv2d(x, wt, stride=st, padding=pad)  # noqa: E731
+        elif op == "attention":
+            q, k, v = t(*dims), t(*dims), t(*dims)
+            scale = 1.0 / dims[3] ** 0.5
+            fn = lambda: torch.softmax(q @ k.transpose(-2, -1) * scale, dim=-1) @ v  # noqa: E731
+        elif op == "encoder":
+            model, x = encoder_module(dims)
+            fn = lambda: model(x)  # noqa: E731
         elif op in ("resnet18", "mobilenet_v2"):
             import torchvision
             model = getattr(torchvision.models, op)().eval()
@@ -223,6 +268,16 @@ def py_worker(framework, op, dims, threads, repeats):
             def fn():
                 h = x @ w + b
                 return 0.5 * h * (1 + np.tanh(0.7978845608 * (h + 0.044715 * h ** 3)))
+        elif op == "attention":
+            q, k, v = rnd(*dims), rnd(*dims), rnd(*dims)
+            scale = np.float32(1.0 / np.sqrt(dims[3]))
+
+            def fn():
+                sc = np.matmul(q, k.transpose(0, 1, 3, 2)) * scale
+                sc -= sc.max(axis=-1, keepdims=True)
+                np.exp(sc, out=sc)
+                sc /= sc.sum(axis=-1, keepdims=True)
+                return np.matmul(sc, v)
         elif op == "layernorm":
             x, g, b = rnd(*dims), rnd(dims[1]), rnd(dims[1])
 
@@ -622,7 +677,8 @@ def report(results, threads, frameworks):
                 "%.2fx" % (best_other / tr["median"]) if ok and best_other else "-",
                 "%.2f" % c["tlc_compile_s"] if "tlc_compile_s" in c else "-"))
         lines.append("")
-    lines += ["## Not yet measured", ""] + ["- %s: %s" % p for p in PENDING] + [""]
+    if PENDING:
+        lines += ["## Not yet measured", ""] + ["- %s: %s" % p for p in PENDING] + [""]
     lines.append("`tlc vs best other` > 1 means tlc is faster than the fastest of the others.")
     return "\n".join(lines) + "\n"
 

@@ -3,11 +3,12 @@
 // For every batch index and every block of `br` query rows, the kernel walks the keys in blocks
 // of `bc`, keeping per row a running maximum `m`, a running sum `l` of exp(score - m) and an
 // unnormalized output accumulator `acc` ([br, Dv]); each key block rescales them by
-// exp(m_old - m_new). Extra memory is O(br * bc + br * (D + Dv)): the Sq x Sk scores are never
-// formed. Tiles are static: a sequence length that is not a multiple of its tile gets one more,
-// smaller block after the loop (the same code at the remainder's size). Everything inside the
-// loops is linalg on tiles, so codegen improvements to linalg contractions and elementwise ops
-// apply to the kernel unchanged.
+// exp(m_old - m_new). The Sq x Sk scores are never formed: extra memory is O(br * bc +
+// br * (D + Dv)) per batch index, plus the batch index's keys transposed once (Sk * D). Tiles
+// are static: a sequence length that is not a multiple of its tile gets one more, smaller
+// block after the loop (the same code at the remainder's size). Everything inside the loops is
+// linalg on tiles, so codegen improvements to linalg contractions and elementwise ops apply to
+// the kernel unchanged.
 #include "passes/LinalgBuilders.h"
 #include "passes/Passes.h"
 
@@ -51,6 +52,8 @@ private:
     int64_t rows, cols; // the tile being built: br or the query remainder, bc or the key one
     Value cZero, cOne, cQFull, cKFull, cBr, cBc, fZero, fNegInf;
     SmallVector<Value> batchIvs;
+    Value keysT;          // [Sk / bc, D, bc]: the batch index's full key blocks, transposed
+    Value keysTRemainder; // [D, Sk % bc]: its partial last key block, transposed
     MLIRContext *ctx;
 
     Kernel(tl::AttentionOp op, AttentionTiling tiling, PatternRewriter &rewriter)
@@ -198,13 +201,16 @@ private:
     /// One key block: updates (m, l, acc) with the keys [kStart, kStart + cols).
     SmallVector<Value> keyBlock(OpBuilder &b, Value qTile, Value qStart, Value kStart, Value m,
                                 Value l, Value acc) {
-      Value kTile = extractTile(b, op.getKey(), kStart, cols, d);
       Value vTile = extractTile(b, op.getValue(), kStart, cols, dv);
-      // K^T once per tile (bc x d copies against br x bc x d multiply-adds), so the scores
-      // contraction walks keys contiguously in its innermost loop, like a plain matmul.
-      Value kTInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{d, cols}, et);
-      Value kT = linalg::TransposeOp::create(b, loc, kTile, kTInit, ArrayRef<int64_t>{1, 0})
-                     ->getResult(0);
+      Value kT = keysTRemainder;
+      if (cols == bc) { // a full block: [D, bc] at block kStart / bc of keysT
+        Value block = arith::DivUIOp::create(b, loc, kStart, cBc);
+        kT = tensor::ExtractSliceOp::create(
+            b, loc, tile({d, bc}), keysT,
+            ArrayRef<OpFoldResult>{block, b.getIndexAttr(0), b.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(d), b.getIndexAttr(bc)},
+            ArrayRef<OpFoldResult>(SmallVector<OpFoldResult>(3, b.getIndexAttr(1))));
+      }
       Value scores = buildContraction(b, loc, "qd,dk->qk", {qTile, kT},
                                       filled(b, {rows, cols}, fZero));
 
@@ -249,7 +255,12 @@ private:
 
       // Running maximum, the factor alpha = exp(m_old - m_new) that rescales earlier blocks,
       // and the running sum rescaled by it, in one pass over the rows.
-      auto maxOf = [](OpBuilder &nb, Location l, Value a, Value x) { return s::max(nb, l, a, x); };
+      // maxnumf, not maximumf: a NaN-propagating maximum makes LLVM reduce each row with a
+      // scalar compare-and-select chain; with maxnumf it is a tree of vector max instructions.
+      // (A NaN score still reaches the output: exp(NaN - m) is NaN.)
+      auto maxOf = [](OpBuilder &nb, Location l, Value a, Value x) -> Value {
+        return arith::MaxNumFOp::create(nb, l, a, x);
+      };
       Value rowMax = reduceRows(b, scores, filled(b, {rows}, fNegInf), maxOf);
       Value alphaInit = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows}, et);
       auto update = linalg::GenericOp::create(
@@ -264,6 +275,8 @@ private:
             linalg::YieldOp::create(nb, lc,
                                     ValueRange{mNew, alpha, s::mul(nb, lc, args[3], alpha)});
           });
+      // A register tile, so its exp is evaluated on vectors (one per row otherwise).
+      update->setAttr("tlc.register_tile", UnitAttr::get(ctx));
       Value mNew = update.getResult(0), alpha = update.getResult(1), lScaled = update.getResult(2);
 
       // p = exp(expScale * scores - m_new) in place, row by row, then l += rowsum(p).
@@ -343,6 +356,26 @@ private:
 
     /// The query blocks of one batch index over its [Sq, Dv] output `out`.
     Value queryLoop(OpBuilder &b, Value out) {
+      // The keys of this batch index transposed once, block by block ([Sk / bc, D, bc], and
+      // [D, Sk % bc] for a partial last block): Sk x D copies against Sq x Sk x D
+      // multiply-adds, shared by every query block. Each block's K^T is contiguous, so the
+      // scores contraction walks keys contiguously in its innermost loop, like a plain matmul
+      // (one [D, Sk] K^T would put the rows of a block Sk floats apart: at a power-of-two Sk
+      // they all fall into the same L1 set).
+      if (int64_t full = sk / bc) {
+        Value keys = extractTile(b, op.getKey(), b.getIndexAttr(0), full * bc, d);
+        Value blocks = tensor::ExpandShapeOp::create(
+            b, loc, tile({full, bc, d}), keys, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+        Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{full, d, bc}, et);
+        keysT = linalg::TransposeOp::create(b, loc, blocks, init, ArrayRef<int64_t>{0, 2, 1})
+                    ->getResult(0);
+      }
+      if (int64_t rem = sk % bc) {
+        Value keys = extractTile(b, op.getKey(), b.getIndexAttr(sk - rem), rem, d);
+        Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{d, rem}, et);
+        keysTRemainder = linalg::TransposeOp::create(b, loc, keys, init, ArrayRef<int64_t>{1, 0})
+                             ->getResult(0);
+      }
       auto loop = scf::ForOp::create(b, loc, cZero, cQFull, cBr, ValueRange{out},
                                      [&](OpBuilder &nb, Location, Value qStart, ValueRange args) {
                                        scf::YieldOp::create(nb, loc,

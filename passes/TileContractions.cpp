@@ -36,7 +36,17 @@ std::optional<ContractionLoops> matchContraction(linalg::LinalgOp op) {
   FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
     return std::nullopt;
-  return ContractionLoops{dims->m.back(), dims->n.back(), dims->k.back(), op.getNumLoops()};
+  // The innermost dimension of each kind that has more than one iteration: a unit dimension
+  // (e.g. the batch axis of [seq, 1, d] activations, an m dimension of "sbd,de->sbe") would
+  // make a 1-row register tile, one accumulator chain per vector.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto pick = [&](ArrayRef<unsigned> candidates) {
+    for (unsigned d : llvm::reverse(candidates))
+      if (ranges[d] > 1)
+        return d;
+    return candidates.back();
+  };
+  return ContractionLoops{pick(dims->m), pick(dims->n), pick(dims->k), op.getNumLoops()};
 }
 
 /// Tile sizes per loop: `m`, `n`, `k` for the matching dimensions, 1 for every other one

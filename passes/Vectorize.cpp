@@ -99,6 +99,40 @@ SmallVector<int64_t> maskedVectorSizes(linalg::LinalgOp op) {
   return sizes;
 }
 
+/// vector.reduction <maxnumf|minnumf> of a 1-D vector as a log-depth tree of elementwise
+/// maxnumf/minnumf over its halves. Exact: maxnum and minnum are associative and commutative
+/// (quiet NaNs are dropped at every step alike). Left to LLVM, x86 finishes each such reduction
+/// with a scalar compare-and-select chain over the last vector register's lanes.
+struct NumFReductionAsTree : OpRewritePattern<vector::ReductionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::ReductionOp op, PatternRewriter &rewriter) const override {
+    vector::CombiningKind kind = op.getKind();
+    if (kind != vector::CombiningKind::MAXNUMF && kind != vector::CombiningKind::MINNUMF)
+      return failure();
+    VectorType type = op.getSourceVectorType();
+    int64_t n = type.getNumElements();
+    if (type.getRank() != 1 || type.isScalable() || n < 2 || !llvm::isPowerOf2_64(n))
+      return failure();
+    Location loc = op.getLoc();
+    Value v = op.getVector();
+    for (int64_t half = n / 2; half >= 1; half /= 2) {
+      SmallVector<int64_t> low(half), high(half);
+      for (int64_t i = 0; i < half; ++i) {
+        low[i] = i;
+        high[i] = half + i;
+      }
+      v = vector::makeArithReduction(rewriter, loc, kind,
+                                     vector::ShuffleOp::create(rewriter, loc, v, v, low),
+                                     vector::ShuffleOp::create(rewriter, loc, v, v, high));
+    }
+    Value result = vector::ExtractOp::create(rewriter, loc, v, ArrayRef<int64_t>{0});
+    if (Value acc = op.getAcc())
+      result = vector::makeArithReduction(rewriter, loc, kind, result, acc);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -154,8 +188,11 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorBroadcastLoweringPatterns(patterns);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
+    // A register tile's reduction runs along its contiguous (vector) dimension: reduce each
+    // row with vector.reduction (a log-depth shuffle tree in LLVM), not element by element.
     vector::populateVectorMultiReductionLoweringPatterns(
-        patterns, vector::VectorMultiReductionLowering::InnerParallel);
+        patterns, vector::VectorMultiReductionLowering::InnerReduction);
+    patterns.add<NumFReductionAsTree>(ctx);
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
   }

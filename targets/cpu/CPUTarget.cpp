@@ -84,7 +84,11 @@ public:
     pm.addPass(createTLCFlattenConstantGlobals());
     pm.addPass(memref::createExpandStridedMetadataPass());
     pm.addPass(createLowerAffinePass());
-    pm.addPass(createConvertVectorToLLVMPass());
+    // Reductions may reassociate (tlc-set-fast-math grants it to every reduction combiner;
+    // vectorization drops the flag): horizontal vector reductions become shuffle trees.
+    ConvertVectorToLLVMPassOptions vectorToLLVM;
+    vectorToLLVM.reassociateFPReductions = true;
+    pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
     pm.addPass(createFinalizeMemRefToLLVMConversionPass());
     pm.addPass(createConvertMathToLLVMPass());
     pm.addPass(createArithToLLVMConversionPass());

@@ -1,8 +1,9 @@
 // RUN: tlc-opt %s -split-input-file -tl-lower-attention="block-q=32 block-k=16" | FileCheck %s
 
 // Flash attention: an scf.forall over the batch (independent iterations, each computing its
-// [Sq, Dv] output slice and inserting it in parallel), a loop over 32-row query blocks and
-// 16-key blocks; the key loop carries the running max, running sum and the accumulator, which
+// [Sq, Dv] output slice and inserting it in parallel); per batch index the keys are transposed
+// once, block by block ([8, 64, 16]: each block's K^T contiguous), then a loop over 32-row query
+// blocks and 16-key blocks reads its K^T block by index; the key loop carries the running max, running sum and the accumulator, which
 // is the output's own tile. Without a mask the scale goes into the exponent: the running max is
 // of scale * rowmax, p = exp(scale * s - m); row max, exp and row sum run row by row as 1-D
 // register tiles (vectorized by tlc-vectorize).
@@ -12,21 +13,25 @@
 // CHECK: %[[OUT:.+]] = tensor.empty() : tensor<2x128x32xf32>
 // CHECK: %[[RES:.+]] = scf.forall (%[[B:.+]]) in (2) shared_outs(%[[O1:.+]] = %[[OUT]])
 // CHECK: %[[OB:.+]] = tensor.extract_slice %[[O1]][%[[B]], 0, 0] [1, 128, 32] [1, 1, 1] : tensor<2x128x32xf32> to tensor<128x32xf32>
+// CHECK: %[[KB:.+]] = tensor.extract_slice %[[K]][%[[B]], 0, 0] [1, 128, 64] [1, 1, 1] : tensor<2x128x64xf32> to tensor<128x64xf32>
+// CHECK: %[[KBLK:.+]] = tensor.expand_shape %[[KB]] {{\[\[}}0, 1], [2]] output_shape [8, 16, 64]
+// CHECK: %[[KTS:.+]] = linalg.transpose ins(%[[KBLK]] : tensor<8x16x64xf32>) outs(%{{.+}} : tensor<8x64x16xf32>) permutation = [0, 2, 1]
 // CHECK: %[[QLOOP:.+]] = scf.for %[[QS:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[O2:.+]] = %[[OB]])
 // CHECK: %[[QT:.+]] = tensor.extract_slice %[[Q]][%[[B]], %[[QS]], 0] [1, 32, 64] [1, 1, 1] : tensor<2x128x64xf32> to tensor<32x64xf32>
 // CHECK: %[[OT:.+]] = tensor.extract_slice %[[O2]][%[[QS]], 0] [32, 32]
 // CHECK: %[[ACC0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[OT]] : tensor<32x32xf32>)
 // CHECK: scf.for %[[KS:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[M:.+]] = %{{.+}}, %[[L:.+]] = %{{.+}}, %[[ACC:.+]] = %[[ACC0]]) -> (tensor<32xf32>, tensor<32xf32>, tensor<32x32xf32>)
-// CHECK: %[[KT:.+]] = tensor.extract_slice %[[K]][%[[B]], %[[KS]], 0] [1, 16, 64]
 // CHECK: tensor.extract_slice %[[V]][%[[B]], %[[KS]], 0] [1, 16, 32]
-// CHECK: %[[KTT:.+]] = linalg.transpose ins(%[[KT]] : tensor<16x64xf32>) outs(%{{.+}} : tensor<64x16xf32>) permutation = [1, 0]
+// CHECK: %[[KI:.+]] = arith.divui %[[KS]], %{{.+}} : index
+// CHECK: %[[KTT:.+]] = tensor.extract_slice %[[KTS]][%[[KI]], 0, 0] [1, 64, 16] [1, 1, 1] : tensor<8x64x16xf32> to tensor<64x16xf32>
+// CHECK-NOT: linalg.transpose
 // CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[QT]], %[[KTT]] : tensor<32x64xf32>, tensor<64x16xf32>) outs(%{{.+}} : tensor<32x16xf32>)
 // CHECK: scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[MX:.+]] = %{{.+}}) -> (tensor<32xf32>)
 // CHECK: %[[SROW:.+]] = tensor.extract_slice %{{.+}}[%[[R]], 0] [1, 16] [1, 1] : tensor<32x16xf32> to tensor<16xf32>
 // CHECK: %[[MXE:.+]] = tensor.extract_slice %[[MX]][%[[R]]] [1] [1] : tensor<32xf32> to tensor<f32>
 // CHECK: linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[SROW]] : tensor<16xf32>) outs(%[[MXE]] : tensor<f32>) attrs = {tlc.register_tile}
-// CHECK: arith.maximumf
-// CHECK: %[[UPD:.+]]:3 = linalg.generic {{.+}} ins(%{{.+}} : tensor<32xf32>) outs(%[[M]], %{{.+}}, %[[L]] : tensor<32xf32>, tensor<32xf32>, tensor<32xf32>)
+// CHECK: arith.maxnumf
+// CHECK: %[[UPD:.+]]:3 = linalg.generic {{.+}} ins(%{{.+}} : tensor<32xf32>) outs(%[[M]], %{{.+}}, %[[L]] : tensor<32xf32>, tensor<32xf32>, tensor<32xf32>) attrs = {{.*}}{tlc.register_tile}
 // CHECK: arith.mulf %{{.+}}, %[[SCALE:.+]] : f32
 // CHECK: math.exp
 // CHECK: %[[P:.+]] = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ST:.+]] = %{{.+}}) -> (tensor<32x16xf32>)
@@ -102,16 +107,23 @@ func.func @padding(%q: tensor<2x3x32x8xf32>, %m: tensor<2x1x1x32xf32>) -> tensor
 // and a 5-key remainder block after it, in both query blocks. All tiles stay static.
 // CHECK-LABEL: func.func @odd_lengths
 // CHECK-SAME: (%[[Q:[^:]+]]: tensor<48x4xf32>, %[[K:[^:]+]]: tensor<37x4xf32>)
+// The full key blocks and the remainder are transposed once, before the query loop.
+// CHECK: %[[KF:.+]] = tensor.extract_slice %[[K]][0, 0] [32, 4] [1, 1] : tensor<37x4xf32> to tensor<32x4xf32>
+// CHECK: %[[KFB:.+]] = tensor.expand_shape %[[KF]] {{\[\[}}0, 1], [2]] output_shape [2, 16, 4]
+// CHECK: %[[KTS:.+]] = linalg.transpose ins(%[[KFB]] : tensor<2x16x4xf32>) outs(%{{.+}} : tensor<2x4x16xf32>) permutation = [0, 2, 1]
+// CHECK: %[[KR:.+]] = tensor.extract_slice %[[K]][32, 0] [5, 4] [1, 1] : tensor<37x4xf32> to tensor<5x4xf32>
+// CHECK: %[[KTR:.+]] = linalg.transpose ins(%[[KR]] : tensor<5x4xf32>) outs(%{{.+}} : tensor<4x5xf32>) permutation = [1, 0]
 // CHECK: %[[QLOOP:.+]] = scf.for %[[QS:[^ ]+]] = %{{.+}} to %[[C32:[^ ]+]] step
 // CHECK: tensor.extract_slice %[[Q]][%[[QS]], 0] [32, 4]
 // CHECK: scf.for %{{.+}} = %{{.+}} to %[[C32B:[^ ]+]] step %[[C16:[^ ]+]] iter_args
-// CHECK: tensor.extract_slice %[[K]][%{{.+}}, 0] [16, 4]
+// CHECK: tensor.extract_slice %[[KTS]][%{{.+}}, 0, 0] [1, 4, 16]
 // CHECK: scf.yield
-// CHECK: tensor.extract_slice %[[K]][%{{.+}}, 0] [5, 4] [1, 1] : tensor<37x4xf32> to tensor<5x4xf32>
+// CHECK: tensor.extract_slice %[[K]][%{{.+}}, 0] [5, 4]
+// CHECK: ins(%{{.+}}, %[[KTR]] : tensor<32x4xf32>, tensor<4x5xf32>)
 // CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[%[[QS]], 0] [32, 4]
 // CHECK: tensor.extract_slice %[[Q]][%[[QR:[^,]+]], 0] [16, 4] [1, 1] : tensor<48x4xf32> to tensor<16x4xf32>
 // CHECK: scf.for
-// CHECK: tensor.extract_slice %[[K]][%{{.+}}, 0] [5, 4]
+// CHECK: ins(%{{.+}}, %[[KTR]] : tensor<16x4xf32>, tensor<4x5xf32>)
 // CHECK: tensor.insert_slice %{{.+}} into %[[QLOOP]][%[[QR]], 0] [16, 4]
 func.func @odd_lengths(%q: tensor<48x4xf32>, %k: tensor<37x4xf32>) -> tensor<48x4xf32> {
   %0 = tl.attention %q, %k, %k scale = 1.0 : tensor<48x4xf32>, tensor<37x4xf32>, tensor<37x4xf32> -> tensor<48x4xf32>

@@ -83,3 +83,24 @@ func.func @unit_batch(%w: memref<32x64xf32>, %col: memref<1x64x256xf32>, %out: m
   }
   return
 }
+
+// -----
+
+// [S, 1, D] activations times a weight ("sbd,de->sbe"): s and b are both m dimensions; the
+// register tile takes the innermost one with more than one iteration (s: 4 rows), not the
+// unit b (which would make 1-row tiles, one accumulator chain per vector).
+// CHECK-LABEL: func.func @unit_m
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.+}}, %{{.+}} : memref<4x1x1xf32, {{.+}}>, memref<1x16xf32, {{.+}}>) outs(%{{.+}} : memref<4x1x16xf32, {{.+}}>)
+// CHECK-SAME: tlc.register_tile
+func.func @unit_m(%x: memref<32x1x64xf32>, %w: memref<64x128xf32>, %y: memref<32x1x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(s, b, e, d) -> (s, b, d)>, affine_map<(s, b, e, d) -> (d, e)>, affine_map<(s, b, e, d) -> (s, b, e)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<32x1x64xf32>, memref<64x128xf32>) outs(%y : memref<32x1x128xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

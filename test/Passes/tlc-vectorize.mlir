@@ -65,3 +65,55 @@ func.func @edge(%a: memref<8x8xf32>, %b: memref<8x17xf32>, %c: memref<8x17xf32>)
   }
   return
 }
+
+// -----
+
+// A 1-D reduction tile reduces its row with one vector.reduction (a shuffle tree in LLVM), not
+// element by element; a maxnumf reduction becomes an explicit tree of maxnumf over halves
+// (64 -> 32 -> ... -> 1 lanes), exact since maxnum is associative.
+// CHECK-LABEL: func.func @row_reductions
+// CHECK: %[[ROW:.+]] = vector.transfer_read %{{.+}} : memref<64xf32>, vector<64xf32>
+// CHECK: %[[LO:.+]] = vector.shuffle %[[ROW]], %[[ROW]] [0, 1, 2,
+// CHECK-SAME: 31] : vector<64xf32>, vector<64xf32>
+// CHECK: %[[HI:.+]] = vector.shuffle %[[ROW]], %[[ROW]] [32, 33,
+// CHECK: %[[M32:.+]] = arith.maxnumf %[[LO]], %[[HI]] : vector<32xf32>
+// CHECK-COUNT-4: arith.maxnumf %{{.+}}, %{{.+}} : vector<
+// CHECK: arith.maxnumf %{{.+}}, %{{.+}} : vector<1xf32>
+// CHECK: vector.extract %{{.+}}[0] : f32 from vector<1xf32>
+// CHECK: arith.maxnumf %{{.+}}, %{{.+}} : f32
+// CHECK: vector.reduction <add>, %{{.+}}, %{{.+}} : vector<64xf32> into f32
+// CHECK-NOT: vector.extract %{{.+}}[1]
+func.func @row_reductions(%x: memref<64xf32>, %m: memref<f32>, %s: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]} ins(%x : memref<64xf32>) outs(%m : memref<f32>)
+      attrs = {tlc.register_tile} {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.maxnumf %acc, %in : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]} ins(%x : memref<64xf32>) outs(%s : memref<f32>)
+      attrs = {tlc.register_tile} {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %acc, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Negative: a NaN-propagating maximumf reduction is not rewritten into the maxnumf tree.
+// CHECK-LABEL: func.func @maximumf_row
+// CHECK-NOT: vector.shuffle
+// CHECK: vector.reduction <maximumf>
+func.func @maximumf_row(%x: memref<64xf32>, %m: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]} ins(%x : memref<64xf32>) outs(%m : memref<f32>)
+      attrs = {tlc.register_tile} {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.maximumf %acc, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
