@@ -1,6 +1,7 @@
 // The C++ API of the compiler: frontend, pipeline, target serialization, header.
 #include "compiler/Compile.h"
 
+#include "compiler/CPUDispatch.h"
 #include "compiler/HeaderWriter.h"
 #include "compiler/ModelInfo.h"
 #include "compiler/Pipeline.h"
@@ -174,8 +175,20 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     return diag << ")";
   }
   TargetOptions targetOptions{options.cpu, options.optLevel};
-  if (failed(target->verifyOptions(targetOptions, UnknownLoc::get(&context))))
+  // --cpu=a,b,...: one variant per cpu in one object, chosen at run time (CPUDispatch.h).
+  FailureOr<SmallVector<std::string>> cpus = splitCPUList(options.cpu, UnknownLoc::get(&context));
+  if (failed(cpus))
     return failure();
+  std::vector<CPUVariant> variants;
+  if (cpus->size() > 1) {
+    FailureOr<std::vector<CPUVariant>> resolved =
+        resolveCPUVariants(*cpus, *target, options.optLevel, UnknownLoc::get(&context));
+    if (failed(resolved))
+      return failure();
+    variants = std::move(*resolved);
+  } else if (failed(target->verifyOptions(targetOptions, UnknownLoc::get(&context)))) {
+    return failure();
+  }
   bool binary = options.emit == EmitKind::Object;
   if (binary && (options.outputPath.empty() || options.outputPath == "-"))
     return emitError(UnknownLoc::get(&context))
@@ -226,13 +239,23 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     return failure();
   if (auto size = (*module)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
     signature->workspaceSize = size.getInt();
-  // The descriptor NAME_info lets tools introspect the object without its header.
-  addModelInfo(*module, *signature);
-  if (failed(runPasses(*module, timing, "code generation to the LLVM dialect",
-                       [&](OpPassManager &pm) {
-                         target->addCodegenPasses(pm, targetOptions);
-                       })))
-    return failure();
+  if (!variants.empty()) {
+    TimingScope dispatchTiming = timing.nest("code generation per cpu, merging, dispatch");
+    FailureOr<OwningOpRef<ModuleOp>> merged =
+        lowerForCPUDispatch(*module, *target, variants, options.optLevel, *signature);
+    if (failed(merged))
+      return failure();
+    module = std::move(*merged);
+    targetOptions = target->getDispatchBaseline(targetOptions);
+  } else {
+    // The descriptor NAME_info lets tools introspect the object without its header.
+    addModelInfo(*module, *signature);
+    if (failed(runPasses(*module, timing, "code generation to the LLVM dialect",
+                         [&](OpPassManager &pm) {
+                           target->addCodegenPasses(pm, targetOptions);
+                         })))
+      return failure();
+  }
 
   if (options.reportMemory) {
     std::vector<FunctionMemoryReport> plan = readMemoryPlan(*module);
@@ -284,9 +307,15 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     auto header = openOutputFile(options.headerPath, &error);
     if (!header)
       return emitError(fileLoc) << error;
+    std::string cpu = options.cpu.empty() ? "" : " (cpu " + options.cpu + ")";
+    if (!variants.empty()) {
+      cpu = " (cpus";
+      for (const CPUVariant &v : variants)
+        cpu += " " + v.name;
+      cpu += ", chosen at run time; TLC_STATUS_UNSUPPORTED if none runs)";
+    }
     std::string provenance = "0.1.0 from " + llvm::sys::path::filename(options.inputPath).str() +
-                             " for " + options.target +
-                             (options.cpu.empty() ? "" : " (cpu " + options.cpu + ")");
+                             " for " + options.target + cpu;
     writeHeader(*signature, provenance, header->os());
     header->keep();
   }

@@ -7,7 +7,8 @@
 using namespace mlir;
 using namespace tlc;
 
-std::string tlc::formatModelInfo(const ModelSignature &sig) {
+std::string tlc::formatModelInfo(const ModelSignature &sig,
+                                 llvm::ArrayRef<std::string> cpuVariants) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "tlc-model-info 1\nname " << sig.name << "\nworkspace " << sig.workspaceSize << "\n";
@@ -23,13 +24,16 @@ std::string tlc::formatModelInfo(const ModelSignature &sig) {
     tensor("input", t);
   for (const TensorSpec &t : sig.outputs)
     tensor("output", t);
+  for (const std::string &cpu : cpuVariants)
+    os << "cpu " << cpu << "\n";
   return s;
 }
 
-void tlc::addModelInfo(ModuleOp module, const ModelSignature &sig) {
+void tlc::addModelInfo(ModuleOp module, const ModelSignature &sig,
+                       llvm::ArrayRef<std::string> cpuVariants) {
   MLIRContext *ctx = module.getContext();
   ctx->getOrLoadDialect<LLVM::LLVMDialect>();
-  std::string text = formatModelInfo(sig);
+  std::string text = formatModelInfo(sig, cpuVariants);
   text.push_back('\0');
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module.getBody());

@@ -15,11 +15,14 @@ namespace tlc {
 ///   workspace BYTES
 ///   input NAME DTYPE DIMS      (DIMS like 1x3x224x224, or "scalar"; DTYPE f32, i64, i1, ...)
 ///   output NAME DTYPE DIMS
-std::string formatModelInfo(const ModelSignature &signature);
+///   cpu CPU                    (objects for several cpus: one per variant, in dispatch order)
+std::string formatModelInfo(const ModelSignature &signature,
+                            llvm::ArrayRef<std::string> cpuVariants = {});
 
-/// Adds the exported constant `NAME_info` holding formatModelInfo(signature) to `module`
+/// Adds the exported constant `NAME_info` holding formatModelInfo(...) to `module`
 /// (an llvm.mlir.global, so it survives every lowering untouched).
-void addModelInfo(mlir::ModuleOp module, const ModelSignature &signature);
+void addModelInfo(mlir::ModuleOp module, const ModelSignature &signature,
+                  llvm::ArrayRef<std::string> cpuVariants = {});
 
 } // namespace tlc
 

@@ -315,4 +315,27 @@ def TLCAddEntryPoint : Pass<"tlc-add-entry-point", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
 }
 
+def TLCAddCPUDispatch : Pass<"tlc-add-cpu-dispatch", "mlir::ModuleOp"> {
+  let summary = "Add `NAME_run` choosing among CPU variants of the model at run time";
+  let description = [{
+    For an LLVM-dialect module holding one entry point `NAME_run.CPU` per CPU variant (each
+    tagged `tlc.cpu_features = ["avx2", ...]`, the run-time features its code may use, named
+    as in runtime/include/tlc/cpu_features.h), adds the public `NAME_run` with the same
+    signature. On its first call it asks libtlcrt's `tlc_cpu_select_variant` (host cpuid,
+    TLC_CPU_VARIANT) for the variant to run, from a table ordered as `variants` (most capable
+    first), caches the answer in an internal global, and forwards the call; it returns
+    TLC_STATUS_UNSUPPORTED when no variant runs on the host. Example:
+
+    ```
+    tlc-opt --tlc-add-cpu-dispatch="model-name=m variants=x86-64-v4,x86-64-v3"
+    ```
+  }];
+  let options = [
+    Option<"modelName", "model-name", "std::string", /*default=*/"\"\"", "the model's C name">,
+    ListOption<"variants", "variants", "std::string",
+               "the CPU variants, most capable first (functions NAME_run.CPU)">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TLC_PASSES_TD

@@ -13,6 +13,16 @@
 
 namespace tlc {
 
+/// One CPU of an object compiled for several (`--cpu=a,b,...`): its functions carry these
+/// attributes, and the run-time check tests `runtimeFeatures` (names from tlc/cpu_features.h).
+struct CPUVariant {
+  std::string name;                         // as given to --cpu ("x86-64-v4", "native")
+  std::string llvmCPU;                      // the CPU LLVM compiles for ("znver5" for native)
+  std::string llvmFeatures;                 // extra LLVM target features ("" for the CPU's own)
+  std::string preferVectorWidth;            // LLVM's prefer-vector-width, "" for its default
+  std::vector<std::string> runtimeFeatures; // every detectable feature its code may use
+};
+
 /// What a target writes.
 enum class OutputKind { LLVMIR, Assembly, Object };
 
@@ -34,7 +44,21 @@ public:
   /// Checks options (e.g. that the CPU exists) before any work; emits errors at `loc`.
   virtual mlir::LogicalResult verifyOptions(const TargetOptions &options,
                                             mlir::Location loc) const = 0;
-  /// Translates an LLVM-dialect module and writes it as `kind`.
+  /// Whether `cpu` is one of this target's CPUs (to explain a --cpu list that mixes targets).
+  virtual bool knowsCPU(llvm::StringRef cpu) const = 0;
+  /// Describes `options.cpu` as one variant of a run-time dispatched object; fails with an
+  /// error at `loc` when the target cannot dispatch at run time, or when the runtime could not
+  /// detect an instruction set extension the CPU enables.
+  virtual mlir::FailureOr<CPUVariant> describeDispatchVariant(const TargetOptions &options,
+                                                              mlir::Location loc) const {
+    return mlir::emitError(loc) << "target " << getName()
+                                << " has no run-time CPU dispatch; give --cpu one cpu";
+  }
+  /// The options the dispatcher (and the object as a whole) is compiled with: a CPU every
+  /// variant's host has.
+  virtual TargetOptions getDispatchBaseline(const TargetOptions &options) const { return options; }
+  /// Translates an LLVM-dialect module and writes it as `kind`. Functions that already carry a
+  /// target CPU (variants of a dispatched object) keep it; the rest get `options.cpu`'s.
   virtual mlir::LogicalResult serialize(mlir::ModuleOp module, const TargetOptions &options,
                                         OutputKind kind, llvm::raw_pwrite_stream &os) const = 0;
   /// Whether this target's code runs on the machine tlc runs on.

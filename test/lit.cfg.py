@@ -56,3 +56,17 @@ if os.path.isdir("/usr/share/libonnx-testdata/data/node"):
     config.available_features.add("onnx-testdata")
 if python_has("torch") and python_has("torchvision") and python_has("onnx"):
     config.available_features.add("torch")
+
+# The host's x86 instruction set levels (from the kernel's /proc/cpuinfo, independently of the
+# runtime's cpuid code), for tests that run code compiled for them.
+try:
+    with open("/proc/cpuinfo") as f:
+        cpu_flags = set(next((l for l in f if l.startswith("flags")), ":").split(":", 1)[1].split())
+except OSError:
+    cpu_flags = set()
+if {"avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm"} <= cpu_flags:
+    config.available_features.add("cpu-x86-64-v3")
+    if {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"} <= cpu_flags:
+        config.available_features.add("cpu-x86-64-v4")
+if "avx512_fp16" in cpu_flags:
+    config.available_features.add("cpu-avx512fp16")

@@ -3,6 +3,7 @@
 
 #include "passes/Passes.h"
 #include "targets/Target.h"
+#include "targets/cpu/X86RuntimeFeatures.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -106,6 +107,52 @@ public:
     pm.addPass(createCanonicalizerPass());
   }
 
+  bool knowsCPU(llvm::StringRef cpu) const override {
+    std::string error;
+    return createTargetMachine(TargetOptions{cpu.str(), 0}, error) != nullptr;
+  }
+
+  FailureOr<CPUVariant> describeDispatchVariant(const TargetOptions &options,
+                                                Location loc) const override {
+    std::string error;
+    std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
+    if (!tm)
+      return emitError(loc) << error;
+    if (!tm->getTargetTriple().isX86())
+      return emitError(loc) << "run-time CPU dispatch (--cpu with a list) is only implemented "
+                               "for x86_64, not "
+                            << name;
+    CPUVariant variant;
+    variant.name = options.cpu;
+    variant.llvmCPU = tm->getTargetCPU().str();
+    variant.llvmFeatures = tm->getTargetFeatureString().str();
+    llvm::StringMap<bool> features;
+    if (options.cpu == "native")
+      features = llvm::sys::getHostCPUFeatures();
+    else
+      features = x86CPUFeatures(variant.llvmCPU);
+    std::string unknown;
+    const llvm::MCSubtargetInfo *subtarget = tm->getMCSubtargetInfo();
+    std::optional<std::vector<std::string>> runtime = x86RuntimeFeatures(
+        features,
+        [&](llvm::StringRef f) { return subtarget->checkFeatures(("+" + f).str()); },
+        unknown);
+    if (!runtime)
+      return emitError(loc) << "cpu '" << options.cpu << "' enables '" << unknown
+                            << "', which the runtime cannot detect, so it cannot be a "
+                               "run-time dispatch variant";
+    variant.runtimeFeatures = std::move(*runtime);
+    if (tm->getMCSubtargetInfo()->checkFeatures("+avx512f"))
+      variant.preferVectorWidth = "512"; // as serialize() does for one cpu
+    return variant;
+  }
+
+  TargetOptions getDispatchBaseline(const TargetOptions &options) const override {
+    TargetOptions baseline = options;
+    baseline.cpu = llvm::Triple(triple).isX86() ? "x86-64" : defaultCPU;
+    return baseline;
+  }
+
   LogicalResult verifyOptions(const TargetOptions &options, Location loc) const override {
     std::string error;
     if (!createTargetMachine(options, error)) {
@@ -130,7 +177,7 @@ public:
     bool wide = tm->getTargetTriple().isX86() &&
                 tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
     for (llvm::Function &f : *llvmModule) {
-      if (f.isDeclaration())
+      if (f.isDeclaration() || f.hasFnAttribute("target-cpu"))
         continue;
       f.addFnAttr("target-cpu", tm->getTargetCPU());
       f.addFnAttr("target-features", tm->getTargetFeatureString());

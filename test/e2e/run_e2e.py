@@ -2,8 +2,8 @@
 """End-to-end numeric test: compile `.tl` models with tlc, run them from C, compare with tlref.
 
   run_e2e.py --tlc PATH (--runtime-src DIR | --runtime-lib LIB) --include DIR
-             [--target x86_64|aarch64] [--cpu CPU] [--seed S] [--rtol 1e-5] [--keep DIR]
-             MODEL.tl [MODEL2.tl ...]
+             [--target x86_64|aarch64] [--cpu CPU[,CPU...]] [--cpu-variants V,...|auto]
+             [--seed S] [--rtol 1e-5] [--keep DIR] MODEL.tl [MODEL2.tl ...]
 
 For each model (C name = the file stem made a C identifier):
   1. `tlc MODEL.tl -o m.o --header m.h --name NAME [--target T] [--cpu C]`;
@@ -19,6 +19,11 @@ For each model (C name = the file stem made a C identifier):
   5. link it with the model object and the runtime (native: `cc -O2`; aarch64:
      `aarch64-linux-gnu-gcc -O2 -static`, run under `qemu-aarch64 -L /usr/aarch64-linux-gnu`);
   6. compare every output with tlref's float64 reference.
+
+With --cpu-variants (for objects compiled with a --cpu list), step 5's run and step 6 repeat
+once per listed variant, with TLC_CPU_VARIANT set to it (`auto`: unset, the runtime's own
+choice) and TLC_CPU_VERBOSE=1: the runtime's report on stderr must name the variant that ran
+(the forced one), and result lines carry it, e.g. `PASS mm/c [x86-64-v3] ...`.
 
 Tolerance rule (per output tensor, elementwise):
 
@@ -351,10 +356,10 @@ class Failure(Exception):
         self.detail = detail
 
 
-def _run(cmd, cwd=None, timeout=600, what="command"):
+def _run(cmd, cwd=None, timeout=600, what="command", env=None):
     try:
         p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=timeout)
+                           timeout=timeout, env=env)
     except subprocess.TimeoutExpired as e:
         raise Failure("%s timed out after %ds" % (what, timeout),
                       (e.stderr or b"").decode(errors="replace"))
@@ -419,8 +424,8 @@ class Toolchain:
             ["-o", out] + self.ldflags + ["-lm", "-lpthread"]
         _run(cmd, cwd=cwd, what="linking the harness")
 
-    def execute(self, exe, cwd, timeout):
-        return _run(self.runner + [exe], cwd=cwd, timeout=timeout, what="the harness")
+    def execute(self, exe, cwd, timeout, env=None):
+        return _run(self.runner + [exe], cwd=cwd, timeout=timeout, what="the harness", env=env)
 
 
 def run_model(model, args, tc, workroot):
@@ -464,9 +469,43 @@ def run_model(model, args, tc, workroot):
         f.write(harness_source(name, info["prefix"], prog, count_allocs=not tc.ldflags))
     exe = os.path.join(d, "harness")
     tc.link(d, ["main.c", obj], exe)
-    tc.execute(exe, d, args.timeout)
-
     ref = tlref.evaluate(model, inputs)
+    if not args.cpu_variants:
+        tc.execute(exe, d, args.timeout)
+        return compare_outputs(prog, name, d, ref, args.rtol)
+    results = []
+    for variant in args.cpu_variants.split(","):
+        env = dict(os.environ, TLC_CPU_VERBOSE="1")
+        env.pop("TLC_CPU_VARIANT", None)
+        if variant != "auto":
+            env["TLC_CPU_VARIANT"] = variant
+        for i in range(len(prog.outputs)):  # no stale outputs from the previous run
+            if os.path.exists(os.path.join(d, "out_%d.bin" % i)):
+                os.remove(os.path.join(d, "out_%d.bin" % i))
+        try:
+            p = tc.execute(exe, d, args.timeout, env=env)
+        except Failure as f:
+            results.append((False, "FAIL %s [%s]: %s\n    %s" % (name, variant, f.what,
+                                                                 f.detail.replace("\n", "\n    "))))
+            continue
+        ran = ran_variant(p.stderr.decode(errors="replace"), name)
+        if ran is None or (variant != "auto" and ran != variant):
+            results.append((False, "FAIL %s [%s]: the runtime reports running %s" %
+                            (name, variant, ran or "no variant")))
+            continue
+        results += compare_outputs(prog, name, d, ref, args.rtol,
+                                   "[%s] " % (ran if variant != "auto" else "auto: " + ran))
+    return results
+
+
+def ran_variant(stderr, name):
+    """The variant the runtime's TLC_CPU_VERBOSE report says model `name` ran, or None."""
+    m = re.search(r"^tlc: %s: running the (\S+) variant" % re.escape(name), stderr, re.M)
+    return m.group(1) if m else None
+
+
+def compare_outputs(prog, name, d, ref, rtol, tag=""):
+    """Compares the harness's output files in `d` with the reference; (ok, line) per output."""
     results = []
     for i, s in enumerate(prog.outputs):
         raw = np.fromfile(os.path.join(d, "out_%d.bin" % i), dtype=tlref.numpy_dtype(s.dtype))
@@ -478,8 +517,8 @@ def run_model(model, args, tc, workroot):
         want = ref[s.name]
         np.save(os.path.join(d, "out_%s.npy" % s.name), got)
         np.save(os.path.join(d, "ref_%s.npy" % s.name), want)
-        ok, inf = compare(got, want, args.rtol, s.dtype)
-        stats = "max_abs_err=%.3g max_rel_err=%.3g" % (inf["max_abs"], inf["max_rel"])
+        ok, inf = compare(got, want, rtol, s.dtype)
+        stats = tag + "max_abs_err=%.3g max_rel_err=%.3g" % (inf["max_abs"], inf["max_rel"])
         if ok:
             results.append((True, "PASS %s/%s %s" % (name, s.name, stats)))
         else:
@@ -509,7 +548,9 @@ def main(argv):
     rt.add_argument("--runtime-lib", help="a built runtime library (libtlcrt.a)")
     ap.add_argument("--include", required=True, help="runtime include folder (has tlc/runtime.h)")
     ap.add_argument("--target", choices=["x86_64", "aarch64"])
-    ap.add_argument("--cpu")
+    ap.add_argument("--cpu", help="tlc's --cpu (one cpu, or a list for run-time dispatch)")
+    ap.add_argument("--cpu-variants", help="run once per listed TLC_CPU_VARIANT value "
+                    "('auto': unset) and check the runtime ran that variant")
     ap.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     ap.add_argument("--rtol", type=float, default=1e-5)
     ap.add_argument("--cc", help="C compiler for the harness (default cc, or "

@@ -132,6 +132,11 @@ def main():
     assert not ok and inf["worst"] == (1,)
     ok, _ = run_e2e.compare([0.0, float("nan")], [0.0, float("nan")], 1e-5)
     assert ok
+    # --cpu-variants reads the runtime's TLC_CPU_VERBOSE report of the model it ran.
+    report = "tlc: fake: running the x86-64-v3 variant (TLC_CPU_VARIANT)\n"
+    assert run_e2e.ran_variant("harness: x\n" + report, "fake") == "x86-64-v3"
+    assert run_e2e.ran_variant(report.replace("fake", "other"), "fake") is None
+    assert run_e2e.ran_variant("tlc: fake: no variant runs on this CPU\n", "fake") is None
 
     targets = [("native", "cc", [])]
     if shutil.which("aarch64-linux-gnu-gcc") and shutil.which("qemu-aarch64"):

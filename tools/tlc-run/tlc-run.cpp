@@ -49,11 +49,16 @@ cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs first"), cl::init(0),
 cl::opt<std::string> saveDir("save-outputs", cl::desc("Write outputs as .npy into <dir>"),
                              cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Print only failures and the verdict"), cl::cat(category));
+cl::opt<std::string> cpuVariant("cpu-variant",
+                                cl::desc("Run this variant of a model compiled for several cpus "
+                                         "(sets TLC_CPU_VARIANT)"),
+                                cl::value_desc("cpu"), cl::cat(category));
 
 struct Manifest {
   std::string name;
   uint64_t workspace = 0;
   std::vector<Tensor> inputs, outputs;
+  std::vector<std::string> cpus; // the variants of a multi-cpu object, in dispatch order
 };
 
 int fail(const std::string &message) {
@@ -76,6 +81,9 @@ bool parseManifest(const char *text, Manifest &m, std::string &error) {
       ls >> m.name;
     } else if (kind == "workspace") {
       ls >> m.workspace;
+    } else if (kind == "cpu") {
+      m.cpus.emplace_back();
+      ls >> m.cpus.back();
     } else if (kind == "input" || kind == "output") {
       Tensor t;
       std::string dtype, dims;
@@ -157,6 +165,24 @@ int main(int argc, char **argv) {
       outs() << "  output " << t.name << ": " << dtypeName(t.dtype) << "[" << t.shapeString()
              << "]\n";
     outs() << "  workspace " << m.workspace << " bytes\n";
+    if (!m.cpus.empty()) {
+      outs() << "  cpu variants";
+      for (const std::string &cpu : m.cpus)
+        outs() << " " << cpu;
+      outs() << " (chosen at run time)\n";
+    }
+  }
+  if (!cpuVariant.empty()) {
+    if (std::find(m.cpus.begin(), m.cpus.end(), cpuVariant.getValue()) == m.cpus.end()) {
+      std::string has;
+      for (const std::string &cpu : m.cpus)
+        has += " " + cpu;
+      return fail("--cpu-variant=" + cpuVariant + ": the model has no such variant (" +
+                  (m.cpus.empty() ? std::string("it was compiled for one cpu") : "it has:" + has) +
+                  ")");
+    }
+    // Read by the model's dispatcher on its first call (libtlcrt's tlc_cpu_select_variant).
+    setenv("TLC_CPU_VARIANT", cpuVariant.c_str(), 1);
   }
   if (inputs.size() > m.inputs.size())
     return fail("got " + std::to_string(inputs.size()) + " inputs, the model takes " +
@@ -204,6 +230,9 @@ int main(int argc, char **argv) {
     times.push_back(std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)
                         .count());
+    if (status == 4 && !m.cpus.empty()) // TLC_STATUS_UNSUPPORTED
+      return fail(name + "_run returned status 4 (unsupported): no cpu variant of the model "
+                         "runs on this host (TLC_CPU_VERBOSE=1 lists what each one lacks)");
     if (status != 0)
       return fail(name + "_run returned status " + std::to_string(status));
   }

@@ -32,7 +32,9 @@ cl::opt<std::string> targetName("target", cl::desc("Target: x86_64 (default) or 
 cl::opt<std::string> cpuName("cpu",
                              cl::desc("CPU to tune and select instructions for: x86-64-v3 "
                                       "(AVX2), x86-64-v4 / skylake-avx512 / znver4 (AVX-512), "
-                                      "native; for aarch64: generic, neoverse-n1, ..."),
+                                      "native; for aarch64: generic, neoverse-n1, ... A "
+                                      "list (x86-64-v3,x86-64-v4) makes one object whose "
+                                      "NAME_run picks a variant at run time"),
                              cl::value_desc("cpu"), cl::cat(category));
 cl::opt<tlc::EmitKind> emitKind(
     "emit", cl::desc("What to write"), cl::init(tlc::EmitKind::Object),

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tlc/cpu_features.h" /* CPU features and run-time variant dispatch */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
