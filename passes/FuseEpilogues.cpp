@@ -70,13 +70,23 @@ tileAndFuse(RewriterBase &rewriter, Operation *consumer, ArrayRef<int64_t> sizes
   if (!consumer->use_empty())
     return consumer->emitOpError("tile and fuse left uses of the untiled consumer");
   rewriter.eraseOp(consumer);
-  // The untiled producers are dead but for the slices tiling took of them.
-  for (Operation *op : llvm::reverse(fusable)) {
-    for (Operation *user : llvm::make_early_inc_range(op->getUsers()))
-      if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
-        rewriter.eraseOp(user);
-    if (op->use_empty())
-      rewriter.eraseOp(op);
+  // The untiled producers are dead but for the slices tiling took of them (and each other).
+  // Left in place, a dead fill of the output would make bufferization copy the output.
+  llvm::SmallPtrSet<Operation *, 4> erased;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : fusable) {
+      if (erased.contains(op))
+        continue;
+      for (Operation *user : llvm::make_early_inc_range(op->getUsers()))
+        if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
+          rewriter.eraseOp(user);
+      if (op->use_empty()) {
+        rewriter.eraseOp(op);
+        erased.insert(op);
+        changed = true;
+      }
+    }
   }
   return result;
 }
@@ -90,6 +100,52 @@ llvm::SetVector<Operation *> contractionAndInit(linalg::LinalgOp contraction) {
     ops.insert(fill);
   ops.insert(contraction);
   return ops;
+}
+
+/// Mechanism: rewrites `epilogue` (which reads `value` with an identity map and does not read
+/// its own init) to update `value` in place: `value` becomes its init and the payload reads
+/// the init's block argument. Tiled with the contraction fused through this destination, each
+/// tile is then filled, contracted and finished in the output's own storage, with no
+/// intermediate tile buffers. Returns the new op, or null if it does not qualify.
+linalg::GenericOp writeInPlace(RewriterBase &rewriter, linalg::GenericOp epilogue, Value value) {
+  if (epilogue.getNumDpsInits() != 1 || epilogue->getResult(0).getType() != value.getType())
+    return {};
+  OpOperand *init = epilogue.getDpsInitOperand(0);
+  if (!epilogue.getMatchingBlockArgument(init).use_empty())
+    return {};
+  OpOperand *read = nullptr;
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    if (input->get() == value && !read) {
+      read = input;
+      continue;
+    }
+    inputs.push_back(input->get());
+    maps.push_back(epilogue.getMatchingIndexingMap(input));
+  }
+  if (!read || !epilogue.getMatchingIndexingMap(read).isIdentity())
+    return {};
+  maps.push_back(epilogue.getMatchingIndexingMap(init));
+  rewriter.setInsertionPoint(epilogue);
+  auto inPlace = linalg::GenericOp::create(rewriter, epilogue.getLoc(), TypeRange{value.getType()},
+                                           inputs, ValueRange{value}, maps,
+                                           epilogue.getIteratorTypesArray());
+  inPlace->setDiscardableAttrs(epilogue->getDiscardableAttrDictionary());
+  // Old block arguments: inputs in order, then the init; new: the other inputs, then `value`.
+  Block *oldBody = epilogue.getBlock();
+  Block *newBody = rewriter.createBlock(&inPlace.getRegion());
+  SmallVector<Value> replacements;
+  for (Value v : inputs)
+    newBody->addArgument(getElementTypeOrSelf(v.getType()), epilogue.getLoc());
+  BlockArgument acc = newBody->addArgument(getElementTypeOrSelf(value.getType()), epilogue.getLoc());
+  unsigned next = 0;
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    replacements.push_back(input == read ? Value(acc) : Value(newBody->getArgument(next++)));
+  replacements.push_back(acc); // the old init's argument is unused
+  rewriter.mergeBlocks(oldBody, newBody, replacements);
+  rewriter.replaceOp(epilogue, inPlace->getResults());
+  return inPlace;
 }
 
 /// Mechanism: fuses `candidate` into one scf.forall over tiles of one result dimension (the
@@ -121,6 +177,9 @@ FailureOr<Operation *> fuseEpilogue(RewriterBase &rewriter, EpilogueCandidate ca
           rewriter.modifyOpInPlace(epilogue,
                                    [&] { operand.set(contraction->getResult(0)); });
   }
+  if (linalg::GenericOp inPlace = writeInPlace(
+          rewriter, cast<linalg::GenericOp>(epilogue), contraction->getResult(0)))
+    epilogue = inPlace;
   std::string body = describeBody(epilogue);
   SmallVector<int64_t> tiles = chooseTiles(contraction, targets);
   ArrayRef<int64_t> shape =
@@ -197,8 +256,9 @@ struct TLCFuseEpiloguesPass : tlc::impl::TLCFuseEpiloguesBase<TLCFuseEpiloguesPa
       std::optional<EpilogueCandidate> candidate = decideEpilogue(contraction, reason);
       if (candidate && succeeded(fuseEpilogue(rewriter, *candidate, targets, reason)))
         continue;
-      // Not fused (the IR is unchanged unless the reshape folding above succeeded; that is
-      // a valid rewrite on its own).
+      // Not fused. The IR may still have been rewritten on the way (the epilogue collapsed to
+      // the contraction's shape, or made to update the contraction's result in place): both
+      // are valid on their own.
       if (contraction->getBlock())
         contraction->setAttr(kUnfusedAttr, rewriter.getStringAttr(reason));
     }

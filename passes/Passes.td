@@ -111,8 +111,10 @@ def TLCFuseEpilogues : Pass<"tlc-fuse-epilogues", "mlir::func::FuncOp"> {
     then collapsed to the contraction's shape), the consumer is tiled into cache-sized output
     tiles and the contraction with its initial value is fused into the tile loops
     (`scf::tileConsumerAndFuseProducersUsingSCF`): an `scf.forall` over the result dimension
-    with the most tiles, an `scf.for` over the others. Each tile computes all of k, then the
-    epilogue runs on it while it is in cache. Tile extents divide the shape (static tiles,
+    with the most tiles, an `scf.for` over the others. The consumer first becomes an in-place
+    update of the contraction's result, so the contraction and its fill are fused through the
+    destination: each tile is filled, contracted over all of k and finished by the epilogue
+    in the output's own slice, while it is in cache, with no intermediate buffers. Tile extents divide the shape (static tiles,
     which `tlc-tile-contractions` needs), multiples of the register tile where possible.
     Contractions left alone get a `tlc.fusion_unfused` reason: a result with several uses
     (fusing would compute the contraction again), a reduction or transposing consumer, or an

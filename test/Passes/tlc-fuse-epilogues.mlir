@@ -2,17 +2,19 @@
 
 // Matmul + bias + tanh: one scf.forall over 64-row tiles (the dimension with the most tiles),
 // an scf.for over 256-column tiles inside; each tile fills, contracts over all of k, then runs
-// the epilogue on the tile.
+// the epilogue in place on the tile (all in the output's slice: no intermediate buffers).
 // CHECK-LABEL: func.func @matmul_bias_tanh
 // CHECK-SAME: (%[[A:.+]]: tensor<256x64xf32>, %[[B:.+]]: tensor<64x512xf32>, %[[BIAS:.+]]: tensor<512xf32>)
 // CHECK: %[[Y:.+]] = scf.forall (%[[I:.+]]) = (0) to (256) step (64) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<256x512xf32>)
 // CHECK: %[[AT:.+]] = tensor.extract_slice %[[A]][%[[I]], 0] [64, 64] [1, 1]
-// CHECK: scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<64x512xf32>)
-// CHECK: %[[BT:.+]] = tensor.extract_slice %[[B]][0, %[[J]]] [64, 256] [1, 1]
-// CHECK: %[[Z:.+]] = linalg.fill {{.+}} -> tensor<64x256xf32>
-// CHECK: %[[MM:.+]] = linalg.matmul ins(%[[AT]], %[[BT]] : tensor<64x64xf32>, tensor<64x256xf32>) outs(%[[Z]] : tensor<64x256xf32>)
+// CHECK: %[[OT:.+]] = tensor.extract_slice %[[OUT]][%[[I]], 0] [64, 512] [1, 1]
+// CHECK: scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %[[OT]]) -> (tensor<64x512xf32>)
 // CHECK: %[[BIAST:.+]] = tensor.extract_slice %[[BIAS]][%[[J]]] [256] [1]
-// CHECK: %[[E:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel"]} ins(%[[MM]], %[[BIAST]] : tensor<64x256xf32>, tensor<256xf32>)
+// CHECK: %[[BT:.+]] = tensor.extract_slice %[[B]][0, %[[J]]] [64, 256] [1, 1]
+// CHECK: %[[ACCT:.+]] = tensor.extract_slice %[[ACC]][0, %[[J]]] [64, 256] [1, 1]
+// CHECK: %[[Z:.+]] = linalg.fill {{.+}} outs(%[[ACCT]] : tensor<64x256xf32>) -> tensor<64x256xf32>
+// CHECK: %[[MM:.+]] = linalg.matmul ins(%[[AT]], %[[BT]] : tensor<64x64xf32>, tensor<64x256xf32>) outs(%[[Z]] : tensor<64x256xf32>)
+// CHECK: %[[E:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel"]} ins(%[[BIAST]] : tensor<256xf32>) outs(%[[MM]] : tensor<64x256xf32>)
 // CHECK: math.tanh
 // CHECK: tensor.insert_slice %[[E]] into %[[ACC]][0, %[[J]]] [64, 256] [1, 1]
 // CHECK: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%[[I]], 0] [64, 512] [1, 1]
@@ -129,10 +131,10 @@ func.func @one_tile(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>) -> tensor<8x16xf3
 // CHECK-LABEL: func.func @conv_bias_relu
 // CHECK-SAME: (%[[W:.+]]: tensor<128x72xf32>, %[[COL:.+]]: tensor<1x72x196xf32>, %[[BIAS:.+]]: tensor<128xf32>)
 // CHECK: %[[Y:.+]] = scf.forall (%[[F:.+]]) = (0) to (128) step (64) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<1x128x196xf32>)
+// CHECK: %[[BT:.+]] = tensor.extract_slice %[[BIAS]][%[[F]]] [64] [1]
 // CHECK: %[[WT:.+]] = tensor.extract_slice %[[W]][%[[F]], 0] [64, 72] [1, 1]
 // CHECK: %[[MM:.+]] = linalg.generic {{.+}} ins(%[[WT]], %[[COL]] : tensor<64x72xf32>, tensor<1x72x196xf32>) outs(%{{.+}} : tensor<1x64x196xf32>)
-// CHECK: %[[BT:.+]] = tensor.extract_slice %[[BIAS]][%[[F]]] [64] [1]
-// CHECK: linalg.generic {{.+}} ins(%[[MM]], %[[BT]] : tensor<1x64x196xf32>, tensor<64xf32>)
+// CHECK: linalg.generic {{.+}} ins(%[[BT]] : tensor<64xf32>) outs(%[[MM]] : tensor<1x64x196xf32>)
 // CHECK: arith.maximumf
 // CHECK: tile = array<i64: 1, 64, 196>
 // CHECK: %[[R:.+]] = tensor.expand_shape %[[Y]] {{\[}}[0], [1], [2, 3]] output_shape [1, 128, 14, 14]
