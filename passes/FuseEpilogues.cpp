@@ -171,11 +171,20 @@ FailureOr<Operation *> fuseEpilogue(RewriterBase &rewriter, EpilogueCandidate ca
     }
     rewriter.replaceOp(epilogue, collapsed->results);
     epilogue = collapsed->collapsedOp;
+    SmallVector<Operation *> dead;
     for (OpOperand &operand : epilogue->getOpOperands())
       if (auto collapse = operand.get().getDefiningOp<tensor::CollapseShapeOp>())
-        if (collapse.getSrc() == candidate.reshape.getResult())
+        if (collapse.getSrc() == candidate.reshape.getResult()) {
           rewriter.modifyOpInPlace(epilogue,
                                    [&] { operand.set(contraction->getResult(0)); });
+          dead.push_back(collapse);
+        }
+    // The reshape round trip is dead now; left in place it would keep the untiled
+    // contraction alive (and computed) next to its fused tiles.
+    dead.push_back(candidate.reshape);
+    for (Operation *op : dead)
+      if (op->use_empty())
+        rewriter.eraseOp(op);
   }
   if (linalg::GenericOp inPlace = writeInPlace(
           rewriter, cast<linalg::GenericOp>(epilogue), contraction->getResult(0)))

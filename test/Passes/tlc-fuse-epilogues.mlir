@@ -1,9 +1,15 @@
 // RUN: tlc-opt %s -split-input-file -tlc-fuse-epilogues -canonicalize -mlir-print-local-scope | FileCheck %s
+// Without a cleanup afterwards: the untiled contraction must be gone (nothing later removes
+// it before bufferization, and it would be computed next to its fused tiles).
+// RUN: tlc-opt %s -split-input-file -tlc-fuse-epilogues -mlir-print-local-scope | FileCheck %s --check-prefix=ALONE
 
 // Matmul + bias + tanh: one scf.forall over 64-row tiles (the dimension with the most tiles),
 // an scf.for over 256-column tiles inside; each tile fills, contracts over all of k, then runs
 // the epilogue in place on the tile (all in the output's slice: no intermediate buffers).
 // CHECK-LABEL: func.func @matmul_bias_tanh
+// ALONE-LABEL: func.func @matmul_bias_tanh
+// ALONE-NOT: linalg.matmul ins({{.+}} : tensor<256x64xf32>, tensor<64x512xf32>)
+// ALONE: scf.forall
 // CHECK-SAME: (%[[A:.+]]: tensor<256x64xf32>, %[[B:.+]]: tensor<64x512xf32>, %[[BIAS:.+]]: tensor<512xf32>)
 // CHECK: %[[Y:.+]] = scf.forall (%[[I:.+]]) = (0) to (256) step (64) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<256x512xf32>)
 // CHECK: %[[AT:.+]] = tensor.extract_slice %[[A]][%[[I]], 0] [64, 64] [1, 1]
@@ -129,6 +135,10 @@ func.func @one_tile(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>) -> tensor<8x16xf3
 // epilogue is collapsed to the contraction's shape and fused; F (128) is tiled by 64 and the
 // 196 pixels stay whole (no multiple of 32 divides 196, and 196 < 256).
 // CHECK-LABEL: func.func @conv_bias_relu
+// ALONE-LABEL: func.func @conv_bias_relu
+// ALONE-NOT: ins({{.+}} : tensor<128x72xf32>, tensor<1x72x196xf32>)
+// ALONE-NOT: tensor.expand_shape {{.+}} : tensor<1x128x196xf32> into tensor<1x128x14x14xf32>
+// ALONE: scf.forall
 // CHECK-SAME: (%[[W:.+]]: tensor<128x72xf32>, %[[COL:.+]]: tensor<1x72x196xf32>, %[[BIAS:.+]]: tensor<128xf32>)
 // CHECK: %[[Y:.+]] = scf.forall (%[[F:.+]]) = (0) to (128) step (64) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<1x128x196xf32>)
 // CHECK: %[[BT:.+]] = tensor.extract_slice %[[BIAS]][%[[F]]] [64] [1]
