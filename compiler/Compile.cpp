@@ -160,6 +160,23 @@ LogicalResult linkShared(const Target &target, llvm::StringRef objectPath,
   return success();
 }
 
+/// Writes a report to --report-file, else to stdout, or stderr when the output goes to stdout.
+LogicalResult writeReport(const CompileOptions &options, Location loc,
+                          llvm::function_ref<void(llvm::raw_ostream &)> print) {
+  if (!options.reportPath.empty() && options.reportPath != "-") {
+    std::string error;
+    auto report = openOutputFile(options.reportPath, &error);
+    if (!report)
+      return emitError(loc) << error;
+    print(report->os());
+    report->keep();
+    return success();
+  }
+  bool outputOnStdout = options.outputPath.empty() || options.outputPath == "-";
+  print(outputOnStdout ? llvm::errs() : llvm::outs());
+  return success();
+}
+
 } // namespace
 
 LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
@@ -202,6 +219,11 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
            << (options.emit == EmitKind::TL ? "tl" : "linalg")
            << " (use --emit=llvm, asm or obj)";
 
+  if (options.reportFusion && options.emit == EmitKind::TL)
+    return emitError(UnknownLoc::get(&context))
+           << "--report=fusion needs the fusion groups, which are formed after --emit=tl "
+              "(use --emit=linalg, llvm, asm or obj)";
+
   // --time-report: a tree of wall/user times per stage and pass, printed to stderr at the end.
   DefaultTimingManager timingManager;
   timingManager.setEnabled(options.timeReport);
@@ -231,6 +253,13 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
 
   if (failed(runPasses(*module, timing, "lowering to linalg", buildLowerToLinalgPipeline)))
     return failure();
+  if (options.reportFusion) {
+    std::vector<FunctionFusionReport> groups = readFusionGroups(*module);
+    if (failed(writeReport(options, fileLoc, [&](llvm::raw_ostream &os) {
+          printFusionReport(groups, options.reportFormat, os);
+        })))
+      return failure();
+  }
   if (options.emit == EmitKind::Linalg)
     return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
 
@@ -259,17 +288,10 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
 
   if (options.reportMemory) {
     std::vector<FunctionMemoryReport> plan = readMemoryPlan(*module);
-    if (!options.reportPath.empty() && options.reportPath != "-") {
-      std::string error;
-      auto report = openOutputFile(options.reportPath, &error);
-      if (!report)
-        return emitError(fileLoc) << error;
-      printMemoryReport(plan, options.reportFormat, report->os());
-      report->keep();
-    } else {
-      bool outputOnStdout = options.outputPath.empty() || options.outputPath == "-";
-      printMemoryReport(plan, options.reportFormat, outputOnStdout ? llvm::errs() : llvm::outs());
-    }
+    if (failed(writeReport(options, fileLoc, [&](llvm::raw_ostream &os) {
+          printMemoryReport(plan, options.reportFormat, os);
+        })))
+      return failure();
   }
 
 

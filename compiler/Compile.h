@@ -3,6 +3,7 @@
 #define TLC_COMPILER_COMPILE_H
 
 #include "compiler/onnx/OnnxImporter.h"
+#include "compiler/FusionReport.h"
 #include "compiler/MemoryReport.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -26,6 +27,7 @@ struct CompileOptions {
   unsigned optLevel = 3;
   OnnxImportOptions onnx;  // --input-shape pins for .onnx inputs
   bool reportMemory = false; // print the memory plan (--report=memory)
+  bool reportFusion = false; // print the fusion groups (--report=fusion)
   ReportFormat reportFormat = ReportFormat::Text;
   std::string reportPath;    // empty: stdout, or stderr when the output goes to stdout
   bool timeReport = false;   // print the time of each stage and pass to stderr (--time-report)

@@ -22,12 +22,15 @@ void tlc::buildLowerToLinalgPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createTLLowerAttention());
   pm.addNestedPass<func::FuncOp>(createTLLowerToLinalg());
   pm.addPass(createCanonicalizerPass());
-  // Fusion for now is upstream's elementwise producer-consumer fusion on linalg.generic.
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  // Elementwise chains into one loop nest (recorded for --report=fusion); never into a
+  // contraction, which would recompute the producer and lose its multiply-add body.
+  pm.addNestedPass<func::FuncOp>(createTLCFuseElementwise());
   pm.addPass(createCSEPass());
   // Convolutions become im2col + contractions (tiled and vectorized in codegen); after fusion,
   // so the window copy stays a separate loop nest and the contraction keeps its plain body.
   pm.addNestedPass<func::FuncOp>(createTLCLowerConvolutions());
+  // Bias, activation, residual add on each contraction output tile while it is in cache.
+  pm.addNestedPass<func::FuncOp>(createTLCFuseEpilogues());
   pm.addNestedPass<func::FuncOp>(createTLCInterchangeLoops());
   pm.addNestedPass<func::FuncOp>(createTLCSetFastMath());
 }

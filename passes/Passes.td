@@ -92,6 +92,53 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
                            "mlir::arith::ArithDialect"];
 }
 
+def TLCFuseElementwise : Pass<"tlc-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "Fuse chains of elementwise linalg ops into one loop nest, recording the groups";
+  let description = [{
+    Fuses each elementwise `linalg.generic` producer into its consumer (upstream
+    `linalg::fuseElementwiseOps`) when the policy allows it: the consumer is the producer's
+    only use and reads each producer element once (a permutation indexing map: reductions
+    over it qualify; contractions and broadcasts, which would recompute the producer per
+    reuse, do not). The fused op's location becomes a `FusedLoc` of every source op, and it
+    carries a `tlc.fusion_group` dictionary (kind, reason, the source locations) that
+    `tlc --report=fusion` lists. Then upstream's reshape propagation and cleanups (the
+    patterns of `linalg-fuse-elementwise-ops`) run under the same policy.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
+def TLCFuseEpilogues : Pass<"tlc-fuse-epilogues", "mlir::func::FuncOp"> {
+  let summary = "Run elementwise consumers of contractions on each output tile (epilogue fusion)";
+  let description = [{
+    For each static contraction on tensors (matmul, batch matmul, the im2col contraction of a
+    convolution) whose only consumer is an elementwise `linalg.generic` reading it with an
+    identity map (bias add, activation, residual add, scale, folded batch norm), possibly
+    through the `tensor.expand_shape` back to a convolution's output shape (the consumer is
+    then collapsed to the contraction's shape), the consumer is tiled into cache-sized output
+    tiles and the contraction with its initial value is fused into the tile loops
+    (`scf::tileConsumerAndFuseProducersUsingSCF`): an `scf.forall` over the result dimension
+    with the most tiles, an `scf.for` over the others. The consumer first becomes an in-place
+    update of the contraction's result, so the contraction and its fill are fused through the
+    destination: each tile is filled, contracted over all of k and finished by the epilogue
+    in the output's own slice, while it is in cache, with no intermediate buffers. Tile extents divide the shape (static tiles,
+    which `tlc-tile-contractions` needs), multiples of the register tile where possible.
+    Contractions left alone get a `tlc.fusion_unfused` reason: a result with several uses
+    (fusing would compute the contraction again), a reduction or transposing consumer, or an
+    output that is a single tile.
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"64", "output tile rows (at most)">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"256", "output tile columns (at most)">,
+    Option<"alignM", "align-m", "int64_t", /*default=*/"8",
+           "preferred multiple for tile rows (register tile rows)">,
+    Option<"alignN", "align-n", "int64_t", /*default=*/"32",
+           "preferred multiple for tile columns (register tile columns)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::scf::SCFDialect", "mlir::affine::AffineDialect"];
+}
+
 def TLCSetFastMath : Pass<"tlc-set-fast-math", "mlir::func::FuncOp"> {
   let summary = "Mark floating-point arithmetic with the fast-math flags codegen may use";
   let description = [{

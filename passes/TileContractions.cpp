@@ -149,7 +149,8 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       // iteration: blocks are independent, so threads may take them
       // (tlc-outline-parallel-loops). Loops over unit dimensions (e.g. the batch of a
       // convolution's contraction) are skipped; none inside a reduction loop is taken.
-      if (parallelOuter) {
+      // A contraction inside a parallel loop (an epilogue-fused tile) runs on that loop's thread.
+      if (parallelOuter && !outer->loops.front()->getParentOfType<scf::ParallelOp>()) {
         SmallVector<int64_t> order = interchange(loops, {loops.n, loops.k, loops.m});
         for (auto [i, loop] : llvm::enumerate(outer->loops)) {
           auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());

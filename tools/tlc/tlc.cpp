@@ -61,7 +61,8 @@ cl::list<std::string> constantInputs(
 cl::opt<std::string> report("report",
                             cl::desc("Also print a report: 'memory' (the workspace plan: each "
                                      "buffer's offset, size and live range; arena vs naive sum vs "
-                                     "lower bound)"),
+                                     "lower bound), or 'fusion' (the fusion groups formed and "
+                                     "why, and the ops left on their own and why)"),
                             cl::value_desc("kind"), cl::cat(category));
 cl::opt<tlc::ReportFormat> reportFormat(
     "report-format", cl::desc("Format of --report"), cl::init(tlc::ReportFormat::Text),
@@ -170,11 +171,13 @@ int main(int argc, char **argv) {
     }
   }
   if (!report.empty()) {
-    if (report != "memory") {
-      WithColor::error(errs(), "tlc") << "unknown report '" << report << "' (available: memory)\n";
+    if (report != "memory" && report != "fusion") {
+      WithColor::error(errs(), "tlc") << "unknown report '" << report
+                                      << "' (available: memory, fusion)\n";
       return 1;
     }
-    options.reportMemory = true;
+    options.reportMemory = report == "memory";
+    options.reportFusion = report == "fusion";
   }
   options.reportFormat = reportFormat;
   options.reportPath = reportFile;

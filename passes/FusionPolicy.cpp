@@ -1,0 +1,150 @@
+// Fusion policy: which ops form a fusion group and why (the fusion passes and the report share it).
+#include "passes/FusionPolicy.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+
+bool tlc::fusion::isEpilogueRoot(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() || op->getNumResults() != 1 ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  if (!isa<func::FuncOp>(op->getParentOp()) || !linalg::isaContractionOpInterface(op))
+    return false;
+  FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
+  return succeeded(dims) && !dims->m.empty() && !dims->n.empty() && !dims->k.empty();
+}
+
+std::optional<tlc::fusion::EpilogueCandidate>
+tlc::fusion::decideEpilogue(linalg::LinalgOp contraction, std::string &reason) {
+  auto consumersOf = [](Value v) {
+    return static_cast<int64_t>(std::distance(v.getUses().begin(), v.getUses().end()));
+  };
+  Value result = contraction->getResult(0);
+  int64_t uses = consumersOf(result);
+  if (uses != 1) {
+    reason = uses == 0 ? "result unused"
+                       : llvm::formatv("result has {0} uses: fusing into one consumer would "
+                                       "compute the contraction again for the others",
+                                       uses)
+                             .str();
+    return std::nullopt;
+  }
+  EpilogueCandidate candidate{contraction, {}, {}};
+  Value consumed = result;
+  Operation *user = result.getUses().begin()->getOwner();
+  if (auto reshape = dyn_cast<tensor::ExpandShapeOp>(user)) {
+    if (consumersOf(reshape.getResult()) != 1) {
+      reason = "the reshaped result has several uses: fusing into one consumer would compute "
+               "the contraction again for the others";
+      return std::nullopt;
+    }
+    candidate.reshape = reshape;
+    consumed = reshape.getResult();
+    user = consumed.getUses().begin()->getOwner();
+  }
+  auto generic = dyn_cast<linalg::GenericOp>(user);
+  if (!generic) {
+    reason = ("consumer '" + user->getName().getStringRef() + "' is not an elementwise linalg op")
+                 .str();
+    return std::nullopt;
+  }
+  if (generic.getNumReductionLoops() != 0) {
+    reason = "consumer is a reduction (it needs whole rows, not one output tile)";
+    return std::nullopt;
+  }
+  if (!generic.hasPureTensorSemantics() || generic.hasDynamicShape() ||
+      generic->getNumResults() != 1) {
+    reason = "consumer has dynamic shapes or several results";
+    return std::nullopt;
+  }
+  OpOperand *use = &*consumed.getUses().begin();
+  if (generic.isDpsInit(use)) {
+    reason = "consumer writes into the result instead of reading it";
+    return std::nullopt;
+  }
+  if (!generic.getMatchingIndexingMap(use).isIdentity()) {
+    reason = "consumer reads the result through a non-identity map (transpose or broadcast): "
+             "its tiles do not line up with the contraction's output tiles";
+    return std::nullopt;
+  }
+  if (candidate.reshape &&
+      !linalg::areDimSequencesPreserved(generic.getIndexingMapsArray(),
+                                        candidate.reshape.getReassociationIndices())) {
+    reason = "consumer's other operands split the reshaped dimensions";
+    return std::nullopt;
+  }
+  candidate.epilogue = generic;
+  return candidate;
+}
+
+int64_t tlc::fusion::chooseTileExtent(int64_t extent, int64_t target, int64_t align) {
+  if (extent <= target)
+    return extent;
+  int64_t best = 0, bestAligned = 0;
+  for (int64_t d = 1; d <= target; ++d)
+    if (extent % d == 0) {
+      best = d;
+      if (d % align == 0)
+        bestAligned = d;
+    }
+  // A tiny divisor (e.g. 1 for a prime extent) makes worse tiles than one whole-extent tile.
+  if (bestAligned)
+    return bestAligned;
+  return best * 4 >= target ? best : extent;
+}
+
+bool tlc::fusion::shouldFuseElementwise(OpOperand *operand) {
+  Operation *producer = operand->get().getDefiningOp();
+  if (!producer || !producer->hasOneUse() || !linalg::areElementwiseOpsFusable(operand))
+    return false;
+  // Each producer element computed once: the consumer reads the operand with every one of its
+  // loops. A contraction reads A[i, k] across all j, a broadcast across a new dimension; fused
+  // there, the producer would run once per reuse (and a contraction would lose the plain
+  // multiply-add body its micro-kernel needs). Reductions over the operand qualify.
+  auto consumer = cast<linalg::LinalgOp>(operand->getOwner());
+  return consumer.getMatchingIndexingMap(operand).isPermutation();
+}
+
+SmallVector<Attribute> tlc::fusion::groupLocations(Operation *op) {
+  if (auto group = op->getAttrOfType<DictionaryAttr>(kGroupAttr))
+    if (auto ops = group.getAs<ArrayAttr>("ops"))
+      return llvm::to_vector(ops.getValue());
+  return {op->getLoc()};
+}
+
+std::string tlc::fusion::describeBody(Operation *op) {
+  llvm::SetVector<StringRef> names;
+  for (Region &region : op->getRegions())
+    region.walk([&](Operation *inner) {
+      if (inner->getNumRegions() == 0 && !isa<linalg::YieldOp>(inner) &&
+          !inner->hasTrait<OpTrait::ConstantLike>())
+        names.insert(inner->getName().stripDialect());
+    });
+  std::string text;
+  for (StringRef name : names)
+    text += (text.empty() ? "" : ", ") + name.str();
+  return text.empty() ? "copy" : text;
+}
+
+std::string tlc::fusion::describeSingleOp(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return "loop nest of a kernel lowered as a whole (e.g. attention)";
+  if (isa<linalg::FillOp>(op))
+    return "initial value of its consumer's output";
+  if (linalgOp.getNumReductionLoops() != 0) {
+    if (linalg::isaContractionOpInterface(linalgOp))
+      return "contraction without an elementwise consumer to fuse";
+    return "reduction: lowered as its own row kernel";
+  }
+  if (isa<linalg::TransposeOp, linalg::BroadcastOp, linalg::CopyOp>(op) ||
+      (isa<linalg::GenericOp>(op) && linalgOp.getBlock()->without_terminator().empty()))
+    return "data movement (copy, transpose, broadcast or window gather)";
+  return "elementwise op whose neighbours are not fusable (several uses, or a reduction)";
+}

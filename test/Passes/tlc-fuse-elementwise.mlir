@@ -1,0 +1,113 @@
+// RUN: tlc-opt %s -split-input-file -tlc-fuse-elementwise -mlir-print-local-scope | FileCheck %s
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// A chain add -> tanh: one generic, located at both source ops, with the group recorded.
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[R:.+]] = linalg.generic {{.+}} attrs = {tlc.fusion_group = {kind = "elementwise", ops = [loc("{{.+}}":{{[0-9]+}}:8), loc("{{.+}}":{{[0-9]+}}:8)], reason = "elementwise chain (addf, tanh) in one loop nest: each producer's only use is the next op"}}
+// CHECK: arith.addf
+// CHECK: math.tanh
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]
+func.func @chain(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.addf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.tanh %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %t : tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// Negative: an elementwise producer of a contraction operand stays apart: the contraction
+// reads each element of it once per output column (fused, tanh would run 16 times per element
+// and the contraction would lose its multiply-add body).
+// CHECK-LABEL: func.func @into_contraction
+// CHECK: %[[T:.+]] = linalg.generic
+// CHECK: math.tanh
+// CHECK: linalg.generic {{.+}} ins(%[[T]], %{{.+}} : tensor<4x8xf32>, tensor<8x16xf32>)
+// CHECK-NOT: math.tanh
+// CHECK-NOT: tlc.fusion_group
+func.func @into_contraction(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.tanh %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %mm = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%t, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  return %mm : tensor<4x16xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// Negative: the producer has two uses; fusing it into one would compute it twice.
+// CHECK-LABEL: func.func @two_uses
+// CHECK: math.tanh
+// CHECK: linalg.generic
+// CHECK: math.exp
+// CHECK-NOT: tlc.fusion_group
+func.func @two_uses(%a: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.tanh %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.exp %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %t, %u : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// A producer feeding a row reduction is fused into it: the reduction reads each element once
+// (one pass over the data).
+// CHECK-LABEL: func.func @into_reduction
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} {{.+}} attrs = {tlc.fusion_group = {kind = "elementwise"
+// CHECK: math.exp
+// CHECK: arith.addf
+func.func @into_reduction(%a: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.exp %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%t : tensor<4x8xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
