@@ -135,7 +135,8 @@ std::string tlc::fusion::describeBody(Operation *op) {
 std::string tlc::fusion::describeSingleOp(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
-    return "loop nest of a kernel lowered as a whole (e.g. attention)";
+    return "kernel lowered as a whole (attention, or a softmax/log_softmax/LayerNorm row "
+           "loop that keeps each row in cache between its passes)";
   if (isa<linalg::FillOp>(op))
     return "initial value of its consumer's output";
   if (linalgOp.getNumReductionLoops() != 0) {
