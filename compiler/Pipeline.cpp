@@ -15,6 +15,8 @@ void tlc::buildGraphPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
   // After CSE, so repeated subexpressions (x - mean) are one value the patterns can match.
   pm.addNestedPass<func::FuncOp>(createTLLiftPatterns());
+  // Constant weights in the layout the contraction reads fastest (transposed at compile time).
+  pm.addNestedPass<func::FuncOp>(createTLLayoutConstantOperands());
   pm.addPass(createCanonicalizerPass());
 }
 

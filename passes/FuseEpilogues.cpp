@@ -1,6 +1,7 @@
 // tlc-fuse-epilogues: elementwise consumers of contractions run on each output tile while it is
 // in cache (tile the consumer, fuse the contraction and its initial value into the tile loops).
 #include "passes/FusionPolicy.h"
+#include "passes/LinalgBuilders.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -30,12 +31,15 @@ SmallVector<int64_t> chooseTiles(linalg::LinalgOp contraction, const TileTargets
   AffineMap outMap = contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));
   ArrayRef<int64_t> shape =
       cast<RankedTensorType>(contraction->getResult(0).getType()).getShape();
+  SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
+  unsigned m = tlc::innermostNonUnitDim(dims->m, ranges);
+  unsigned n = tlc::innermostNonUnitDim(dims->n, ranges);
   SmallVector<int64_t> tiles;
   for (unsigned i = 0; i < outMap.getNumResults(); ++i) {
     unsigned loop = outMap.getDimPosition(i);
-    if (loop == dims->m.back())
+    if (loop == m)
       tiles.push_back(chooseTileExtent(shape[i], targets.m, targets.alignM));
-    else if (loop == dims->n.back())
+    else if (loop == n)
       tiles.push_back(chooseTileExtent(shape[i], targets.n, targets.alignN));
     else
       tiles.push_back(1);

@@ -82,6 +82,13 @@ Value buildReduction(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> 
   return generic.getResult(0);
 }
 
+unsigned innermostNonUnitDim(ArrayRef<unsigned> candidates, ArrayRef<int64_t> ranges) {
+  for (unsigned d : llvm::reverse(candidates))
+    if (ranges[d] > 1)
+      return d;
+  return candidates.back();
+}
+
 SmallVector<ReassociationIndices> allDimsReassociation(int64_t rank) {
   ReassociationIndices group;
   for (int64_t d = 0; d < rank; ++d)

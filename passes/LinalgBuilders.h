@@ -39,6 +39,12 @@ mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i
 /// rank 1).
 llvm::SmallVector<llvm::SmallVector<int64_t, 2>> allDimsReassociation(int64_t rank);
 
+/// Of the loop dimensions `candidates` (e.g. a contraction's m dimensions, outermost first),
+/// the innermost one with more than one iteration in `ranges` (the last candidate if all are
+/// unit). Tiling a unit dimension, e.g. the batch axis of [seq, 1, d] activations, would give
+/// one-row tiles.
+unsigned innermostNonUnitDim(llvm::ArrayRef<unsigned> candidates, llvm::ArrayRef<int64_t> ranges);
+
 /// Row-major reshape of `value` to `type` (same element count) with tensor.collapse_shape and
 /// tensor.expand_shape, which bufferize to views.
 mlir::Value reshapeTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,

@@ -40,6 +40,18 @@ def TLLiftPatterns : Pass<"tl-lift-patterns", "mlir::func::FuncOp"> {
   }];
 }
 
+def TLLayoutConstantOperands : Pass<"tl-layout-constant-operands", "mlir::func::FuncOp"> {
+  let summary = "Store constant contraction operands with the output's contiguous axis innermost";
+  let description = [{
+    For each two-operand `tl.einsum` with plain labels, if the operand that carries the
+    output's last label is a `tl.constant` without that label innermost (ONNX Gemm with
+    transB=1, a MatMul by a transposed weight: `y = x W^T`), the constant is transposed at
+    compile time so that axis is last (the other axes keep their order) and the equation is
+    relabeled, e.g. `ik,jk->ij` becomes `ik,kj->ij`. The contraction's vectors then load
+    contiguous rows of the weight instead of gathering columns.
+  }];
+}
+
 def TLLowerAttention : Pass<"tl-lower-attention", "mlir::func::FuncOp"> {
   let summary = "Lower tl.attention to a tiled online-softmax (flash attention) loop nest";
   let description = [{

@@ -1,4 +1,5 @@
 // tlc-tile-contractions: cache- and register-level tiling of linalg contractions on buffers.
+#include "passes/LinalgBuilders.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -40,13 +41,9 @@ std::optional<ContractionLoops> matchContraction(linalg::LinalgOp op) {
   // (e.g. the batch axis of [seq, 1, d] activations, an m dimension of "sbd,de->sbe") would
   // make a 1-row register tile, one accumulator chain per vector.
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  auto pick = [&](ArrayRef<unsigned> candidates) {
-    for (unsigned d : llvm::reverse(candidates))
-      if (ranges[d] > 1)
-        return d;
-    return candidates.back();
-  };
-  return ContractionLoops{pick(dims->m), pick(dims->n), pick(dims->k), op.getNumLoops()};
+  return ContractionLoops{tlc::innermostNonUnitDim(dims->m, ranges),
+                          tlc::innermostNonUnitDim(dims->n, ranges),
+                          tlc::innermostNonUnitDim(dims->k, ranges), op.getNumLoops()};
 }
 
 /// Tile sizes per loop: `m`, `n`, `k` for the matching dimensions, 1 for every other one

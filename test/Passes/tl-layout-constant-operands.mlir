@@ -1,0 +1,48 @@
+// RUN: tlc-opt %s -split-input-file -tl-layout-constant-operands | FileCheck %s
+
+// y = x W^T with a constant W [out, in]: W is transposed at compile time (values moved, not
+// just the type) and the equation relabeled so the output's last label j is W's last axis.
+// CHECK-LABEL: func.func @gemm_trans_b
+// CHECK: %[[W:.+]] = tl.constant dense<{{\[}}[1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
+// CHECK: tl.einsum "ik,kj->ij" %{{.+}}, %[[W]] : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+func.func @gemm_trans_b(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
+  %w = tl.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %y = tl.einsum "ik,jk->ij" %x, %w : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+  return %y : tensor<4x2xf32>
+}
+
+// -----
+
+// Rank 3, the output label in the middle of the constant: only that axis moves (b, k keep
+// their order); the first operand is left alone; a splat only changes its type.
+// CHECK-LABEL: func.func @rank3
+// CHECK-DAG: %[[W:.+]] = tl.constant dense<{{\[}}{{\[}}[0.000000e+00, 2.000000e+00], [1.000000e+00, 3.000000e+00]], {{\[}}[4.000000e+00, 6.000000e+00], [5.000000e+00, 7.000000e+00]]]> : tensor<2x2x2xf32>
+// CHECK-DAG: %[[S:.+]] = tl.constant dense<1.000000e+00> : tensor<3x5xf16>
+// CHECK: tl.einsum "bik,bkj->bij" %{{.+}}, %[[W]]
+// CHECK: tl.einsum "ik,kj->ij" %{{.+}}, %[[S]]
+func.func @rank3(%x: tensor<2x3x2xf32>, %h: tensor<4x3xf16>) -> (tensor<2x3x2xf32>, tensor<4x5xf16>) {
+  %w = tl.constant dense<[[[0.0, 1.0], [2.0, 3.0]], [[4.0, 5.0], [6.0, 7.0]]]> : tensor<2x2x2xf32>
+  %y = tl.einsum "bik,bjk->bij" %x, %w : (tensor<2x3x2xf32>, tensor<2x2x2xf32>) -> tensor<2x3x2xf32>
+  %s = tl.constant dense<1.0> : tensor<5x3xf16>
+  %z = tl.einsum "ik,jk->ij" %h, %s : (tensor<4x3xf16>, tensor<5x3xf16>) -> tensor<4x5xf16>
+  return %y, %z : tensor<2x3x2xf32>, tensor<4x5xf16>
+}
+
+// -----
+
+// Left alone: already contiguous, a non-constant operand, a transposed constant on the other
+// side (m operand), and "..." equations.
+// CHECK-LABEL: func.func @untouched
+// CHECK: tl.einsum "ik,kj->ij"
+// CHECK: tl.einsum "ik,jk->ij" %{{.+}}, %arg1
+// CHECK: tl.einsum "ki,kj->ij"
+// CHECK: tl.einsum "...k,jk->...j"
+func.func @untouched(%x: tensor<4x3xf32>, %v: tensor<2x3xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>) {
+  %w = tl.constant dense<1.5> : tensor<3x2xf32>
+  %a = tl.einsum "ik,kj->ij" %x, %w : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %b = tl.einsum "ik,jk->ij" %x, %v : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+  %c3 = tl.constant dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]]> : tensor<3x4xf32>
+  %c = tl.einsum "ki,kj->ij" %c3, %w : (tensor<3x4xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %d = tl.einsum "...k,jk->...j" %x, %v : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+  return %a, %b, %c, %d : tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>
+}
