@@ -6,15 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond);                          \
-      ++failures;                                                                                  \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 #define BIT(f) (UINT64_C(1) << TLC_CPU_FEATURE_##f)
 

@@ -6,16 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-
-/* Non-fatal so one run reports every broken expectation; main returns non-zero if any failed. */
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond);                          \
-      ++failures;                                                                                  \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 #define CHECK_STATUS(expr, expected)                                                               \
   do {                                                                                             \
