@@ -30,7 +30,8 @@ struct TLCFlattenConstantGlobalsPass
     : tlc::impl::TLCFlattenConstantGlobalsBase<TLCFlattenConstantGlobalsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::DenseMap<StringAttr, MemRefType> originalTypes;
+    // Per flattened global: its original type (what uses keep seeing) and its flat type.
+    llvm::DenseMap<StringAttr, std::pair<MemRefType, MemRefType>> flattened;
     for (auto global : module.getOps<memref::GlobalOp>()) {
       if (!isFlattenable(global))
         continue;
@@ -46,16 +47,14 @@ struct TLCFlattenConstantGlobalsPass
       global.setInitialValueAttr(
           dense.reshape(RankedTensorType::get(flatType.getShape(), type.getElementType())));
       global.setType(flatType);
-      originalTypes[global.getSymNameAttr()] = type;
+      flattened[global.getSymNameAttr()] = {type, flatType};
     }
     module.walk([&](memref::GetGlobalOp get) {
-      auto it = originalTypes.find(get.getNameAttr().getAttr());
-      if (it == originalTypes.end())
+      auto it = flattened.find(get.getNameAttr().getAttr());
+      if (it == flattened.end())
         return;
-      MemRefType type = it->second;
+      auto [type, flatType] = it->second;
       OpBuilder b(get);
-      auto flatType = MemRefType::get({type.getNumElements()}, type.getElementType(),
-                                      MemRefLayoutAttrInterface(), type.getMemorySpace());
       Value flat = memref::GetGlobalOp::create(b, get.getLoc(), flatType, get.getName());
       Value view = memref::ExpandShapeOp::create(b, get.getLoc(), type, flat,
                                                  tlc::allDimsReassociation(type.getRank()));
