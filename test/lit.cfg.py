@@ -33,14 +33,6 @@ config.substitutions.append(("%cc", "cc -O2 -I" + runtime_include))
 tools = ["tlc", "tlc-opt", "tlc-parse", "tlc-run"]
 llvm_config.add_tool_substitutions(tools, [config.tlc_tools_dir, config.llvm_tools_dir])
 
-# The host runs AVX-512 code (tests of x86-64-v4 code generation run natively).
-try:
-    with open("/proc/cpuinfo") as f:
-        if " avx512f " in f.read():
-            config.available_features.add("avx512")
-except OSError:
-    pass
-
 if shutil.which("qemu-aarch64"):
     config.available_features.add("qemu-aarch64")
 if shutil.which("aarch64-linux-gnu-gcc"):
