@@ -3,6 +3,8 @@
 
 #include "passes/Passes.h"
 #include "targets/Target.h"
+#include "targets/cpu/ByteConstantData.h"
+#include "targets/cpu/LLVMOptimizer.h"
 #include "targets/cpu/X86RuntimeFeatures.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -22,7 +24,6 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -185,11 +186,11 @@ public:
       if (wide)
         f.addFnAttr("prefer-vector-width", "512");
     }
-    auto optimize = makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0, tm.get());
-    if (llvm::Error err = optimize(llvmModule.get())) {
+    if (llvm::Error err = optimizeLLVMModule(*llvmModule, *tm, options.optLevel)) {
       std::string message = llvm::toString(std::move(err));
       return module.emitError() << "LLVM optimization failed: " << message;
     }
+    emitConstantDataAsBytes(*llvmModule);
     if (kind == OutputKind::LLVMIR) {
       llvmModule->print(os, nullptr);
       return success();

@@ -1,0 +1,44 @@
+// Constant data as bytes, so the object writer copies it instead of printing each element.
+#include "targets/cpu/ByteConstantData.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/SwapByteOrder.h"
+
+void tlc::emitConstantDataAsBytes(llvm::Module &module) {
+  using namespace llvm;
+  if (!module.getDataLayout().isLittleEndian() || !sys::IsLittleEndianHost)
+    return;
+  // Below this size the per-element cost does not matter.
+  constexpr uint64_t kMinBytes = 256;
+  constexpr unsigned kAlignment = 64;
+  SmallVector<GlobalVariable *> work;
+  for (GlobalVariable &global : module.globals()) {
+    auto *data = global.isConstant() && global.hasInitializer()
+                     ? dyn_cast<ConstantDataArray>(global.getInitializer())
+                     : nullptr;
+    if (data && data->getElementByteSize() > 1 && data->getRawDataValues().size() >= kMinBytes)
+      work.push_back(&global);
+  }
+  for (GlobalVariable *old : work) {
+    GlobalVariable &global = *old;
+    auto *data = cast<ConstantDataArray>(global.getInitializer());
+    Constant *bytes = ConstantDataArray::getRaw(
+        data->getRawDataValues(), data->getRawDataValues().size(),
+        Type::getInt8Ty(module.getContext()));
+    // A new initializer of a different type: a global's value type is fixed, so make a new
+    // global and move the name and uses over.
+    auto *replacement = new GlobalVariable(module, bytes->getType(), /*isConstant=*/true,
+                                           global.getLinkage(), bytes, "", &global,
+                                           global.getThreadLocalMode(),
+                                           global.getAddressSpace());
+    replacement->copyAttributesFrom(&global);
+    replacement->setAlignment(
+        std::max(global.getPointerAlignment(module.getDataLayout()), Align(kAlignment)));
+    replacement->takeName(&global);
+    global.replaceAllUsesWith(replacement);
+    global.eraseFromParent();
+  }
+}
