@@ -94,6 +94,7 @@ FailureOr<OwningOpRef<ModuleOp>> tlc::lowerForCPUDispatch(ModuleOp module, const
   signature.workspaceSize = workspace;
   TLCAddCPUDispatchOptions dispatch;
   dispatch.modelName = signature.name;
+  dispatch.arch = target.getName().str();
   for (const CPUVariant &variant : variants)
     dispatch.variants.push_back(variant.name);
   addModelInfo(*merged, signature, dispatch.variants);

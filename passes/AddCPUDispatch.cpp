@@ -25,9 +25,9 @@ struct Variant {
   uint64_t requiredFeatures = 0;
 };
 
-/// The mask of `names` (feature names of tlc/cpu_features.h); the first unknown name in
-/// `unknown` on failure.
-std::optional<uint64_t> featureMask(ArrayAttr names, std::string &unknown) {
+/// The mask of `names` (feature names of `arch`'s table in tlc/cpu_features.h); the first
+/// unknown name in `unknown` on failure.
+std::optional<uint64_t> featureMask(ArrayAttr names, llvm::StringRef arch, std::string &unknown) {
   uint64_t mask = 0;
   for (Attribute attr : names) {
     auto name = dyn_cast<StringAttr>(attr);
@@ -36,11 +36,19 @@ std::optional<uint64_t> featureMask(ArrayAttr names, std::string &unknown) {
       return std::nullopt;
     }
     int bit = -1;
+    if (arch == "x86_64") {
 #define TLC_BIT_(id, spelling, leaf, subleaf, reg, regbit, state)                                  \
   if (name.getValue() == spelling)                                                                 \
     bit = TLC_CPU_FEATURE_##id;
-    TLC_X86_CPU_FEATURES(TLC_BIT_)
+      TLC_X86_CPU_FEATURES(TLC_BIT_)
 #undef TLC_BIT_
+    } else if (arch == "aarch64") {
+#define TLC_BIT_(id, spelling, word, bits)                                                         \
+  if (name.getValue() == spelling)                                                                 \
+    bit = TLC_AARCH64_CPU_FEATURE_##id;
+      TLC_AARCH64_CPU_FEATURES(TLC_BIT_)
+#undef TLC_BIT_
+    }
     if (bit < 0) {
       unknown = name.str();
       return std::nullopt;
@@ -52,7 +60,8 @@ std::optional<uint64_t> featureMask(ArrayAttr names, std::string &unknown) {
 
 /// Finds `model`_run.CPU for every cpu and reads its features; emits an error on failure.
 FailureOr<SmallVector<Variant>> collectVariants(ModuleOp module, llvm::StringRef model,
-                                                ArrayRef<std::string> cpus) {
+                                                ArrayRef<std::string> cpus,
+                                                llvm::StringRef arch) {
   SmallVector<Variant> variants;
   for (const std::string &cpu : cpus) {
     std::string name = (model + "_run." + cpu).str();
@@ -63,7 +72,7 @@ FailureOr<SmallVector<Variant>> collectVariants(ModuleOp module, llvm::StringRef
     if (!names)
       return run.emitError() << "cpu variant entry point has no '" << kFeaturesAttr << "' array";
     std::string unknown;
-    std::optional<uint64_t> mask = featureMask(names, unknown);
+    std::optional<uint64_t> mask = featureMask(names, arch, unknown);
     if (!mask)
       return run.emitError() << "unknown cpu feature '" << unknown << "' in '" << kFeaturesAttr
                              << "'";
@@ -205,8 +214,13 @@ struct TLCAddCPUDispatchPass : tlc::impl::TLCAddCPUDispatchBase<TLCAddCPUDispatc
       module.emitError() << "symbol '" << runName << "' already exists";
       return signalPassFailure();
     }
+    if (arch != "x86_64" && arch != "aarch64") {
+      module.emitError() << "tlc-add-cpu-dispatch: arch must be x86_64 or aarch64, not '" << arch
+                         << "'";
+      return signalPassFailure();
+    }
     SmallVector<std::string> cpus(variants.begin(), variants.end());
-    FailureOr<SmallVector<Variant>> found = collectVariants(module, modelName, cpus);
+    FailureOr<SmallVector<Variant>> found = collectVariants(module, modelName, cpus, arch);
     if (failed(found))
       return signalPassFailure();
     buildDispatcher(module, modelName, *found);

@@ -379,7 +379,7 @@ def TLCAddCPUDispatch : Pass<"tlc-add-cpu-dispatch", "mlir::ModuleOp"> {
   let description = [{
     For an LLVM-dialect module holding one entry point `NAME_run.CPU` per CPU variant (each
     tagged `tlc.cpu_features = ["avx2", ...]`, the run-time features its code may use, named
-    as in runtime/include/tlc/cpu_features.h), adds the public `NAME_run` with the same
+    as in runtime/include/tlc/cpu_features.h for `arch`), adds the public `NAME_run` with the same
     signature. On its first call it asks libtlcrt's `tlc_cpu_select_variant` (host cpuid,
     TLC_CPU_VARIANT) for the variant to run, from a table ordered as `variants` (most capable
     first), caches the answer in an internal global, and forwards the call; it returns
@@ -393,6 +393,8 @@ def TLCAddCPUDispatch : Pass<"tlc-add-cpu-dispatch", "mlir::ModuleOp"> {
     Option<"modelName", "model-name", "std::string", /*default=*/"\"\"", "the model's C name">,
     ListOption<"variants", "variants", "std::string",
                "the CPU variants, most capable first (functions NAME_run.CPU)">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"x86_64\"",
+           "whose feature table names the features: x86_64 or aarch64">,
   ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }

@@ -33,7 +33,7 @@ static int verbose(void) {
 
 /* Names the features `missing` on stderr, space-separated. */
 static void print_features(uint64_t missing) {
-  for (int f = 0; f < TLC_CPU_FEATURE_COUNT; ++f)
+  for (int f = 0; f < TLC_HOST_CPU_FEATURE_COUNT; ++f)
     if (missing >> f & 1u)
       fprintf(stderr, " %s", tlc_cpu_feature_name((tlc_cpu_feature)f));
 }

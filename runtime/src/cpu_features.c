@@ -1,4 +1,5 @@
-/* Host CPU feature detection (cpuid + xgetbv) and the names of the features in tlc/cpu_features.h. */
+/* Host CPU feature detection (x86-64: cpuid + xgetbv; AArch64 Linux: the kernel's hwcaps) and the
+ * names of the features in tlc/cpu_features.h. */
 #include "tlc/cpu_features.h"
 
 #include <string.h>
@@ -62,20 +63,42 @@ uint64_t tlc_cpu_host_features(void) {
   return mask;
 }
 
-#else
-
-uint64_t tlc_cpu_host_features(void) { return 0; }
-
-#endif
-
 static const char *const feature_names[] = {
 #define TLC_NAME_(id, name, leaf, subleaf, reg, bit, state) name,
     TLC_X86_CPU_FEATURES(TLC_NAME_)
 #undef TLC_NAME_
 };
 
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+
+uint64_t tlc_cpu_host_features(void) {
+  unsigned long words[3] = {0, getauxval(AT_HWCAP), getauxval(AT_HWCAP2)};
+  uint64_t mask = 0;
+#define TLC_DETECT_(id, name, word, bits)                                                          \
+  if ((words[word] & (bits)) == (bits))                                                            \
+    mask |= UINT64_C(1) << TLC_AARCH64_CPU_FEATURE_##id;
+  TLC_AARCH64_CPU_FEATURES(TLC_DETECT_)
+#undef TLC_DETECT_
+  return mask;
+}
+
+static const char *const feature_names[] = {
+#define TLC_NAME_(id, name, word, bits) name,
+    TLC_AARCH64_CPU_FEATURES(TLC_NAME_)
+#undef TLC_NAME_
+};
+
+#else
+
+uint64_t tlc_cpu_host_features(void) { return 0; }
+
+static const char *const feature_names[1] = {NULL};
+
+#endif
+
 const char *tlc_cpu_feature_name(tlc_cpu_feature feature) {
-  if ((int)feature < 0 || (int)feature >= TLC_CPU_FEATURE_COUNT)
+  if ((int)feature < 0 || (int)feature >= TLC_HOST_CPU_FEATURE_COUNT)
     return NULL;
   return feature_names[feature];
 }
@@ -83,7 +106,7 @@ const char *tlc_cpu_feature_name(tlc_cpu_feature feature) {
 int tlc_cpu_feature_from_name(const char *name) {
   if (name == NULL)
     return -1;
-  for (int i = 0; i < TLC_CPU_FEATURE_COUNT; ++i)
+  for (int i = 0; i < TLC_HOST_CPU_FEATURE_COUNT; ++i)
     if (strcmp(feature_names[i], name) == 0)
       return i;
   return -1;

@@ -5,7 +5,7 @@
 #include "targets/Target.h"
 #include "targets/cpu/ByteConstantData.h"
 #include "targets/cpu/LLVMOptimizer.h"
-#include "targets/cpu/X86RuntimeFeatures.h"
+#include "targets/cpu/RuntimeFeatures.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -119,10 +119,12 @@ public:
     std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
     if (!tm)
       return emitError(loc) << error;
-    if (!tm->getTargetTriple().isX86())
-      return emitError(loc) << "run-time CPU dispatch (--cpu with a list) is only implemented "
-                               "for x86_64, not "
+    const llvm::Triple &targetTriple = tm->getTargetTriple();
+    if (!targetTriple.isX86() && !targetTriple.isAArch64())
+      return emitError(loc) << "run-time CPU dispatch (--cpu with a list) is not implemented "
+                               "for "
                             << name;
+    DispatchArch arch = targetTriple.isX86() ? DispatchArch::X86_64 : DispatchArch::AArch64;
     CPUVariant variant;
     variant.name = options.cpu;
     variant.llvmCPU = tm->getTargetCPU().str();
@@ -130,12 +132,14 @@ public:
     llvm::StringMap<bool> features;
     if (options.cpu == "native")
       features = llvm::sys::getHostCPUFeatures();
-    else
+    else if (arch == DispatchArch::X86_64)
       features = x86CPUFeatures(variant.llvmCPU);
+    else
+      features = aarch64CPUFeatures(variant.llvmCPU);
     std::string unknown;
     const llvm::MCSubtargetInfo *subtarget = tm->getMCSubtargetInfo();
-    std::optional<std::vector<std::string>> runtime = x86RuntimeFeatures(
-        features,
+    std::optional<std::vector<std::string>> runtime = runtimeFeatures(
+        arch, features,
         [&](llvm::StringRef f) { return subtarget->checkFeatures(("+" + f).str()); },
         unknown);
     if (!runtime)
@@ -143,7 +147,7 @@ public:
                             << "', which the runtime cannot detect, so it cannot be a "
                                "run-time dispatch variant";
     variant.runtimeFeatures = std::move(*runtime);
-    if (tm->getMCSubtargetInfo()->checkFeatures("+avx512f"))
+    if (arch == DispatchArch::X86_64 && subtarget->checkFeatures("+avx512f"))
       variant.preferVectorWidth = "512"; // as serialize() does for one cpu
     return variant;
   }

@@ -31,6 +31,13 @@ static void test_names(void) {
   CHECK(TLC_CPU_FEATURE_AVX2 == 25);
   CHECK(TLC_CPU_FEATURE_AVX512F == 27);
   CHECK(TLC_CPU_FEATURE_AVX512BF16 == 46);
+  /* The AArch64 table: its own bit positions (masks index the running architecture's table). */
+  CHECK(TLC_AARCH64_CPU_FEATURE_COUNT <= 64);
+  CHECK(TLC_AARCH64_CPU_FEATURE_FP == 0);
+  CHECK(TLC_AARCH64_CPU_FEATURE_NEON == 1);
+  CHECK(TLC_AARCH64_CPU_FEATURE_DOTPROD == 13);
+  CHECK(TLC_AARCH64_CPU_FEATURE_SVE == 14);
+  CHECK(TLC_AARCH64_CPU_FEATURE_MOPS == 30);
 }
 
 static void test_pick(void) {
@@ -115,7 +122,7 @@ static void test_host_features(void) {
   if (host & BIT(AVX2))
     CHECK(host & BIT(AVX));
   printf("cpu-dispatch: host features:");
-  for (int f = 0; f < TLC_CPU_FEATURE_COUNT; ++f)
+  for (int f = 0; f < TLC_HOST_CPU_FEATURE_COUNT; ++f)
     if (host >> f & 1u)
       printf(" %s", tlc_cpu_feature_name((tlc_cpu_feature)f));
   printf("\n");

@@ -37,6 +37,14 @@
 // LLVM-DAG: attributes #[[A3]] = { {{.*}}"target-cpu"="x86-64-v3" }
 // LLVM-DAG: attributes #[[BASE]] = { {{.*}}"target-cpu"="x86-64" {{.*}}}
 
+// AArch64: the masks index the AArch64 table (its hwcap features): generic = fp-armv8 neon (3);
+// neoverse-n1 = that + aes sha2 crc lse fullfp16 rdm rcpc dotprod (9471); a64fx = generic + aes
+// sha2 crc lse fullfp16 rdm complxnum sve (17151). Equal counts keep the --cpu order.
+// RUN: tlc %s --name=matmul --target=aarch64 --cpu=generic,neoverse-n1,a64fx --emit=llvm -o - | FileCheck %s --check-prefix=A64
+// A64-DAG: @matmul_cpu_variants = private constant [3 x { ptr, i64 }] [{ ptr, i64 } { ptr @matmul_cpu_name.neoverse-n1, i64 9471 }, { ptr, i64 } { ptr @matmul_cpu_name.a64fx, i64 17151 }, { ptr, i64 } { ptr @matmul_cpu_name.generic, i64 3 }]
+// A64-DAG: define internal {{.*}} @matmul_run.a64fx({{.*}} #[[SVE:[0-9]+]]
+// A64-DAG: attributes #[[SVE]] = { {{.*}}"target-cpu"="a64fx"
+
 // The object exports exactly the one-cpu ABI: NAME_run and NAME_info. The variants are local
 // symbols; the weights are stored once.
 // RUN: tlc %s --name=matmul --cpu=x86-64-v3,x86-64-v4 -o %t/m.o --header %t/m.h

@@ -1,5 +1,7 @@
-/* The x86-64 CPU features libtlcrt detects, and the run-time dispatch ABI shared by the compiler
- * (which records the features each variant of a multi-CPU object needs) and the runtime. */
+/* The CPU features libtlcrt detects (x86-64 and AArch64), and the run-time dispatch ABI shared by
+ * the compiler (which records the features each variant of a multi-CPU object needs) and the
+ * runtime. A feature mask indexes the table of the architecture the code runs on: the x86-64
+ * table on x86-64 hosts, the AArch64 table on AArch64 hosts. */
 #ifndef TLC_CPU_FEATURES_H
 #define TLC_CPU_FEATURES_H
 
@@ -77,6 +79,59 @@ typedef enum tlc_cpu_feature {
   TLC_CPU_FEATURE_COUNT
 } tlc_cpu_feature;
 
+/* AArch64 (Linux): where the kernel reports a feature: X(ID, LLVM name, hwcap word, bits). The
+ * word is 1 for AT_HWCAP, 2 for AT_HWCAP2; the feature is present when every bit of `bits` is
+ * set there (e.g. fullfp16 needs both the scalar and the vector half-precision bits). As for
+ * x86, positions are ABI and only ever appended; names are LLVM's (-mattr). */
+#define TLC_AARCH64_CPU_FEATURES(X)                                                                \
+  X(FP, "fp-armv8", 1, UINT64_C(1) << 0)                                                           \
+  X(NEON, "neon", 1, UINT64_C(1) << 1)                                                             \
+  X(AES, "aes", 1, (UINT64_C(1) << 3) | (UINT64_C(1) << 4))                                        \
+  X(SHA2, "sha2", 1, (UINT64_C(1) << 5) | (UINT64_C(1) << 6))                                      \
+  X(CRC, "crc", 1, UINT64_C(1) << 7)                                                               \
+  X(LSE, "lse", 1, UINT64_C(1) << 8)                                                               \
+  X(FULLFP16, "fullfp16", 1, (UINT64_C(1) << 9) | (UINT64_C(1) << 10))                             \
+  X(RDM, "rdm", 1, UINT64_C(1) << 12)                                                              \
+  X(JSCONV, "jsconv", 1, UINT64_C(1) << 13)                                                        \
+  X(COMPLXNUM, "complxnum", 1, UINT64_C(1) << 14)                                                  \
+  X(RCPC, "rcpc", 1, UINT64_C(1) << 15)                                                            \
+  X(SHA3, "sha3", 1, (UINT64_C(1) << 17) | (UINT64_C(1) << 21))                                    \
+  X(SM4, "sm4", 1, (UINT64_C(1) << 18) | (UINT64_C(1) << 19))                                      \
+  X(DOTPROD, "dotprod", 1, UINT64_C(1) << 20)                                                      \
+  X(SVE, "sve", 1, UINT64_C(1) << 22)                                                              \
+  X(FP16FML, "fp16fml", 1, UINT64_C(1) << 23)                                                      \
+  X(RCPC_IMMO, "rcpc-immo", 1, UINT64_C(1) << 26)                                                  \
+  X(FLAGM, "flagm", 1, UINT64_C(1) << 27)                                                          \
+  X(SVE2, "sve2", 2, UINT64_C(1) << 1)                                                             \
+  X(ALTNZCV, "altnzcv", 2, UINT64_C(1) << 7)                                                       \
+  X(FPTOINT, "fptoint", 2, UINT64_C(1) << 8)                                                       \
+  X(F32MM, "f32mm", 2, UINT64_C(1) << 10)                                                          \
+  X(F64MM, "f64mm", 2, UINT64_C(1) << 11)                                                          \
+  X(I8MM, "i8mm", 2, UINT64_C(1) << 13)                                                            \
+  X(BF16, "bf16", 2, UINT64_C(1) << 14)                                                            \
+  X(SVE_AES, "sve-aes", 2, (UINT64_C(1) << 2) | (UINT64_C(1) << 3))                                \
+  X(SVE_BITPERM, "sve-bitperm", 2, UINT64_C(1) << 4)                                               \
+  X(SVE_SHA3, "sve-sha3", 2, UINT64_C(1) << 5)                                                     \
+  X(SVE_SM4, "sve-sm4", 2, UINT64_C(1) << 6)                                                       \
+  X(CSSC, "cssc", 2, UINT64_C(1) << 34)                                                            \
+  X(MOPS, "mops", 2, UINT64_C(1) << 43)
+
+typedef enum tlc_aarch64_cpu_feature {
+#define TLC_AARCH64_CPU_FEATURE_ENUM_(id, name, word, bits) TLC_AARCH64_CPU_FEATURE_##id,
+  TLC_AARCH64_CPU_FEATURES(TLC_AARCH64_CPU_FEATURE_ENUM_)
+#undef TLC_AARCH64_CPU_FEATURE_ENUM_
+  TLC_AARCH64_CPU_FEATURE_COUNT
+} tlc_aarch64_cpu_feature;
+
+/* The number of features in the host architecture's table (0 where the runtime detects none). */
+#if defined(__aarch64__)
+#define TLC_HOST_CPU_FEATURE_COUNT TLC_AARCH64_CPU_FEATURE_COUNT
+#elif defined(__x86_64__) || defined(__i386__)
+#define TLC_HOST_CPU_FEATURE_COUNT TLC_CPU_FEATURE_COUNT
+#else
+#define TLC_HOST_CPU_FEATURE_COUNT 0
+#endif
+
 /* One code variant of a model compiled for several CPUs (`tlc --cpu=a,b,...`). Generated objects
  * hold a table of these, most capable variant first. */
 typedef struct tlc_cpu_variant {
@@ -88,24 +143,29 @@ typedef struct tlc_cpu_variant {
 #if UINTPTR_MAX == UINT64_MAX
 #ifdef __cplusplus
 static_assert(TLC_CPU_FEATURE_COUNT <= 64, "feature masks are 64 bits");
+static_assert(TLC_AARCH64_CPU_FEATURE_COUNT <= 64, "feature masks are 64 bits");
 static_assert(sizeof(tlc_cpu_variant) == 16 && offsetof(tlc_cpu_variant, required_features) == 8,
               "generated dispatch tables are {ptr, i64}");
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(TLC_CPU_FEATURE_COUNT <= 64, "feature masks are 64 bits");
+_Static_assert(TLC_AARCH64_CPU_FEATURE_COUNT <= 64, "feature masks are 64 bits");
 _Static_assert(sizeof(tlc_cpu_variant) == 16 && offsetof(tlc_cpu_variant, required_features) == 8,
                "generated dispatch tables are {ptr, i64}");
 #endif
 #endif
 
-/* The host's features as a mask, from cpuid (and xgetbv: an AVX or AVX-512 feature counts only
- * when the OS has enabled that register state). 0 on other architectures. Runs cpuid on every
- * call; generated dispatchers call it once per model and cache their choice. */
+/* The host's features as a mask over the host architecture's table. x86-64: from cpuid (and
+ * xgetbv: an AVX or AVX-512 feature counts only when the OS has enabled that register state);
+ * AArch64 Linux: from the kernel's AT_HWCAP / AT_HWCAP2; 0 elsewhere. Queries the hardware on
+ * every call; generated dispatchers call it once per model and cache their choice. */
 uint64_t tlc_cpu_host_features(void);
 
-/* LLVM's name of a feature ("avx512f"); NULL for values outside the enum. */
+/* LLVM's name of feature `feature` of the host architecture's table ("avx512f" on x86-64,
+ * "dotprod" for TLC_AARCH64_CPU_FEATURE_DOTPROD on AArch64); NULL for values outside it. */
 const char *tlc_cpu_feature_name(tlc_cpu_feature feature);
 
-/* The feature named `name` (LLVM's spelling), or -1 if the runtime does not know it. */
+/* The feature of the host architecture's table named `name` (LLVM's spelling), or -1 if the
+ * runtime does not know it. */
 int tlc_cpu_feature_from_name(const char *name);
 
 /* The variant to run on a host with `host_features`: if `forced` is a non-empty name, the
