@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/SwapByteOrder.h"
 
 #include <cmath>
 #include <cstring>
@@ -84,10 +85,16 @@ public:
   }
 
 private:
+  /// Appends the low byteWidth() bytes of `bits`, little-endian (DenseElementsAttr's raw
+  /// layout on the little-endian hosts tlc runs on).
   void appendBits(uint64_t bits) {
     int64_t n = byteWidth();
     size_t at = bytes.size();
     bytes.resize(at + n);
+    if (llvm::sys::IsLittleEndianHost) {
+      std::memcpy(bytes.data() + at, &bits, n);
+      return;
+    }
     for (int64_t i = 0; i < n; ++i)
       bytes[at + i] = static_cast<char>((bits >> (8 * i)) & 0xff);
   }
