@@ -3,11 +3,50 @@
 #include "tlc/runtime.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TLC_MAX_THREADS 256
+
+/* How long a worker keeps polling for the next job, and the caller for the workers to finish,
+ * before sleeping on a condition variable. Generated code launches many short parallel loops
+ * back to back (a 1M-float add takes ~60 us on two threads), and a futex wake-up costs tens of
+ * microseconds in a VM, so a thread that just finished polls briefly instead of sleeping. */
+#define TLC_SPIN_NS 200000L
+
+static void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+static long long monotonic_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Polls `ready(arg)` for up to TLC_SPIN_NS; returns whether it became true. */
+static int spin_until(int (*ready)(void *), void *arg) {
+  long long deadline = 0;
+  for (unsigned i = 0;; ++i) {
+    if (ready(arg))
+      return 1;
+    if ((i & 63) == 63) {
+      long long t = monotonic_ns();
+      if (!deadline)
+        deadline = t + TLC_SPIN_NS;
+      else if (t >= deadline)
+        return 0;
+    }
+    cpu_relax();
+  }
+}
 
 /* A worker thread and what it needs to know; lives in the pool (no allocation at thread start,
  * so nothing allocates once a pool exists). */
@@ -21,14 +60,17 @@ struct tlc_thread_pool {
   const tlc_allocator *allocator;
   int num_threads; /* including the calling thread */
   struct tlc_worker *workers;
-  pthread_mutex_t lock;    /* guards everything below */
+  pthread_mutex_t lock;    /* guards the sleeper counts; pairs with the two conditions */
   pthread_cond_t wake;     /* a new job or shutdown */
   pthread_cond_t done;     /* the last worker finished the job */
   pthread_mutex_t busy;    /* held by the thread running a parallel_for on this pool */
-  unsigned long generation;
-  int pending;
-  int shutdown;
-  /* The current job. */
+  /* Published with release stores after the job fields; polled by spinning threads. */
+  _Atomic unsigned long generation;
+  _Atomic int pending;
+  _Atomic int shutdown;
+  int sleeping_workers;    /* under `lock`: workers waiting on `wake` */
+  int caller_sleeping;     /* under `lock`: the caller waits on `done` */
+  /* The current job (written by the caller before it bumps `generation`). */
   tlc_parallel_body body;
   void *ctx;
   int64_t n;
@@ -48,34 +90,54 @@ static void partition(int64_t n, int parts, int t, int64_t *begin, int64_t *end)
 static _Thread_local int tlc_in_parallel_region;
 static _Thread_local tlc_thread_pool *tlc_bound_pool;
 
+struct generation_wait {
+  tlc_thread_pool *pool;
+  unsigned long seen;
+};
+
+static int new_job_or_shutdown(void *p) {
+  const struct generation_wait *w = p;
+  return atomic_load_explicit(&w->pool->generation, memory_order_acquire) != w->seen ||
+         atomic_load_explicit(&w->pool->shutdown, memory_order_acquire);
+}
+
+static int job_finished(void *p) {
+  tlc_thread_pool *pool = p;
+  return atomic_load_explicit(&pool->pending, memory_order_acquire) == 0;
+}
+
 static void *worker_main(void *p) {
   const struct tlc_worker *self = p;
   tlc_thread_pool *pool = self->pool;
-  unsigned long seen = 0;
+  struct generation_wait wait = {pool, 0};
   tlc_in_parallel_region = 1;
-  pthread_mutex_lock(&pool->lock);
   for (;;) {
-    while (!pool->shutdown && pool->generation == seen)
-      pthread_cond_wait(&pool->wake, &pool->lock);
-    if (pool->shutdown)
-      break;
-    seen = pool->generation;
-    tlc_parallel_body body = pool->body;
-    void *ctx = pool->ctx;
-    int64_t n = pool->n;
-    int parts = pool->parts;
-    pthread_mutex_unlock(&pool->lock);
-    if (self->index < parts) {
-      int64_t begin, end;
-      partition(n, parts, self->index, &begin, &end);
-      if (begin < end)
-        body(ctx, begin, end);
+    if (!spin_until(new_job_or_shutdown, &wait)) {
+      /* The caller reads `sleeping_workers` under the lock after publishing a job, so a job
+       * published before this check is seen here and one published after it gets a wake-up. */
+      pthread_mutex_lock(&pool->lock);
+      ++pool->sleeping_workers;
+      while (!new_job_or_shutdown(&wait))
+        pthread_cond_wait(&pool->wake, &pool->lock);
+      --pool->sleeping_workers;
+      pthread_mutex_unlock(&pool->lock);
     }
-    pthread_mutex_lock(&pool->lock);
-    if (--pool->pending == 0)
-      pthread_cond_signal(&pool->done);
+    if (atomic_load_explicit(&pool->shutdown, memory_order_acquire))
+      break;
+    wait.seen = atomic_load_explicit(&pool->generation, memory_order_acquire);
+    if (self->index < pool->parts) {
+      int64_t begin, end;
+      partition(pool->n, pool->parts, self->index, &begin, &end);
+      if (begin < end)
+        pool->body(pool->ctx, begin, end);
+    }
+    if (atomic_fetch_sub_explicit(&pool->pending, 1, memory_order_acq_rel) == 1) {
+      pthread_mutex_lock(&pool->lock);
+      if (pool->caller_sleeping)
+        pthread_cond_signal(&pool->done);
+      pthread_mutex_unlock(&pool->lock);
+    }
   }
-  pthread_mutex_unlock(&pool->lock);
   return NULL;
 }
 
@@ -142,7 +204,7 @@ void tlc_thread_pool_destroy(tlc_thread_pool *pool) {
   if (!pool)
     return;
   pthread_mutex_lock(&pool->lock);
-  pool->shutdown = 1;
+  atomic_store_explicit(&pool->shutdown, 1, memory_order_release);
   pthread_cond_broadcast(&pool->wake);
   pthread_mutex_unlock(&pool->lock);
   for (int t = 1; t < pool->num_threads; ++t)
@@ -196,14 +258,15 @@ void tlc_thread_pool_run(tlc_thread_pool *pool, tlc_parallel_body body, void *ct
     body(ctx, 0, n);
     return;
   }
-  pthread_mutex_lock(&pool->lock);
   pool->body = body;
   pool->ctx = ctx;
   pool->n = n;
   pool->parts = parts;
-  pool->pending = pool->num_threads - 1;
-  pool->generation++;
-  pthread_cond_broadcast(&pool->wake);
+  atomic_store_explicit(&pool->pending, pool->num_threads - 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&pool->generation, 1, memory_order_release);
+  pthread_mutex_lock(&pool->lock);
+  if (pool->sleeping_workers)
+    pthread_cond_broadcast(&pool->wake);
   pthread_mutex_unlock(&pool->lock);
 
   int64_t begin, end;
@@ -212,10 +275,14 @@ void tlc_thread_pool_run(tlc_thread_pool *pool, tlc_parallel_body body, void *ct
   body(ctx, begin, end);
   tlc_in_parallel_region = 0;
 
-  pthread_mutex_lock(&pool->lock);
-  while (pool->pending > 0)
-    pthread_cond_wait(&pool->done, &pool->lock);
-  pthread_mutex_unlock(&pool->lock);
+  if (!spin_until(job_finished, pool)) {
+    pthread_mutex_lock(&pool->lock);
+    pool->caller_sleeping = 1;
+    while (!job_finished(pool))
+      pthread_cond_wait(&pool->done, &pool->lock);
+    pool->caller_sleeping = 0;
+    pthread_mutex_unlock(&pool->lock);
+  }
   pthread_mutex_unlock(&pool->busy);
 }
 
