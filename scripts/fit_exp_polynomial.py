@@ -38,8 +38,10 @@ def expansion(x, coefficients):
     shifter = f32(1.5 * 2**23 + 126)
     ln2_hi = f32(np.log(2))
     ln2_lo = f32(np.log(2) - float(ln2_hi))
-    xc = np.minimum(np.maximum(x, f32(-87.5)), f32(88.8))
-    t = fma(xc, f32(1.4426950408889634), shifter)
+    xc = np.where(x < f32(-87.5), f32(-87.5), x)  # NaN fails both compares and stays NaN
+    xc = np.where(xc > f32(88.8), f32(88.8), xc)
+    with np.errstate(invalid="ignore"):
+        t = fma(xc, f32(1.4426950408889634), shifter)
     k = (t - shifter).astype(f32)
     r = fma(k, -ln2_hi, xc)
     r = fma(k, -ln2_lo, r)
@@ -47,9 +49,8 @@ def expansion(x, coefficients):
     for c in reversed(q[:-1]):
         p = fma(p, r, c)
     scale = (t.view(np.int32) << 23).view(f32)
-    with np.errstate(over="ignore"):
-        y = (p * scale).astype(f32)
-    return np.where(np.isnan(x), x, y)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (p * scale).astype(f32)
 
 
 def main():
