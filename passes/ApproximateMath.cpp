@@ -15,6 +15,8 @@ namespace {
 struct TLCApproximateMathPass : tlc::impl::TLCApproximateMathBase<TLCApproximateMathPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
+    // Ahead of upstream's exp (benefit 1): fewer instructions, the same ~2 ulp.
+    tlc::populateFastExpPattern(patterns, /*benefit=*/2);
     populateMathPolynomialApproximationPatterns(patterns, MathPolynomialApproximationOptions{});
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

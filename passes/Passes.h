@@ -48,6 +48,11 @@ void populateTLLiftPatterns(mlir::RewritePatternSet &patterns);
 /// Softmax, MatMul(., V) to tl.attention.
 void populateTLLiftAttentionPatterns(mlir::RewritePatternSet &patterns);
 
+/// A short f32 (scalar or vector) math.exp expansion: range reduction through the exponent
+/// bits and a degree-5 polynomial, at most ~2 ulp, results below ~1.7e-38 flushed to zero
+/// (part of tlc-approximate-math, ahead of MLIR's exp approximation).
+void populateFastExpPattern(mlir::RewritePatternSet &patterns, mlir::PatternBenefit benefit = 1);
+
 /// Tile sizes (upper bounds) of the flash-attention lowering.
 struct AttentionTiling {
   // 48 query rows: a whole number of register tiles on every CPU target (6 rows on AVX2, 8 on

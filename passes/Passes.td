@@ -353,8 +353,10 @@ def TLCFlattenConstantGlobals : Pass<"tlc-flatten-constant-globals", "mlir::Modu
 def TLCApproximateMath : Pass<"tlc-approximate-math", "mlir::ModuleOp"> {
   let summary = "Replace transcendental math ops with vectorizable polynomial approximations";
   let description = [{
-    Applies MLIR's math polynomial approximations (tanh, erf, exp, log, ...), so the
-    functions inline and vectorize instead of calling libm one element at a time.
+    Applies MLIR's math polynomial approximations (tanh, erf, log, ...), so the functions
+    inline and vectorize instead of calling libm one element at a time. f32 exp uses tlc's
+    shorter expansion (populateFastExpPattern: 13 vector instructions on x86, at most ~2 ulp,
+    results below ~1.7e-38 flushed to zero) instead of MLIR's.
   }];
   let dependentDialects = ["mlir::math::MathDialect", "mlir::arith::ArithDialect",
                            "mlir::vector::VectorDialect"];

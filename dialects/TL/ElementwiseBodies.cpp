@@ -79,16 +79,19 @@ Value ReluOp::buildScalar(OpBuilder &b, Location loc, ValueRange a) {
 Value GeluOp::buildScalar(OpBuilder &b, Location loc, ValueRange a) {
   Value x = a[0];
   Type t = x.getType();
-  Value half = s::constant(b, loc, t, 0.5), one = s::constant(b, loc, t, 1.0);
-  Value inner;
+  Value one = s::constant(b, loc, t, 1.0);
   if (getApproximate() == GeluApproximation::tanh) {
-    Value x3 = s::mul(b, loc, s::mul(b, loc, x, x), x);
-    Value poly = s::add(b, loc, x, s::mul(b, loc, s::constant(b, loc, t, 0.044715), x3));
-    Value arg = s::mul(b, loc, s::constant(b, loc, t, std::sqrt(2.0 / M_PI)), poly);
-    inner = math::TanhOp::create(b, loc, arg);
-  } else {
-    inner = math::ErfOp::create(b, loc, s::mul(b, loc, x, s::constant(b, loc, t, M_SQRT1_2)));
+    // 0.5 x (1 + tanh(u)) == x / (1 + exp(-2u)), u = sqrt(2/pi) (x + 0.044715 x^3): one exp
+    // instead of tanh's rational approximation, and no cancellation in 1 + tanh(u) for
+    // negative x (the result keeps exp's relative accuracy out in the tail).
+    Value x2 = s::mul(b, loc, x, x);
+    Value poly = s::add(b, loc, one, s::mul(b, loc, s::constant(b, loc, t, 0.044715), x2));
+    Value arg = s::mul(b, loc, s::mul(b, loc, x, poly),
+                       s::constant(b, loc, t, -2.0 * std::sqrt(2.0 / M_PI)));
+    return s::div(b, loc, x, s::add(b, loc, one, s::exp(b, loc, arg)));
   }
+  Value half = s::constant(b, loc, t, 0.5);
+  Value inner = math::ErfOp::create(b, loc, s::mul(b, loc, x, s::constant(b, loc, t, M_SQRT1_2)));
   return s::mul(b, loc, s::mul(b, loc, half, x), s::add(b, loc, one, inner));
 }
 int64_t GeluOp::getFlopsPerElement() { return 8; }

@@ -30,17 +30,52 @@ func.func @erf(%x: f32) -> f32 {
 
 // -----
 
-// exp on vectors (what the vectorizer produces): range reduction by ln 2 and a 2^n built from
-// the exponent bits.
+// f32 exp on vectors (what the vectorizer produces): tlc's short expansion, not upstream's.
+// Clamp, k + 126 in the low bits of t = x * log2(e) + 1.5 * 2^23 + 126, Cody-Waite reduction,
+// a degree-5 polynomial, 2^(k-1) from the bits of t. The clamps are compare-and-select, so a
+// NaN fails both compares and reaches the result.
 // CHECK-LABEL: func.func @exp_vector
+// CHECK-SAME: (%[[V:.+]]: vector<16xf32>)
 // CHECK-NOT: math.exp
-// CHECK: math.floor %{{.+}} : vector<8xf32>
-// CHECK: math.fma %{{.+}} : vector<8xf32>
-// CHECK: arith.shli %{{.+}} : vector<8xi32>
-// CHECK: return %{{.+}} : vector<8xf32>
-func.func @exp_vector(%v: vector<8xf32>) -> vector<8xf32> {
-  %0 = math.exp %v : vector<8xf32>
-  return %0 : vector<8xf32>
+// CHECK-NOT: math.floor
+// CHECK-DAG: %[[LO:.+]] = arith.constant dense<-8.750000e+01> : vector<16xf32>
+// CHECK-DAG: %[[HI:.+]] = arith.constant dense<8.880000e+01> : vector<16xf32>
+// CHECK-DAG: %[[SHIFT:.+]] = arith.constant dense<0x4B40007E> : vector<16xf32>
+// CHECK-DAG: %[[C23:.+]] = arith.constant dense<23> : vector<16xi32>
+// CHECK: %[[BELOW:.+]] = arith.cmpf olt, %[[V]], %[[LO]] : vector<16xf32>
+// CHECK: %[[A:.+]] = arith.select %[[BELOW]], %[[LO]], %[[V]] : vector<16xi1>, vector<16xf32>
+// CHECK: %[[ABOVE:.+]] = arith.cmpf ogt, %[[A]], %[[HI]] : vector<16xf32>
+// CHECK: %[[XC:.+]] = arith.select %[[ABOVE]], %[[HI]], %[[A]] : vector<16xi1>, vector<16xf32>
+// CHECK: %[[T:.+]] = math.fma %[[XC]], %{{.+}}, %[[SHIFT]] : vector<16xf32>
+// CHECK: %[[K:.+]] = arith.subf %[[T]], %[[SHIFT]] : vector<16xf32>
+// CHECK: %[[R0:.+]] = math.fma %[[K]], %{{.+}}, %[[XC]] : vector<16xf32>
+// CHECK: %[[R:.+]] = math.fma %[[K]], %{{.+}}, %[[R0]] : vector<16xf32>
+// CHECK-COUNT-5: math.fma %{{.+}}, %[[R]], %{{.+}} : vector<16xf32>
+// CHECK: %[[B:.+]] = arith.bitcast %[[T]] : vector<16xf32> to vector<16xi32>
+// CHECK: %[[S:.+]] = arith.shli %[[B]], %[[C23]] : vector<16xi32>
+// CHECK: %[[SC:.+]] = arith.bitcast %[[S]] : vector<16xi32> to vector<16xf32>
+// CHECK: %[[Y:.+]] = arith.mulf %{{.+}}, %[[SC]] : vector<16xf32>
+// CHECK-NEXT: return %[[Y]] : vector<16xf32>
+func.func @exp_vector(%v: vector<16xf32>) -> vector<16xf32> {
+  %0 = math.exp %v : vector<16xf32>
+  return %0 : vector<16xf32>
+}
+
+// -----
+
+// Scalar f32 exp takes the same expansion; f16 exp is left to MLIR's (computed in f32, where
+// the expansion above then applies).
+// CHECK-LABEL: func.func @exp_scalar_f16
+// CHECK-SAME: (%[[X:.+]]: f32, %[[H:.+]]: f16)
+// CHECK-NOT: math.exp
+// CHECK: arith.cmpf olt, %[[X]], %{{.+}} : f32
+// CHECK: arith.shli %{{.+}} : i32
+// CHECK: arith.extf %[[H]] : f16 to f32
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+func.func @exp_scalar_f16(%x: f32, %h: f16) -> (f32, f16) {
+  %0 = math.exp %x : f32
+  %1 = math.exp %h : f16
+  return %0, %1 : f32, f16
 }
 
 // -----

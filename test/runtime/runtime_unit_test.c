@@ -1,10 +1,13 @@
 /* Unit tests for libtlcrt: every public function, its edge cases and its error statuses. */
+#define _POSIX_C_SOURCE 200809L
 #include "tlc/runtime.h"
+#include <pthread.h>
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 
@@ -288,6 +291,79 @@ static void count_body(void *ctx, int64_t begin, int64_t end) {
     tlc_parallel_for(nested_body, c, 3);
 }
 
+/* Sleeps 1 ms in every part but the caller's: longer than the pool's polling window, so the
+ * caller waits for the workers on the condition variable. */
+static void slow_body(void *ctx, int64_t begin, int64_t end) {
+  struct par_ctx *c = ctx;
+  if (begin != 0) {
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+  }
+  for (int64_t i = begin; i < end; ++i)
+    c->hits[i]++;
+}
+
+/* The pool's slow paths: workers that went to sleep between jobs (a gap longer than their
+ * polling window) are woken for the next one, and a caller that finishes its part first
+ * sleeps until the last worker is done. */
+static void test_thread_pool_sleeping(void) {
+  enum { N = 97 };
+  static int hits[N];
+  struct par_ctx c = {hits, 0};
+  tlc_thread_pool *pool = NULL;
+  CHECK(tlc_thread_pool_create(NULL, 3, &pool) == TLC_STATUS_OK && pool);
+  for (int rep = 0; rep < 4; ++rep) {
+    struct timespec gap = {0, 5000000};
+    nanosleep(&gap, NULL);
+    tlc_thread_pool_run(pool, rep % 2 ? slow_body : count_body, &c, N);
+  }
+  int ok = 1;
+  for (int i = 0; i < N; ++i)
+    ok &= hits[i] == 4;
+  CHECK(ok);
+  tlc_thread_pool_destroy(pool);
+}
+
+/* Records the thread of every iteration; a worker sleeps 2 ms in the first iteration it
+ * takes, as if descheduled. */
+struct steal_ctx {
+  pthread_t caller;
+  int by_caller[8];
+  int hits[8];
+};
+
+static void steal_body(void *ctx, int64_t begin, int64_t end) {
+  struct steal_ctx *c = ctx;
+  int caller = pthread_equal(pthread_self(), c->caller);
+  if (!caller) {
+    struct timespec ms = {0, 2000000};
+    nanosleep(&ms, NULL);
+  }
+  for (int64_t i = begin; i < end; ++i) {
+    c->hits[i]++;
+    c->by_caller[i] = caller;
+  }
+}
+
+/* A slow worker's share is taken over by the caller: every iteration runs once, and the caller
+ * runs some of the second half (the worker's share) instead of waiting for it. */
+static void test_thread_pool_stealing(void) {
+  tlc_thread_pool *pool = NULL;
+  CHECK(tlc_thread_pool_create(NULL, 2, &pool) == TLC_STATUS_OK && pool);
+  struct steal_ctx c;
+  memset(&c, 0, sizeof c);
+  c.caller = pthread_self();
+  tlc_thread_pool_run(pool, steal_body, &c, 8);
+  int once = 1, stolen = 0;
+  for (int i = 0; i < 8; ++i) {
+    once &= c.hits[i] == 1;
+    stolen |= i >= 4 && c.by_caller[i];
+  }
+  CHECK(once);
+  CHECK(stolen);
+  tlc_thread_pool_destroy(pool);
+}
+
 static void test_thread_pool(void) {
   enum { N = 1001 };
   static int hits[N];
@@ -333,6 +409,8 @@ int main(void) {
   test_workspace_default();
   test_workspace_custom_allocator();
   test_thread_pool();
+  test_thread_pool_sleeping();
+  test_thread_pool_stealing();
   if (failures) {
     fprintf(stderr, "runtime-unit: %d check(s) FAILED\n", failures);
     return 1;

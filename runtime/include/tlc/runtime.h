@@ -77,10 +77,13 @@ void tlc_workspace_free(const tlc_allocator *allocator, void *workspace);
 
 /* ---- Threads ---------------------------------------------------------------------------------
  * Generated code runs its outer parallel loops through tlc_parallel_for. Each call splits the
- * iterations [0, n) into one contiguous part per pool thread (the caller is one of them) and
- * returns when all are done. Iterations are independent, so results do not depend on the
- * thread count. The pool used is the one bound to the calling thread with tlc_thread_pool_bind,
- * or else the default pool, created on first use with tlc_default_num_threads() threads. */
+ * iterations [0, n) into one contiguous share per pool thread (the caller is one of them); a
+ * thread done with its share takes iterations another has not started, and the call returns
+ * when all are done. Iterations are independent, so results do not depend on the thread count
+ * or on which thread ran what. Between calls, threads poll for TLC_SPIN_US microseconds
+ * (default 200; 0: never) before sleeping. The pool used is the one bound to the calling thread
+ * with tlc_thread_pool_bind, or else the default pool, created on first use with
+ * tlc_default_num_threads() threads. */
 
 /* Runs iterations [begin, end) of a parallel loop; `ctx` holds the loop's captured values. */
 typedef void (*tlc_parallel_body)(void *ctx, int64_t begin, int64_t end);
