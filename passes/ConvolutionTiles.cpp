@@ -74,21 +74,28 @@ void tlc::buildMacBody(OpBuilder &b, Location loc, ValueRange args) {
   linalg::YieldOp::create(b, loc, s);
 }
 
-int64_t tlc::chooseConvTileRows(int64_t outH, int64_t outW, int64_t pixels) {
+int64_t tlc::chooseConvTileRows(int64_t batch, int64_t outH, int64_t outW, int64_t depth,
+                                int64_t pixels, int64_t blockBytes, int64_t slots) {
   int64_t rows = 1;
-  double bestFill = -1;
+  double best = -1;
   int64_t bestDistance = 0;
   for (int64_t r = 1; r <= outH; ++r) {
     int64_t p = r * outW;
-    if (r > 1 && p > 2 * pixels)
+    if (r > 1 && (p > 2 * pixels || p * depth * 4 > blockBytes))
       break;
     if (outH % r != 0)
       continue;
-    double fill = double(p) / double(llvm::alignTo(p, 32));
+    // Lanes used in the 32-wide register tiles, times tiles per slot-round used: the loop
+    // runs as `slots` slots (two threads take half each), so 14 tiles over 8 slots leave
+    // one thread 8 tiles and the other 6.
+    int64_t tiles = batch * (outH / r);
+    int64_t round = tiles > slots ? slots : 2;
+    double score = double(p) / double(llvm::alignTo(p, 32)) * double(tiles) /
+                   double(llvm::alignTo(tiles, round));
     int64_t distance = std::abs(p - pixels);
-    if (fill > bestFill + 1e-9 || (fill > bestFill - 1e-9 && distance < bestDistance)) {
+    if (score > best + 1e-9 || (score > best - 1e-9 && distance < bestDistance)) {
       rows = r;
-      bestFill = fill;
+      best = score;
       bestDistance = distance;
     }
   }

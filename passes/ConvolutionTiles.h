@@ -11,10 +11,14 @@ namespace tlc {
 /// The multiply-accumulate body `acc + x * w` of a contraction generic.
 void buildMacBody(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args);
 
-/// Policy: the output rows per tile for an output of `outH` x `outW` pixels per channel: a
-/// divisor of `outH` (static tile shapes) whose pixel count (rows x outW) stays within
-/// 2 x `pixels` and fills the 32-wide register tiles best, nearest `pixels` among equals.
-int64_t chooseConvTileRows(int64_t outH, int64_t outW, int64_t pixels);
+/// Policy: the output rows per tile for `batch` images of `outH` x `outW` output pixels and
+/// `depth` (C*KH*KW) im2col rows: a divisor of `outH` (static tile shapes) whose pixel count
+/// (rows x outW) stays within 2 x `pixels` and whose im2col block (4-byte elements) within
+/// `blockBytes` (it must stay in L2 next to the filter), scored by the lanes it fills in the 32-wide register tiles times how evenly
+/// its tiles spread over `slots` parallel slots (tlc-bound-forall-replicas) and so over the
+/// threads; the pixel count nearest `pixels` among equals.
+int64_t chooseConvTileRows(int64_t batch, int64_t outH, int64_t outW, int64_t depth,
+                           int64_t pixels, int64_t blockBytes, int64_t slots);
 
 /// Mechanism: rewrites `op` (static NCHW/FCHW shapes, one float type) as a one-dimensional
 /// scf.forall over tiles of `rows` output rows (all channels) of one image. Each tile copies

@@ -100,9 +100,11 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     whose loops run (n, c, oh, kh, kw, ow), so the innermost loop walks output and input rows
     with unit stride (for stride 1) and vectorizes. Other convolutions are left alone.
 
-    With `tile-im2col` (the default), a convolution with a window wider than 1x1 whose output
-    splits into at least `min-tiles` tiles of whole output rows (about `tile-pixels` pixels
-    each) instead becomes an `scf.forall` over those tiles. Each tile copies its own
+    With `tile-im2col` (the default), a convolution with a window wider than 1x1 whose whole
+    im2col matrix is larger than `min-im2col-bytes` and whose output splits into at least
+    `min-tiles` tiles of whole output rows (about `tile-pixels` pixels each, at least
+    `min-tile-pixels`, an im2col block of at most `tile-bytes`) instead becomes an
+    `scf.forall` over those tiles. Each tile copies its own
     `[C, KH, KW, rows, OW]` im2col block (one unit-stride row copy per channel and filter
     tap; a strided convolution reads the input's stride phases, made once by a
     `linalg.transpose`) and contracts the filter with it into its output slice, so the block
@@ -115,8 +117,17 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
            "build the im2col matrix per output tile inside a parallel loop">,
     Option<"tilePixels", "tile-pixels", "int64_t", /*default=*/"256",
            "output pixels per tile to aim for (whole output rows)">,
+    Option<"tileBytes", "tile-bytes", "int64_t", /*default=*/"524288",
+           "largest im2col block per tile, in bytes (it should stay in L2)">,
+    Option<"tileSlots", "tile-slots", "int64_t", /*default=*/"8",
+           "parallel slots the tile loop runs as (tlc-bound-forall-replicas' max-slots): "
+           "tile counts that spread evenly over them are preferred">,
     Option<"minTiles", "min-tiles", "int64_t", /*default=*/"4",
            "tile only convolutions with at least this many row tiles">,
+    Option<"minTilePixels", "min-tile-pixels", "int64_t", /*default=*/"128",
+           "tile only convolutions whose tiles have at least this many pixels">,
+    Option<"minIm2colBytes", "min-im2col-bytes", "int64_t", /*default=*/"4194304",
+           "tile only convolutions whose whole im2col matrix is larger (bytes)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",

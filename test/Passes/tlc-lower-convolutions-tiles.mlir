@@ -1,4 +1,9 @@
-// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2" -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0" -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions | FileCheck %s --check-prefix=DEFAULT
+
+// With the default thresholds none of these small convolutions is tiled: their whole im2col
+// matrices are far below min-im2col-bytes (4 MB).
+// DEFAULT-NOT: scf.forall
 
 // Stride 1, one image of 8x8 outputs: tiles of 4 rows (32 pixels fill the 32-wide register
 // tiles), so 2 tiles in one loop. Each tile copies its [C, KH, KW, rows, OW] im2col block,

@@ -33,22 +33,22 @@ class Block(nn.Module):
         return y
 
 
-# name: (input shape, module). Images of 48 and more output rows split into several row tiles
-# (tiled im2col); the small ones (14x14 and below) take the untiled path.
+# name: (input shape, module). The first nine have im2col matrices over 4 MB and take the
+# tiled path (tlc-lower-convolutions' defaults); the small ones take the untiled path.
 def cases():
     C = nn.Conv2d
     return {
-        "s1_pad_bias_relu": ((1, 16, 64, 64), Block(C(16, 32, 3, padding=1), relu=True)),
-        "k7s2_batch": ((2, 3, 64, 64), Block(C(3, 16, 7, stride=2, padding=3, bias=False))),
-        "s2_odd": ((1, 8, 67, 69), Block(C(8, 24, 3, stride=2, padding=1))),
-        "dilation2": ((1, 8, 48, 48), Block(C(8, 16, 3, padding=2, dilation=2), relu=True)),
-        "dilation2_s2_prime_rows": ((1, 4, 81, 81), Block(C(4, 16, 3, stride=2, padding=2,
+        "s1_pad_bias_relu": ((1, 16, 128, 128), Block(C(16, 32, 3, padding=1), relu=True)),
+        "k7s2_batch": ((2, 3, 128, 128), Block(C(3, 16, 7, stride=2, padding=3, bias=False))),
+        "s2_odd": ((2, 16, 131, 133), Block(C(16, 24, 3, stride=2, padding=1))),
+        "dilation2": ((1, 16, 96, 96), Block(C(16, 16, 3, padding=2, dilation=2), relu=True)),
+        "dilation2_s2_prime_rows": ((1, 16, 261, 261), Block(C(16, 16, 3, stride=2, padding=2,
                                                             dilation=2))),
-        "rect_stride_kernel": ((2, 6, 36, 44), Block(C(6, 20, (3, 5), stride=(2, 1),
+        "rect_stride_kernel": ((2, 8, 100, 128), Block(C(8, 20, (3, 5), stride=(2, 1),
                                                        padding=(1, 2)))),
-        "no_pad_odd_channels": ((1, 5, 50, 47), Block(C(5, 20, 3))),
-        "residual": ((2, 32, 28, 28), Block(C(32, 32, 3, padding=1), relu=True, residual=True)),
-        "two_convs": ((1, 8, 96, 96), Block(C(8, 16, 3, stride=2, padding=1), relu=True,
+        "no_pad_odd_channels": ((1, 5, 230, 227), Block(C(5, 20, 3))),
+        "residual": ((1, 32, 64, 64), Block(C(32, 32, 3, padding=1), relu=True, residual=True)),
+        "two_convs": ((1, 16, 256, 256), Block(C(16, 16, 3, stride=2, padding=1), relu=True,
                                             then=C(16, 16, 3, padding=1))),
         "small_image": ((1, 16, 8, 8), Block(C(16, 64, 3, padding=1), relu=True)),
         "small_odd": ((1, 5, 13, 11), Block(C(5, 20, 3))),
