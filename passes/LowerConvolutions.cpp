@@ -1,8 +1,10 @@
 // tlc-lower-convolutions: 2-D convolutions on tensors as im2col + contraction (which the
 // contraction tiler and vectorizer handle) and depthwise convolutions as loops in a
 // vectorizable order.
+#include "passes/ConvolutionTiles.h"
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
@@ -36,12 +38,6 @@ SmallVector<int64_t> values(DenseIntElementsAttr attr) {
                                          [](const APInt &v) { return v.getSExtValue(); }));
 }
 
-/// The multiply-accumulate body `acc + x * w`.
-void macBody(OpBuilder &b, Location loc, ValueRange args) {
-  Value p = arith::MulFOp::create(b, loc, args[0], args[1]);
-  Value s = arith::AddFOp::create(b, loc, args[2], p);
-  linalg::YieldOp::create(b, loc, s);
-}
 
 /// conv_2d_nchw_fchw -> im2col copy (unless 1x1, stride 1) + [F, K] x [N, K, P] contraction.
 LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
@@ -101,7 +97,7 @@ LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
   Value mm = linalg::GenericOp::create(
                  rewriter, loc, TypeRange{out3Type}, ValueRange{filter2, col}, ValueRange{out3},
                  maps, SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel, IT::reduction},
-                 macBody)
+                 tlc::buildMacBody)
                  .getResult(0);
   Value result = tensor::ExpandShapeOp::create(rewriter, loc, outType, mm,
                                                ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
@@ -125,13 +121,38 @@ LogicalResult lowerDepthwise(RewriterBase &rewriter, linalg::DepthwiseConv2DNchw
       rewriter, loc, TypeRange{init.getType()}, ValueRange{input, filter}, ValueRange{init}, maps,
       SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel, IT::reduction, IT::reduction,
                       IT::parallel},
-      macBody);
+      tlc::buildMacBody);
   rewriter.replaceOp(op, generic.getResults());
   return success();
 }
 
 struct TLCLowerConvolutionsPass
     : tlc::impl::TLCLowerConvolutionsBase<TLCLowerConvolutionsPass> {
+  using Base::Base;
+
+  /// Policy: tiled im2col for a convolution with a window wider than 1x1 (a strided 1x1
+  /// convolution copies a quarter of its input or less; splitting all of it into stride
+  /// phases costs more) whose whole im2col matrix would outgrow the caches (more than
+  /// `min-im2col-bytes`) and whose row tiles are large enough to feed the register tiles
+  /// (at least `min-tile-pixels` pixels) and many enough for the threads (`min-tiles`).
+  /// Measured on resnet18's layers: 56x56 and 112x112 outputs gain (per-tile copies in
+  /// cache, vectorized); 28x28 and smaller lose (their matrix fits in cache anyway, and the
+  /// byte bound makes tiles of one or two rows, too short for the register tiles).
+  LogicalResult lower(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) {
+    auto w = cast<RankedTensorType>(conv.getInputs()[1].getType());
+    auto out = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+    int64_t n = out.getDimSize(0), oh = out.getDimSize(2), ow = out.getDimSize(3);
+    int64_t depth = w.getDimSize(1) * w.getDimSize(2) * w.getDimSize(3);
+    int64_t rows =
+        tlc::chooseConvTileRows(n, oh, ow, depth, tilePixels, tileBytes, tileSlots);
+    bool window = w.getDimSize(2) > 1 || w.getDimSize(3) > 1;
+    int64_t im2colBytes = n * depth * oh * ow * 4;
+    if (!tileIm2col || !window || im2colBytes <= minIm2colBytes ||
+        rows * ow < minTilePixels || n * (oh / rows) < minTiles)
+      return lowerConv(rewriter, conv);
+    return tlc::lowerConvToTiles(rewriter, conv, rows);
+  }
+
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> work;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -142,7 +163,7 @@ struct TLCLowerConvolutionsPass
     for (linalg::LinalgOp op : work) {
       LogicalResult done = success();
       if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))
-        done = lowerConv(rewriter, conv);
+        done = lower(rewriter, conv);
       else
         done = lowerDepthwise(rewriter, cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()));
       if (failed(done))

@@ -99,9 +99,40 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     register-tiled FMA code. `linalg.depthwise_conv_2d_nchw_chw` becomes a `linalg.generic`
     whose loops run (n, c, oh, kh, kw, ow), so the innermost loop walks output and input rows
     with unit stride (for stride 1) and vectorizes. Other convolutions are left alone.
+
+    With `tile-im2col` (the default), a convolution with a window wider than 1x1 whose whole
+    im2col matrix is larger than `min-im2col-bytes` and whose output splits into at least
+    `min-tiles` tiles of whole output rows (about `tile-pixels` pixels each, at least
+    `min-tile-pixels`, an im2col block of at most `tile-bytes`) instead becomes an
+    `scf.forall` over those tiles. Each tile copies its own
+    `[C, KH, KW, rows, OW]` im2col block (one unit-stride row copy per channel and filter
+    tap; a strided convolution reads the input's stride phases, made once by a
+    `linalg.transpose`) and contracts the filter with it into its output slice, so the block
+    is consumed from cache right after it is written, and tiles run on different threads. A
+    zero-filled output is not filled up front: each tile accumulates into a contiguous buffer
+    of its own (`bufferization.alloc_tensor`, filled) and inserts the result.
   }];
+  let options = [
+    Option<"tileIm2col", "tile-im2col", "bool", /*default=*/"true",
+           "build the im2col matrix per output tile inside a parallel loop">,
+    Option<"tilePixels", "tile-pixels", "int64_t", /*default=*/"256",
+           "output pixels per tile to aim for (whole output rows)">,
+    Option<"tileBytes", "tile-bytes", "int64_t", /*default=*/"524288",
+           "largest im2col block per tile, in bytes (it should stay in L2)">,
+    Option<"tileSlots", "tile-slots", "int64_t", /*default=*/"8",
+           "parallel slots the tile loop runs as (tlc-bound-forall-replicas' max-slots): "
+           "tile counts that spread evenly over them are preferred">,
+    Option<"minTiles", "min-tiles", "int64_t", /*default=*/"4",
+           "tile only convolutions with at least this many row tiles">,
+    Option<"minTilePixels", "min-tile-pixels", "int64_t", /*default=*/"128",
+           "tile only convolutions whose tiles have at least this many pixels">,
+    Option<"minIm2colBytes", "min-im2col-bytes", "int64_t", /*default=*/"4194304",
+           "tile only convolutions whose whole im2col matrix is larger (bytes)">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::bufferization::BufferizationDialect"];
 }
 
 def TLCFuseElementwise : Pass<"tlc-fuse-elementwise", "mlir::func::FuncOp"> {

@@ -1,0 +1,236 @@
+// 2-D convolutions as a parallel loop over output tiles with a per-tile im2col block.
+#include "passes/ConvolutionTiles.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace {
+
+using IT = utils::IteratorType;
+
+SmallVector<int64_t> values(DenseIntElementsAttr attr) {
+  return llvm::to_vector(llvm::map_range(attr.getValues<APInt>(),
+                                         [](const APInt &v) { return v.getSExtValue(); }));
+}
+
+/// The input as [N, C, SH, SW, HP, WP] stride phases: phase (a, b) holds rows a, a + SH, ...
+/// and columns b, b + SW, ... of `input`, `hp` x `wp` of them (rows and columns past the
+/// input's end are zeros; no tap reads them). A tap at window offset (y, x) then reads phase
+/// (y % SH, x % SW) from row y / SH and column x / SW on, with unit stride.
+Value stridePhases(OpBuilder &b, Location loc, Value input, int64_t sh, int64_t sw, int64_t hp,
+                   int64_t wp) {
+  auto type = cast<RankedTensorType>(input.getType());
+  Type et = type.getElementType();
+  int64_t n = type.getDimSize(0), c = type.getDimSize(1), h = type.getDimSize(2),
+          w = type.getDimSize(3);
+  SmallVector<int64_t> full = {n, c, sh * hp, sw * wp};
+  SmallVector<OpFoldResult> zeros(4, b.getIndexAttr(0)), ones(4, b.getIndexAttr(1));
+  Value ext;
+  if (h >= full[2] && w >= full[3]) {
+    ext = tensor::ExtractSliceOp::create(b, loc, RankedTensorType::get(full, et), input, zeros,
+                                         getAsIndexOpFoldResult(b.getContext(), full), ones);
+  } else {
+    SmallVector<int64_t> kept = {n, c, std::min(h, full[2]), std::min(w, full[3])};
+    Value part =
+        tensor::ExtractSliceOp::create(b, loc, RankedTensorType::get(kept, et), input, zeros,
+                                       getAsIndexOpFoldResult(b.getContext(), kept), ones);
+    Value zero = arith::ConstantOp::create(b, loc, et, b.getZeroAttr(et));
+    Value empty = tensor::EmptyOp::create(b, loc, full, et);
+    Value filled = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+    ext = tensor::InsertSliceOp::create(b, loc, part, filled, zeros,
+                                        getAsIndexOpFoldResult(b.getContext(), kept), ones);
+  }
+  auto ext6Type = RankedTensorType::get({n, c, hp, sh, wp, sw}, et);
+  Value ext6 = tensor::ExpandShapeOp::create(b, loc, ext6Type, ext,
+                                             ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}});
+  Value phases = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{n, c, sh, sw, hp, wp}, et);
+  return linalg::TransposeOp::create(b, loc, ext6, phases, ArrayRef<int64_t>{0, 1, 3, 5, 2, 4})
+      .getResult()[0];
+}
+
+/// A parallel identity-map linalg.generic copying `from` into `into` (same shape).
+Value copyRows(OpBuilder &b, Location loc, Value from, Value into) {
+  auto type = cast<RankedTensorType>(into.getType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(b, loc, TypeRange{type}, ValueRange{from}, ValueRange{into},
+                                   ArrayRef<AffineMap>{id, id},
+                                   SmallVector<IT>(type.getRank(), IT::parallel),
+                                   [](OpBuilder &nb, Location l, ValueRange args) {
+                                     linalg::YieldOp::create(nb, l, args[0]);
+                                   })
+      .getResult(0);
+}
+
+} // namespace
+
+void tlc::buildMacBody(OpBuilder &b, Location loc, ValueRange args) {
+  Value p = arith::MulFOp::create(b, loc, args[0], args[1]);
+  Value s = arith::AddFOp::create(b, loc, args[2], p);
+  linalg::YieldOp::create(b, loc, s);
+}
+
+int64_t tlc::chooseConvTileRows(int64_t batch, int64_t outH, int64_t outW, int64_t depth,
+                                int64_t pixels, int64_t blockBytes, int64_t slots) {
+  int64_t rows = 1;
+  double best = -1;
+  int64_t bestDistance = 0;
+  for (int64_t r = 1; r <= outH; ++r) {
+    int64_t p = r * outW;
+    if (r > 1 && (p > 2 * pixels || p * depth * 4 > blockBytes))
+      break;
+    if (outH % r != 0)
+      continue;
+    // Lanes used in the 32-wide register tiles, times tiles per slot-round used: the loop
+    // runs as `slots` slots (two threads take half each), so 14 tiles over 8 slots leave
+    // one thread 8 tiles and the other 6.
+    int64_t tiles = batch * (outH / r);
+    int64_t round = tiles > slots ? slots : 2;
+    double score = double(p) / double(llvm::alignTo(p, 32)) * double(tiles) /
+                   double(llvm::alignTo(tiles, round));
+    int64_t distance = std::abs(p - pixels);
+    if (score > best + 1e-9 || (score > best - 1e-9 && distance < bestDistance)) {
+      rows = r;
+      best = score;
+      bestDistance = distance;
+    }
+  }
+  return rows;
+}
+
+LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op,
+                                    int64_t rows) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  Value input = op.getInputs()[0], filter = op.getInputs()[1], init = op.getOutputs()[0];
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto fType = cast<RankedTensorType>(filter.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  Type et = outType.getElementType();
+  int64_t n = outType.getDimSize(0), f = outType.getDimSize(1), oh = outType.getDimSize(2),
+          ow = outType.getDimSize(3), c = inType.getDimSize(1), kh = fType.getDimSize(2),
+          kw = fType.getDimSize(3);
+  SmallVector<int64_t> st = values(op.getStrides()), dil = values(op.getDilations());
+  int64_t k = c * kh * kw;
+  if (rows <= 0 || oh % rows != 0)
+    return op.emitOpError("convolution tile rows do not divide the output height");
+  rewriter.setInsertionPoint(op);
+
+  // Taps read unit-stride rows: of the input itself, or of its stride phases.
+  bool strided = st[0] != 1 || st[1] != 1;
+  Value src = input;
+  if (strided)
+    src = stridePhases(rewriter, loc, input, st[0], st[1], oh + (kh - 1) * dil[0] / st[0],
+                       ow + (kw - 1) * dil[1] / st[1]);
+  Value filter2 = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({f, k}, et), filter,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  // A constant-filled init (the usual zeros) is not filled up front: each tile fills a
+  // contiguous accumulator of its own (one memset, in cache) and copies the result out.
+  Value fillValue, dest = init;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    fillValue = fill.getInputs()[0];
+    dest = fill.getOutputs()[0];
+  }
+  // One loop over all tiles (the thread pool and the per-iteration buffer bound take
+  // one-dimensional loops): tile t is image t / RB, row block t % RB.
+  int64_t rowBlocks = oh / rows;
+  auto forall = scf::ForallOp::create(
+      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(n * rowBlocks)},
+      ValueRange{dest}, std::nullopt);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  Value t = forall.getInductionVars()[0];
+  Value outArg = forall.getRegionIterArgs()[0];
+  AffineExpr d0 = getAffineDimExpr(0, ctx);
+  auto apply = [&](AffineExpr e, OpFoldResult v) {
+    return affine::makeComposedFoldedAffineApply(rewriter, loc, e, {v});
+  };
+  OpFoldResult img = apply(d0.floorDiv(rowBlocks), t);
+  OpFoldResult rowBlock = apply(d0 % rowBlocks, t);
+  OpFoldResult row0 = apply(d0 * rows, rowBlock);
+  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
+  auto idx = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
+
+  // col[c, y, x, r, w] = input[img, c, (row0 + r) * SH + y * DH, w * SW + x * DW], one
+  // [C, rows, OW] copy per filter tap in an scf.for nest (unrolled, a 7x7 filter would make
+  // 49 copies of the same code).
+  auto rowsType = RankedTensorType::get({c, rows, ow}, et);
+  Value col = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{c, kh, kw, rows, ow}, et);
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+  AffineExpr d1 = getAffineDimExpr(1, ctx);
+  scf::LoopNest taps = scf::buildLoopNest(
+      rewriter, loc, ValueRange{index(0), index(0)}, ValueRange{index(kh), index(kw)},
+      ValueRange{index(1), index(1)}, ValueRange{col},
+      [&](OpBuilder &b, Location l, ValueRange yx, ValueRange iter) -> scf::ValueVector {
+        auto at = [&](AffineExpr e, ArrayRef<OpFoldResult> operands) {
+          return affine::makeComposedFoldedAffineApply(b, l, e, operands);
+        };
+        OpFoldResult y = yx[0], x = yx[1];
+        SmallVector<OpFoldResult> offsets, sizes;
+        if (strided) {
+          // Window offset y * DH is phase (y * DH) % SH, row (y * DH) / SH (likewise x).
+          offsets = {img,
+                     zero,
+                     at((d0 * dil[0]) % st[0], {y}),
+                     at((d0 * dil[1]) % st[1], {x}),
+                     at(d0 * rows + (d1 * dil[0]).floorDiv(st[0]), {rowBlock, y}),
+                     at((d0 * dil[1]).floorDiv(st[1]), {x})};
+          sizes = {one, idx(c), one, one, idx(rows), idx(ow)};
+        } else {
+          offsets = {img, zero, at(d0 * rows + d1 * dil[0], {rowBlock, y}), at(d0 * dil[1], {x})};
+          sizes = {one, idx(c), idx(rows), idx(ow)};
+        }
+        SmallVector<OpFoldResult> unit(offsets.size(), one);
+        Value window = tensor::ExtractSliceOp::create(b, l, rowsType, src, offsets, sizes, unit);
+        SmallVector<OpFoldResult> colOffsets = {zero, y, x, zero, zero},
+                                  colSizes = {idx(c), one, one, idx(rows), idx(ow)},
+                                  colUnit(5, one);
+        Value slot = tensor::ExtractSliceOp::create(b, l, rowsType, iter[0], colOffsets, colSizes,
+                                                    colUnit);
+        Value copied = copyRows(b, l, window, slot);
+        return {tensor::InsertSliceOp::create(b, l, copied, iter[0], colOffsets, colSizes,
+                                              colUnit)};
+      });
+  col = taps.results[0];
+  rewriter.setInsertionPointAfter(taps.loops.front());
+  int64_t pixels = rows * ow;
+  Value col2 = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({k, pixels}, et), col,
+      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
+  SmallVector<OpFoldResult> outOffsets = {img, zero, row0, zero},
+                            outSizes = {one, idx(f), idx(rows), idx(ow)}, outUnit(4, one);
+  auto tileType = RankedTensorType::get({f, rows, ow}, et);
+  auto out2Type = RankedTensorType::get({f, pixels}, et);
+  Value out2;
+  if (fillValue) {
+    Value acc = bufferization::AllocTensorOp::create(rewriter, loc, out2Type, ValueRange{});
+    out2 = linalg::FillOp::create(rewriter, loc, fillValue, acc).getResult(0);
+  } else {
+    Value out = tensor::ExtractSliceOp::create(rewriter, loc, tileType, outArg, outOffsets,
+                                               outSizes, outUnit);
+    out2 = tensor::CollapseShapeOp::create(rewriter, loc, out2Type, out,
+                                           ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+  }
+  // (m, p, k): out[m, p] += w[m, k] * col[k, p]
+  AffineExpr m, p, kk;
+  bindDims(ctx, m, p, kk);
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, kk}, ctx),
+                                 AffineMap::get(3, 0, {kk, p}, ctx),
+                                 AffineMap::get(3, 0, {m, p}, ctx)};
+  Value mm = linalg::GenericOp::create(rewriter, loc, TypeRange{out2Type}, ValueRange{filter2, col2},
+                                       ValueRange{out2}, maps,
+                                       SmallVector<IT>{IT::parallel, IT::parallel, IT::reduction},
+                                       buildMacBody)
+                 .getResult(0);
+  Value result = tensor::ExpandShapeOp::create(rewriter, loc, tileType, mm,
+                                               ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+  rewriter.setInsertionPointToEnd(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, result, outArg, outOffsets, outSizes,
+                                        outUnit);
+  rewriter.replaceOp(op, forall.getResults());
+  return success();
+}

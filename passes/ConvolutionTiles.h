@@ -1,0 +1,39 @@
+// 2-D convolutions as a parallel loop over output tiles, each building its own im2col block
+// right before contracting it with the filter (tlc-lower-convolutions).
+#ifndef TLC_PASSES_CONVOLUTIONTILES_H
+#define TLC_PASSES_CONVOLUTIONTILES_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace tlc {
+
+/// The multiply-accumulate body `acc + x * w` of a contraction generic.
+void buildMacBody(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args);
+
+/// Policy: the output rows per tile for `batch` images of `outH` x `outW` output pixels and
+/// `depth` (C*KH*KW) im2col rows: a divisor of `outH` (static tile shapes) whose pixel count
+/// (rows x outW) stays within 2 x `pixels` and whose im2col block (4-byte elements) within
+/// `blockBytes` (it must stay in L2 next to the filter), scored by the lanes it fills in the 32-wide register tiles times how evenly
+/// its tiles spread over `slots` parallel slots (tlc-bound-forall-replicas) and so over the
+/// threads; the pixel count nearest `pixels` among equals.
+int64_t chooseConvTileRows(int64_t batch, int64_t outH, int64_t outW, int64_t depth,
+                           int64_t pixels, int64_t blockBytes, int64_t slots);
+
+/// Mechanism: rewrites `op` (static NCHW/FCHW shapes, one float type) as a one-dimensional
+/// scf.forall over tiles of `rows` output rows (all channels) of one image. Each tile copies
+/// the input windows it needs into a [C, KH, KW, rows, OW] block, one unit-stride
+/// [rows, OW] copy (a linalg.generic) per channel and filter tap, and contracts the filter
+/// [F, C*KH*KW] with it into its output slice. A strided
+/// convolution first splits the input into its stride phases (a linalg.transpose), so every
+/// tap reads unit-stride rows. A constant-filled init (zeros) is not filled up front: each
+/// tile accumulates into a contiguous [F, rows * OW] buffer of its own, filled in cache, and
+/// copies it out. (Filling the output's strided tile slice in place instead gives LLVM a
+/// loop of small constant memsets, which it unrolls into one block of hundreds of stores
+/// that its scheduler takes seconds over.)
+mlir::LogicalResult lowerConvToTiles(mlir::RewriterBase &rewriter,
+                                     mlir::linalg::Conv2DNchwFchwOp op, int64_t rows);
+
+} // namespace tlc
+
+#endif // TLC_PASSES_CONVOLUTIONTILES_H
