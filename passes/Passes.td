@@ -181,6 +181,15 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     `scf.parallel` for `tlc-outline-parallel-loops`. Tile sizes
     are policy: the CPU target derives them from its vector width and register count.
     Ops with dynamic shapes or tensor semantics are left alone.
+
+    With `pack-rhs`, the right operand's k x n slice of each cache block (read with n as its
+    contiguous axis) is copied, before the m block loop, into a 64-byte aligned stack buffer
+    (a static `memref.alloca` at the top of the thread's loop body or of the function: one per
+    thread, no heap) laid out as `register-n`-wide strips of all k rows (a panel of 256 x 256
+    f32 takes 256 KiB of stack), and the register tiles read their strip from
+    there: each strip is contiguous, so the k loop streams it from L1 without the cache-set
+    conflicts of a power-of-two row stride. Contractions with fewer than `pack-min-rows` rows
+    of m (too little reuse for the copy) are not packed.
   }];
   let options = [
     Option<"cacheM", "cache-m", "int64_t", /*default=*/"64", "m block (rows of the output)">,
@@ -191,9 +200,14 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "register tile columns (a multiple of the vector length)">,
     Option<"parallelOuter", "parallel-outer", "bool", /*default=*/"true",
            "make the outermost block loop (batch or n) an scf.parallel">,
+    Option<"packRhs", "pack-rhs", "bool", /*default=*/"false",
+           "copy each k x n block of the right operand into register-tile strips">,
+    Option<"packMinRows", "pack-min-rows", "int64_t", /*default=*/"32",
+           "pack only when the m extent is at least this (rows that reuse the panel)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
-                           "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect"];
+                           "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",
+                           "mlir::vector::VectorDialect", "mlir::arith::ArithDialect"];
 }
 
 def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
@@ -268,7 +282,9 @@ def TLCOutlineParallelLoops : Pass<"tlc-outline-parallel-loops", "mlir::ModuleOp
     `tlc.parallel_launch = @<func>_par`. Constants are rematerialized; captured memrefs must
     have static shapes and identity layouts (they cross as bare pointers), other captures must
     be scalars, or the loop stays serial. `tlc-lower-parallel-launch` finishes the job in the
-    LLVM dialect.
+    LLVM dialect. Statically sized `memref.alloca`s at the top level of the loop body (e.g.
+    packed contraction panels) are allocated once per call in the outlined function's entry
+    block (once before a loop that stays serial) instead of once per iteration.
   }];
   let dependentDialects = ["mlir::func::FuncDialect", "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect"];

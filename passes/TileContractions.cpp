@@ -1,5 +1,6 @@
 // tlc-tile-contractions: cache- and register-level tiling of linalg contractions on buffers.
 #include "passes/LinalgBuilders.h"
+#include "passes/PackContractionOperands.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -25,6 +26,7 @@ namespace {
 struct ContractionLoops {
   unsigned m, n, k;
   unsigned numLoops;
+  int64_t mRange, nRange, kRange;
 };
 
 /// Mechanism: which ops qualify. A static, buffer-semantics contraction with at least one
@@ -41,9 +43,10 @@ std::optional<ContractionLoops> matchContraction(linalg::LinalgOp op) {
   // (e.g. the batch axis of [seq, 1, d] activations, an m dimension of "sbd,de->sbe") would
   // make a 1-row register tile, one accumulator chain per vector.
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  return ContractionLoops{tlc::innermostNonUnitDim(dims->m, ranges),
-                          tlc::innermostNonUnitDim(dims->n, ranges),
-                          tlc::innermostNonUnitDim(dims->k, ranges), op.getNumLoops()};
+  unsigned m = tlc::innermostNonUnitDim(dims->m, ranges);
+  unsigned n = tlc::innermostNonUnitDim(dims->n, ranges);
+  unsigned k = tlc::innermostNonUnitDim(dims->k, ranges);
+  return ContractionLoops{m, n, k, op.getNumLoops(), ranges[m], ranges[n], ranges[k]};
 }
 
 /// Tile sizes per loop: `m`, `n`, `k` for the matching dimensions, 1 for every other one
@@ -109,6 +112,18 @@ std::optional<int64_t> constantTripCount(scf::ForOp loop) {
   return llvm::divideCeil(*ub - *lb, *step);
 }
 
+/// Where a packed panel's buffer lives: the body of the loop that will run on the thread pool,
+/// else of the outermost enclosing scf.parallel, else of the function (one buffer per thread).
+Operation *packedBufferHome(scf::ForOp parallelLoop, LoopLikeOpInterface outermost) {
+  if (parallelLoop)
+    return parallelLoop;
+  Operation *home = outermost->getParentOfType<FunctionOpInterface>();
+  for (Operation *p = outermost->getParentOp(); p && p != home; p = p->getParentOp())
+    if (isa<scf::ParallelOp>(p))
+      home = p;
+  return home;
+}
+
 struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContractionsPass> {
   using Base::Base;
 
@@ -141,7 +156,9 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         block.emitOpError("register-level tiling failed");
         return signalPassFailure();
       }
-      inner->tiledOps.back()->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+      auto registerTile = cast<linalg::LinalgOp>(inner->tiledOps.back());
+      registerTile->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+      scf::ForOp parallelLoop;
       // The outermost block loop over a parallel dimension (batch or n) with more than one
       // iteration: blocks are independent, so threads may take them
       // (tlc-outline-parallel-loops). Loops over unit dimensions (e.g. the batch of a
@@ -157,10 +174,28 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
           std::optional<int64_t> trips = constantTripCount(forOp);
           if (trips && *trips <= 1)
             continue;
-          parallelLoops.push_back(forOp);
+          parallelLoop = forOp;
           break;
         }
       }
+      if (parallelLoop)
+        parallelLoops.push_back(parallelLoop);
+      // Pack the right operand's k x n panel into register-tile strips when enough register
+      // tiles reuse it (at least packMinRows rows of m) and it is wider than one strip.
+      if (packRhs && loops.mRange >= packMinRows && loops.nRange > registerN)
+        if (auto rhs = tlc::matchRhsOperand(registerTile, loops.m, loops.n, loops.k)) {
+          auto [operand, kResult, nResult] = *rhs;
+          tlc::RhsPanel panel{registerTile,
+                              operand,
+                              cast<scf::ForOp>(outer->loops.back().getOperation()),
+                              packedBufferHome(parallelLoop, outer->loops.front()),
+                              kResult,
+                              nResult,
+                              std::min<int64_t>(cacheK, loops.kRange),
+                              std::min<int64_t>(cacheN, loops.nRange),
+                              registerN};
+          (void)tlc::packRhsPanel(rewriter, panel);
+        }
       // Peel the register-level m and n loops so full tiles get static shapes (once a
       // canonicalization folds the constant sizes into the subviews).
       // Innermost first, so the outer peel copies an already peeled inner loop.

@@ -239,6 +239,8 @@ private:
     tiles.cacheK = 256;
     tiles.cacheN = std::max<int64_t>(tiles.registerN, 256 / tiles.registerN * tiles.registerN);
     tiles.cacheM = 8 * tiles.registerM;
+    tiles.packRhs = true;
+    tiles.packMinRows = 4 * tiles.registerM;
     return tiles;
   }
 

@@ -1,0 +1,112 @@
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-rhs=true pack-min-rows=16" -canonicalize | FileCheck %s
+
+// The right operand's 32 x 64 block is copied into 16-wide strips of a stack buffer (allocated
+// once per thread at the top of the parallel n loop), row by row: full strips unmasked, the
+// partial strip (100 = 64 + 36 = 64 + 2 x 16 + 4) masked. The register tiles read their strip
+// of the buffer, not the operand.
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: %[[B:[^:]+]]: memref<64x100xf32>
+// CHECK: scf.parallel
+// CHECK-NEXT: %[[P:.+]] = memref.alloca() {alignment = 64 : i64} : memref<4x32x16xf32>
+// CHECK: scf.for %[[K0:.+]] =
+// CHECK: %[[BLK:.+]] = memref.subview %[[B]][%[[K0]], %{{.+}}] [32, %{{.+}}] [1, 1]
+// CHECK: scf.for %[[ROW:.+]] =
+// CHECK: scf.for %[[COL:.+]] =
+// CHECK: %[[STRIP:.+]] = affine.apply #{{.+}}(%[[COL]])
+// CHECK: %[[V:.+]] = vector.transfer_read %[[BLK]][%[[ROW]], %[[COL]]], %{{.+}} {in_bounds = [true]} : memref<32x?xf32, {{.+}}>, vector<16xf32>
+// CHECK: vector.transfer_write %[[V]], %[[P]][%[[STRIP]], %[[ROW]], %{{.+}}] {in_bounds = [true]}
+// CHECK: scf.for
+// CHECK: %[[MASK:.+]] = vector.create_mask %{{.+}} : vector<16xi1>
+// CHECK: vector.transfer_read %[[BLK]][%[[ROW]], %{{.+}}], %{{.+}}, %[[MASK]]
+// CHECK: vector.transfer_write %{{.+}}, %[[P]][%{{.+}}, %[[ROW]], %{{.+}}], %[[MASK]]
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c16
+// CHECK: scf.for %[[NR:.+]] =
+// CHECK: scf.for
+// CHECK: scf.for %[[K:.+]] =
+// CHECK: %[[S:.+]] = affine.apply #{{.+}}(%[[NR]])
+// CHECK: %[[VIEW:.+]] = memref.subview %[[P]][%[[S]], %[[K]], 0] [1, 1, 16] [1, 1, 1] : memref<4x32x16xf32> to memref<1x16xf32, strided<[512, 1], offset: ?>>
+// CHECK: linalg.matmul {tlc.register_tile} ins(%{{.+}}, %[[VIEW]] : memref<4x1xf32, {{.+}}>, memref<1x16xf32, strided<[512, 1], offset: ?>>)
+// CHECK-NOT: memref.subview %[[B]]
+// CHECK: return
+func.func @matmul(%a: memref<40x64xf32>, %b: memref<64x100xf32>, %c: memref<40x100xf32>) {
+  linalg.matmul ins(%a, %b : memref<40x64xf32>, memref<64x100xf32>) outs(%c : memref<40x100xf32>)
+  return
+}
+
+// -----
+
+// A batch matmul: the buffer keeps the operand's unit batch dimension; the batch loop is the
+// parallel one, so each batch element's thread has its own buffer.
+// CHECK-LABEL: func.func @batch
+// CHECK: scf.parallel
+// CHECK-NEXT: %[[P:.+]] = memref.alloca() {alignment = 64 : i64} : memref<4x1x32x16xf32>
+// CHECK: vector.transfer_write %{{.+}}, %[[P]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] {in_bounds = [true]}
+// CHECK: memref.subview %[[P]][%{{.+}}, 0, %{{.+}}, 0] [1, 1, 1, 16] [1, 1, 1, 1] : memref<4x1x32x16xf32> to memref<1x1x16xf32, {{.+}}>
+// CHECK: linalg.batch_matmul {tlc.register_tile}
+func.func @batch(%a: memref<2x40x64xf32>, %b: memref<2x64x100xf32>, %c: memref<2x40x100xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2x40x64xf32>, memref<2x64x100xf32>) outs(%c : memref<2x40x100xf32>)
+  return
+}
+
+// -----
+
+// A contraction already inside a parallel loop (e.g. an epilogue-fused tile): the buffer goes
+// to the top of that loop's body, not into the block loops.
+// CHECK-LABEL: func.func @in_parallel
+// CHECK: scf.parallel
+// CHECK-NEXT: %[[P:.+]] = memref.alloca() {alignment = 64 : i64} : memref<4x32x16xf32>
+// CHECK-NOT: scf.parallel
+// CHECK: linalg.matmul {tlc.register_tile}
+func.func @in_parallel(%a: memref<4x40x64xf32>, %b: memref<64x100xf32>, %c: memref<4x40x100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %sa = memref.subview %a[%i, 0, 0] [1, 40, 64] [1, 1, 1] : memref<4x40x64xf32> to memref<40x64xf32, strided<[64, 1], offset: ?>>
+    %sc = memref.subview %c[%i, 0, 0] [1, 40, 100] [1, 1, 1] : memref<4x40x100xf32> to memref<40x100xf32, strided<[100, 1], offset: ?>>
+    linalg.matmul ins(%sa, %b : memref<40x64xf32, strided<[64, 1], offset: ?>>, memref<64x100xf32>) outs(%sc : memref<40x100xf32, strided<[100, 1], offset: ?>>)
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Negative: fewer rows of m than pack-min-rows (too little reuse for the copy).
+// CHECK-LABEL: func.func @few_rows
+// CHECK-NOT: memref.alloca
+// CHECK: linalg.matmul {tlc.register_tile} ins(%{{.+}}, %{{.+}} : memref<4x1xf32, {{.+}}>, memref<1x16xf32, strided<[100, 1], offset: ?>>)
+func.func @few_rows(%a: memref<8x64xf32>, %b: memref<64x100xf32>, %c: memref<8x100xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x64xf32>, memref<64x100xf32>) outs(%c : memref<8x100xf32>)
+  return
+}
+
+// -----
+
+// Negative: the right operand is read with k contiguous (n is not its last dimension): it is
+// left in place.
+// CHECK-LABEL: func.func @transposed_rhs
+// CHECK-NOT: memref.alloca
+// CHECK: linalg.generic
+// CHECK-SAME: tlc.register_tile
+func.func @transposed_rhs(%a: memref<40x64xf32>, %b: memref<100x64xf32>, %c: memref<40x100xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (j, k)>, affine_map<(i, j, k) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<40x64xf32>, memref<100x64xf32>) outs(%c : memref<40x100xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Negative: without pack-rhs nothing is packed (the default of the pass; the CPU target sets it).
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16" | FileCheck %s --check-prefix=OFF
+// OFF-NOT: memref.alloca
+func.func @unpacked(%a: memref<40x64xf32>, %b: memref<64x100xf32>, %c: memref<40x100xf32>) {
+  linalg.matmul ins(%a, %b : memref<40x64xf32>, memref<64x100xf32>) outs(%c : memref<40x100xf32>)
+  return
+}
