@@ -43,12 +43,41 @@ static bool hoistOutOf(Value value, scf::ForOp loop, SmallVectorImpl<Operation *
   return true;
 }
 
+scf::ForOp tlc::outermostInvariantLoop(Value value, Operation *op, Operation *home) {
+  scf::ForOp best;
+  for (Operation *p = op->getParentOp(); p && p != home; p = p->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(p);
+    SmallVector<Operation *> unused;
+    if (!loop || !hoistOutOf(value, loop, unused))
+      break;
+    best = loop;
+  }
+  return best;
+}
+
 LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
   linalg::LinalgOp tile = panel.registerTile;
   auto tileSlice = tile->getOperand(panel.operand).getDefiningOp<memref::SubViewOp>();
   if (!tileSlice)
     return failure();
+  // What is packed (`block`: one cache block's slice, or the whole operand) and where the
+  // register tile's slice starts in it (`base` + the tile's offsets).
   Value block = tileSlice.getSource();
+  unsigned numResults = cast<MemRefType>(block.getType()).getRank();
+  SmallVector<OpFoldResult> base(numResults, rewriter.getIndexAttr(0));
+  scf::ForOp copyBefore = panel.mBlockLoop;
+  int64_t panelK = panel.panelK, panelN = panel.panelN;
+  if (panel.wholeOperandBefore) {
+    auto blockSlice = block.getDefiningOp<memref::SubViewOp>();
+    if (!blockSlice || blockSlice.getSourceType().getRank() != numResults ||
+        !blockSlice.getSourceType().hasStaticShape())
+      return failure();
+    block = blockSlice.getSource();
+    base = blockSlice.getMixedOffsets();
+    copyBefore = panel.wholeOperandBefore;
+    panelK = blockSlice.getSourceType().getDimSize(panel.kResult);
+    panelN = blockSlice.getSourceType().getDimSize(panel.nResult);
+  }
   auto blockType = dyn_cast<MemRefType>(block.getType());
   if (!blockType || !blockType.getElementType().isIntOrFloat())
     return failure();
@@ -63,8 +92,9 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
   Operation *home = panel.bufferHome;
   if (!home || home->getNumRegions() != 1 || home->getRegion(0).empty())
     return failure();
-  // The block slice depends on the k and n block indices only: compute it before the m loop.
-  scf::ForOp mLoop = panel.mBlockLoop;
+  // The block slice depends on the k and n block indices only: compute it before the m loop
+  // (the whole operand: before the loop it is invariant in).
+  scf::ForOp mLoop = copyBefore; // named for the usual case
   SmallVector<Operation *> toHoist;
   if (!hoistOutOf(block, mLoop, toHoist))
     return failure();
@@ -75,10 +105,10 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
   Location loc = tile.getLoc();
   Type elementType = blockType.getElementType();
   // packed[strip][unit dims..., k, lane]: strip s holds columns [s * stripN, (s + 1) * stripN).
-  int64_t numStrips = llvm::divideCeil(panel.panelN, panel.stripN);
+  int64_t numStrips = llvm::divideCeil(panelN, panel.stripN);
   SmallVector<int64_t> packedShape{numStrips};
   for (unsigned i = 0; i < rank; ++i)
-    packedShape.push_back(i == panel.kResult ? panel.panelK
+    packedShape.push_back(i == panel.kResult ? panelK
                           : i == panel.nResult ? panel.stripN
                                                : 1);
   auto packedType = MemRefType::get(packedShape, elementType);
@@ -130,13 +160,18 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
 
   // The register tile reads packed[n / stripN][.., k, 0:w] instead of block[.., k, n:n+w].
   rewriter.setInsertionPoint(tile);
+  // Block offsets along n are multiples of the strip width (cache-n is), so are the tiles'.
+  SmallVector<OpFoldResult> tileOffsets = tileSlice.getMixedOffsets();
   SmallVector<OpFoldResult> offsets{affine::makeComposedFoldedAffineApply(
-      rewriter, loc, AffineMap::get(1, 0, d0.floorDiv(panel.stripN)),
-      {tileSlice.getMixedOffsets()[panel.nResult]})};
+      rewriter, loc, AffineMap::get(2, 0, (d0 + d1).floorDiv(panel.stripN)),
+      {base[panel.nResult], tileOffsets[panel.nResult]})};
   SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1)};
   for (unsigned i = 0; i < rank; ++i) {
-    offsets.push_back(i == panel.kResult ? tileSlice.getMixedOffsets()[i]
-                                         : rewriter.getIndexAttr(0));
+    offsets.push_back(i == panel.kResult
+                          ? affine::makeComposedFoldedAffineApply(
+                                rewriter, loc, AffineMap::get(2, 0, d0 + d1),
+                                {base[i], tileOffsets[i]})
+                          : rewriter.getIndexAttr(0));
     sizes.push_back(tileSlice.getMixedSizes()[i]);
   }
   SmallVector<OpFoldResult> unitStrides(rank + 1, rewriter.getIndexAttr(1));

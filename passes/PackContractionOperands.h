@@ -21,6 +21,10 @@ struct RhsPanel {
   /// iteration). The loop that runs on the thread pool (tlc-outline-parallel-loops moves the
   /// alloca to the entry of the function it outlines), else the function.
   mlir::Operation *bufferHome;
+  /// When set, the contraction's whole right operand (not one cache block's slice of it) is
+  /// packed, once before this loop (an enclosing loop in which the operand is invariant, e.g.
+  /// the row tiles of an epilogue-fused contraction), and every block reads its part of it.
+  mlir::scf::ForOp wholeOperandBefore;
   /// The operand's map results (dimension positions) of the k and n loops; n must be the last
   /// result (the contiguous axis), every other result a unit slice of the block.
   unsigned kResult, nResult;
@@ -34,10 +38,16 @@ struct RhsPanel {
 std::optional<std::tuple<unsigned, unsigned, unsigned>>
 matchRhsOperand(mlir::linalg::LinalgOp op, unsigned m, unsigned n, unsigned k);
 
+/// The outermost scf.for around `op` and inside `home` in which `value` is invariant (computed
+/// by pure ops from values defined outside it), or null.
+mlir::scf::ForOp outermostInvariantLoop(mlir::Value value, mlir::Operation *op,
+                                        mlir::Operation *home);
+
 /// Mechanism: copies the cache block's k x n slice of the right operand into a stack buffer
 /// laid out strip by strip (`stripN` columns of all k rows contiguous: the order the register
 /// tile reads it), once before the m block loop, and makes the register tile read its strip
-/// from there. Fails without changing the IR when the slice is not invariant in the m loop.
+/// from there; with `wholeOperandBefore`, the whole operand once before that loop. Fails
+/// without changing the IR when the slice is not invariant in the loop it is copied before.
 mlir::LogicalResult packRhsPanel(mlir::RewriterBase &rewriter, const RhsPanel &panel);
 
 } // namespace tlc

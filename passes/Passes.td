@@ -189,7 +189,10 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     f32 takes 256 KiB of stack), and the register tiles read their strip from
     there: each strip is contiguous, so the k loop streams it from L1 without the cache-set
     conflicts of a power-of-two row stride. Contractions with fewer than `pack-min-rows` rows
-    of m (too little reuse for the copy) are not packed.
+    of m (too little reuse for the copy) are not packed. A contraction inside a parallel loop
+    whose right operand (at most `pack-max-bytes`) is invariant in an enclosing scf.for (e.g.
+    the row-tile loop of an epilogue-fused contraction, tlc-fuse-epilogues) has the whole
+    operand packed once before that loop, and all its row tiles read it from there.
   }];
   let options = [
     Option<"cacheM", "cache-m", "int64_t", /*default=*/"64", "m block (rows of the output)">,
@@ -204,6 +207,9 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "copy each k x n block of the right operand into register-tile strips">,
     Option<"packMinRows", "pack-min-rows", "int64_t", /*default=*/"32",
            "pack only when the m extent is at least this (rows that reuse the panel)">,
+    Option<"packMaxBytes", "pack-max-bytes", "int64_t", /*default=*/"1048576",
+           "pack a right operand whole, before an enclosing loop it is invariant in, up to "
+           "this size">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",

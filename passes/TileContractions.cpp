@@ -114,7 +114,7 @@ std::optional<int64_t> constantTripCount(scf::ForOp loop) {
 
 /// Where a packed panel's buffer lives: the body of the loop that will run on the thread pool,
 /// else of the outermost enclosing scf.parallel, else of the function (one buffer per thread).
-Operation *packedBufferHome(scf::ForOp parallelLoop, LoopLikeOpInterface outermost) {
+Operation *packedBufferHome(scf::ForOp parallelLoop, Operation *outermost) {
   if (parallelLoop)
     return parallelLoop;
   Operation *home = outermost->getParentOfType<FunctionOpInterface>();
@@ -138,6 +138,22 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     SmallVector<scf::ForOp> toPeel, parallelLoops;
     for (auto [op, loops] : work) {
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      // Packing policy, decided on the untiled op: pack the right operand when enough rows
+      // reuse it (packMinRows) and it is wider than one strip; pack all of it at once, before
+      // the enclosing loop it is invariant in (inside the thread's parallel loop, e.g. the row
+      // tiles of an epilogue-fused contraction), when it fits packMaxBytes.
+      std::optional<std::tuple<unsigned, unsigned, unsigned>> rhs;
+      scf::ForOp wholeOperandBefore;
+      if (packRhs && loops.mRange >= packMinRows && loops.nRange > registerN)
+        rhs = tlc::matchRhsOperand(op, loops.m, loops.n, loops.k);
+      if (rhs) {
+        Value operand = op->getOperand(std::get<0>(*rhs));
+        auto type = cast<MemRefType>(operand.getType());
+        Operation *threadBody = packedBufferHome(nullptr, op);
+        if (isa<scf::ParallelOp>(threadBody) &&
+            type.getNumElements() * type.getElementTypeBitWidth() / 8 <= packMaxBytes)
+          wholeOperandBefore = tlc::outermostInvariantLoop(operand, op, threadBody);
+      }
       // Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left).
       FailureOr<scf::SCFTilingResult> outer =
           tile(rewriter, op, tileSizes(ctx, loops, cacheM, cacheN, cacheK),
@@ -180,22 +196,20 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       }
       if (parallelLoop)
         parallelLoops.push_back(parallelLoop);
-      // Pack the right operand's k x n panel into register-tile strips when enough register
-      // tiles reuse it (at least packMinRows rows of m) and it is wider than one strip.
-      if (packRhs && loops.mRange >= packMinRows && loops.nRange > registerN)
-        if (auto rhs = tlc::matchRhsOperand(registerTile, loops.m, loops.n, loops.k)) {
-          auto [operand, kResult, nResult] = *rhs;
-          tlc::RhsPanel panel{registerTile,
-                              operand,
-                              cast<scf::ForOp>(outer->loops.back().getOperation()),
-                              packedBufferHome(parallelLoop, outer->loops.front()),
-                              kResult,
-                              nResult,
-                              std::min<int64_t>(cacheK, loops.kRange),
-                              std::min<int64_t>(cacheN, loops.nRange),
-                              registerN};
-          (void)tlc::packRhsPanel(rewriter, panel);
-        }
+      if (rhs) {
+        auto [operand, kResult, nResult] = *rhs;
+        tlc::RhsPanel panel{registerTile,
+                            operand,
+                            cast<scf::ForOp>(outer->loops.back().getOperation()),
+                            packedBufferHome(parallelLoop, outer->loops.front()),
+                            wholeOperandBefore,
+                            kResult,
+                            nResult,
+                            std::min<int64_t>(cacheK, loops.kRange),
+                            std::min<int64_t>(cacheN, loops.nRange),
+                            registerN};
+        (void)tlc::packRhsPanel(rewriter, panel);
+      }
       // Peel the register-level m and n loops so full tiles get static shapes (once a
       // canonicalization folds the constant sizes into the subviews).
       // Innermost first, so the outer peel copies an already peeled inner loop.

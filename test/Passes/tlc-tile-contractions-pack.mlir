@@ -1,4 +1,5 @@
-// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-rhs=true pack-min-rows=16" -canonicalize | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-rhs=true pack-min-rows=16" -canonicalize -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-rhs=true pack-min-rows=16 pack-max-bytes=1024" | FileCheck %s --check-prefix=BLOCK
 
 // The right operand's 32 x 64 block is copied into 16-wide strips of a stack buffer (allocated
 // once per thread at the top of the parallel n loop), row by row: full strips unmasked, the
@@ -12,7 +13,7 @@
 // CHECK: %[[BLK:.+]] = memref.subview %[[B]][%[[K0]], %{{.+}}] [32, %{{.+}}] [1, 1]
 // CHECK: scf.for %[[ROW:.+]] =
 // CHECK: scf.for %[[COL:.+]] =
-// CHECK: %[[STRIP:.+]] = affine.apply #{{.+}}(%[[COL]])
+// CHECK: %[[STRIP:.+]] = affine.apply {{.+}}(%[[COL]])
 // CHECK: %[[V:.+]] = vector.transfer_read %[[BLK]][%[[ROW]], %[[COL]]], %{{.+}} {in_bounds = [true]} : memref<32x?xf32, {{.+}}>, vector<16xf32>
 // CHECK: vector.transfer_write %[[V]], %[[P]][%[[STRIP]], %[[ROW]], %{{.+}}] {in_bounds = [true]}
 // CHECK: scf.for
@@ -23,7 +24,7 @@
 // CHECK: scf.for %[[NR:.+]] =
 // CHECK: scf.for
 // CHECK: scf.for %[[K:.+]] =
-// CHECK: %[[S:.+]] = affine.apply #{{.+}}(%[[NR]])
+// CHECK: %[[S:.+]] = affine.apply {{.+}}(%[[NR]])
 // CHECK: %[[VIEW:.+]] = memref.subview %[[P]][%[[S]], %[[K]], 0] [1, 1, 16] [1, 1, 1] : memref<4x32x16xf32> to memref<1x16xf32, strided<[512, 1], offset: ?>>
 // CHECK: linalg.matmul {tlc.register_tile} ins(%{{.+}}, %[[VIEW]] : memref<4x1xf32, {{.+}}>, memref<1x16xf32, strided<[512, 1], offset: ?>>)
 // CHECK-NOT: memref.subview %[[B]]
@@ -65,6 +66,51 @@ func.func @in_parallel(%a: memref<4x40x64xf32>, %b: memref<64x100xf32>, %c: memr
     %sa = memref.subview %a[%i, 0, 0] [1, 40, 64] [1, 1, 1] : memref<4x40x64xf32> to memref<40x64xf32, strided<[64, 1], offset: ?>>
     %sc = memref.subview %c[%i, 0, 0] [1, 40, 100] [1, 1, 1] : memref<4x40x100xf32> to memref<40x100xf32, strided<[100, 1], offset: ?>>
     linalg.matmul ins(%sa, %b : memref<40x64xf32, strided<[64, 1], offset: ?>>, memref<64x100xf32>) outs(%sc : memref<40x100xf32, strided<[100, 1], offset: ?>>)
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A contraction in the row-tile loop of a parallel column loop (as tlc-fuse-epilogues makes
+// them) whose right operand is invariant in that loop: the whole 64 x 100 operand is packed
+// once per column tile, before the row loop, and the register tiles index it with the block
+// offsets added (strip (n block + n tile) / 16, row k block + k). Above pack-max-bytes, each
+// cache block is packed on its own (BLOCK).
+// CHECK-LABEL: func.func @whole_operand
+// CHECK: scf.parallel (%[[J:.+]]) =
+// CHECK-NEXT: %[[P:.+]] = memref.alloca() {alignment = 64 : i64} : memref<7x64x16xf32>
+// CHECK-NEXT: %[[SB:.+]] = memref.subview %{{.+}}[0, %[[J]]] [64, 100] [1, 1]
+// CHECK: vector.transfer_read %[[SB]]
+// CHECK: vector.transfer_write %{{.+}}, %[[P]]
+// CHECK: vector.constant_mask [4] : vector<16xi1>
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c40
+// CHECK-NOT: vector.transfer_write %{{.+}}, %[[P]]
+// CHECK: scf.for %[[N0:.+]] = %{{.+}} to %{{.+}} step %c64
+// CHECK: scf.for %[[K0:.+]] = %{{.+}} to %{{.+}} step %c32
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c16
+// CHECK: scf.for %[[NR:.+]] = %{{.+}} to %{{.+}} step %c16
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c4
+// CHECK: scf.for %[[K:.+]] =
+// CHECK: %[[S:.+]] = affine.apply affine_map<(d0, d1) -> ((d0 + d1) floordiv 16)>(%[[N0]], %[[NR]])
+// CHECK: %[[ROW:.+]] = affine.apply affine_map<(d0, d1) -> (d0 + d1)>(%[[K0]], %[[K]])
+// CHECK: memref.subview %[[P]][%[[S]], %[[ROW]], 0] [1, 1, 16]
+// BLOCK-LABEL: func.func @whole_operand
+// BLOCK: memref.alloca() {alignment = 64 : i64} : memref<4x32x16xf32>
+func.func @whole_operand(%a: memref<80x64xf32>, %b: memref<64x200xf32>, %c: memref<80x200xf32>) {
+  %c0 = arith.constant 0 : index
+  %c40 = arith.constant 40 : index
+  %c80 = arith.constant 80 : index
+  %c100 = arith.constant 100 : index
+  %c200 = arith.constant 200 : index
+  scf.parallel (%j) = (%c0) to (%c200) step (%c100) {
+    scf.for %i = %c0 to %c80 step %c40 {
+      %sa = memref.subview %a[%i, 0] [40, 64] [1, 1] : memref<80x64xf32> to memref<40x64xf32, strided<[64, 1], offset: ?>>
+      %sb = memref.subview %b[0, %j] [64, 100] [1, 1] : memref<64x200xf32> to memref<64x100xf32, strided<[200, 1], offset: ?>>
+      %sc = memref.subview %c[%i, %j] [40, 100] [1, 1] : memref<80x200xf32> to memref<40x100xf32, strided<[200, 1], offset: ?>>
+      linalg.matmul ins(%sa, %sb : memref<40x64xf32, strided<[64, 1], offset: ?>>, memref<64x100xf32, strided<[200, 1], offset: ?>>) outs(%sc : memref<40x100xf32, strided<[200, 1], offset: ?>>)
+    }
     scf.reduce
   }
   return
