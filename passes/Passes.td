@@ -219,13 +219,16 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
 def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
   let summary = "Vectorize register tiles and lower their contractions to FMAs";
   let description = [{
-    Vectorizes each statically shaped linalg op marked `tlc.register_tile` with
+    Vectorizes each linalg op marked `tlc.register_tile` with
     `linalg::vectorize` (contractions become `vector.contract`; an edge tile whose n extent is
     not a power of two is vectorized at the next power of two with masked transfers, e.g.
     8x17 as 8x32, since odd-length vectors become scalar shuffles), hoists the loop-invariant
     accumulator transfers out of the enclosing k loops (the register tile stays in registers),
     and lowers `vector.contract` to outer products and those to `vector.fma`, transfers with
-    permutation maps to broadcasts. Unmarked or dynamically shaped ops are left to
+    permutation maps to broadcasts. A tile with a dynamic extent (an edge tile of a cache
+    block whose size depends on the block index) is vectorized with masks at the extent's
+    constant upper bound (`ValueBoundsConstraintSet`, e.g. an affine.min of the register tile
+    size). Unmarked ops, and tiles with an unbounded dynamic extent, are left to
     `convert-linalg-to-loops`.
   }];
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::linalg::LinalgDialect",
