@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -43,12 +44,47 @@ static bool hoistOutOf(Value value, scf::ForOp loop, SmallVectorImpl<Operation *
   return true;
 }
 
+/// The buffer a memref view is taken from (through subviews, views, casts and reshapes).
+static Value rootBuffer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      v = view.getViewSource();
+    else
+      break;
+  }
+  return v;
+}
+
+/// Whether anything in `loop` may write the buffer `root` (or memory it cannot name).
+static bool mayWrite(scf::ForOp loop, Value root) {
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ? WalkResult::advance()
+                                                                 : WalkResult::interrupt();
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      if (!isa<MemoryEffects::Write>(effect.getEffect()))
+        continue;
+      Value written = effect.getValue();
+      if (!written || rootBuffer(written) == root)
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
 scf::ForOp tlc::outermostInvariantLoop(Value value, Operation *op, Operation *home) {
+  // The view must be computed outside the loop and its contents must not change in it (e.g.
+  // produced by an earlier op of the same loop body): nothing there may write its buffer.
+  Value root = rootBuffer(value);
   scf::ForOp best;
   for (Operation *p = op->getParentOp(); p && p != home; p = p->getParentOp()) {
     auto loop = dyn_cast<scf::ForOp>(p);
     SmallVector<Operation *> unused;
-    if (!loop || !hoistOutOf(value, loop, unused))
+    if (!loop || !hoistOutOf(value, loop, unused) || mayWrite(loop, root))
       break;
     best = loop;
   }
@@ -94,12 +130,11 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
     return failure();
   // The block slice depends on the k and n block indices only: compute it before the m loop
   // (the whole operand: before the loop it is invariant in).
-  scf::ForOp mLoop = copyBefore; // named for the usual case
   SmallVector<Operation *> toHoist;
-  if (!hoistOutOf(block, mLoop, toHoist))
+  if (!hoistOutOf(block, copyBefore, toHoist))
     return failure();
   for (Operation *op : toHoist)
-    rewriter.moveOpBefore(op, mLoop);
+    rewriter.moveOpBefore(op, copyBefore);
 
   MLIRContext *ctx = rewriter.getContext();
   Location loc = tile.getLoc();
@@ -115,7 +150,7 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
   rewriter.setInsertionPointToStart(&home->getRegion(0).front());
   Value packed =
       memref::AllocaOp::create(rewriter, loc, packedType, rewriter.getI64IntegerAttr(64));
-  rewriter.setInsertionPoint(mLoop);
+  rewriter.setInsertionPoint(copyBefore);
 
   // for k in rows: for j in strips: packed[j / stripN][.., k, 0:w] = block[.., k, j:j+w].
   // The row loop is outermost so the source is read row by row, contiguously.

@@ -118,6 +118,37 @@ func.func @whole_operand(%a: memref<80x64xf32>, %b: memref<64x200xf32>, %c: memr
 
 // -----
 
+// Negative for whole-operand packing: the row loop also writes the right operand's buffer
+// (before the contraction reads it), so its contents change between row tiles: each cache
+// block is packed on its own, inside the row loop.
+// CHECK-LABEL: func.func @operand_written_in_loop
+// CHECK: scf.parallel
+// CHECK-NEXT: %[[P:.+]] = memref.alloca() {alignment = 64 : i64} : memref<4x32x16xf32>
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c40
+// CHECK: linalg.fill
+// CHECK: vector.transfer_write %{{.+}}, %[[P]]
+func.func @operand_written_in_loop(%a: memref<80x64xf32>, %b: memref<64x200xf32>, %c: memref<80x200xf32>) {
+  %c0 = arith.constant 0 : index
+  %c40 = arith.constant 40 : index
+  %c80 = arith.constant 80 : index
+  %c100 = arith.constant 100 : index
+  %c200 = arith.constant 200 : index
+  %one = arith.constant 1.0 : f32
+  scf.parallel (%j) = (%c0) to (%c200) step (%c100) {
+    scf.for %i = %c0 to %c80 step %c40 {
+      %sa = memref.subview %a[%i, 0] [40, 64] [1, 1] : memref<80x64xf32> to memref<40x64xf32, strided<[64, 1], offset: ?>>
+      %sb = memref.subview %b[0, %j] [64, 100] [1, 1] : memref<64x200xf32> to memref<64x100xf32, strided<[200, 1], offset: ?>>
+      %sc = memref.subview %c[%i, %j] [40, 100] [1, 1] : memref<80x200xf32> to memref<40x100xf32, strided<[200, 1], offset: ?>>
+      linalg.fill ins(%one : f32) outs(%sb : memref<64x100xf32, strided<[200, 1], offset: ?>>)
+      linalg.matmul ins(%sa, %sb : memref<40x64xf32, strided<[64, 1], offset: ?>>, memref<64x100xf32, strided<[200, 1], offset: ?>>) outs(%sc : memref<40x100xf32, strided<[200, 1], offset: ?>>)
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
 // Negative: fewer rows of m than pack-min-rows (too little reuse for the copy).
 // CHECK-LABEL: func.func @few_rows
 // CHECK-NOT: memref.alloca
