@@ -208,7 +208,11 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
                             std::min<int64_t>(cacheK, loops.kRange),
                             std::min<int64_t>(cacheN, loops.nRange),
                             registerN};
-        (void)tlc::packRhsPanel(rewriter, panel);
+        // Whole-operand packing may not apply (e.g. a batch of panels): then per block.
+        if (failed(tlc::packRhsPanel(rewriter, panel)) && panel.wholeOperandBefore) {
+          panel.wholeOperandBefore = nullptr;
+          (void)tlc::packRhsPanel(rewriter, panel);
+        }
       }
       // Peel the register-level m and n loops so full tiles get static shapes (once a
       // canonicalization folds the constant sizes into the subviews).

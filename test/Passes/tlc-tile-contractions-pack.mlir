@@ -149,6 +149,40 @@ func.func @operand_written_in_loop(%a: memref<80x64xf32>, %b: memref<64x200xf32>
 
 // -----
 
+// A batched right operand invariant in the row loop cannot be packed whole (its batch
+// dimension is not a unit one): each cache block's panel is packed instead.
+// CHECK-LABEL: func.func @batched_whole
+// CHECK: scf.parallel
+// CHECK-NEXT: memref.alloca() {alignment = 64 : i64} : memref<4x1x32x16xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: tlc.register_tile
+func.func @batched_whole(%a: memref<80x64xf32>, %b: memref<2x64x200xf32>, %c: memref<2x80x200xf32>) {
+  %c0 = arith.constant 0 : index
+  %c40 = arith.constant 40 : index
+  %c80 = arith.constant 80 : index
+  %c100 = arith.constant 100 : index
+  %c200 = arith.constant 200 : index
+  scf.parallel (%j) = (%c0) to (%c200) step (%c100) {
+    scf.for %i = %c0 to %c80 step %c40 {
+      %sa = memref.subview %a[%i, 0] [40, 64] [1, 1] : memref<80x64xf32> to memref<40x64xf32, strided<[64, 1], offset: ?>>
+      %sb = memref.subview %b[0, 0, %j] [2, 64, 100] [1, 1, 1] : memref<2x64x200xf32> to memref<2x64x100xf32, strided<[12800, 200, 1], offset: ?>>
+      %sc = memref.subview %c[0, %i, %j] [2, 40, 100] [1, 1, 1] : memref<2x80x200xf32> to memref<2x40x100xf32, strided<[16000, 200, 1], offset: ?>>
+      linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                      iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+          ins(%sa, %sb : memref<40x64xf32, strided<[64, 1], offset: ?>>, memref<2x64x100xf32, strided<[12800, 200, 1], offset: ?>>) outs(%sc : memref<2x40x100xf32, strided<[16000, 200, 1], offset: ?>>) {
+      ^bb0(%x: f32, %y: f32, %acc: f32):
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        linalg.yield %s : f32
+      }
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
 // Negative: fewer rows of m than pack-min-rows (too little reuse for the copy).
 // CHECK-LABEL: func.func @few_rows
 // CHECK-NOT: memref.alloca
