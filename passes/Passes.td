@@ -206,7 +206,7 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     Option<"packRhs", "pack-rhs", "bool", /*default=*/"false",
            "copy each k x n block of the right operand into register-tile strips">,
     Option<"packMinRows", "pack-min-rows", "int64_t", /*default=*/"32",
-           "pack only when the m extent is at least this (rows that reuse the panel)">,
+           "pack only when at least this many rows of m read each packed panel">,
     Option<"packMaxBytes", "pack-max-bytes", "int64_t", /*default=*/"1048576",
            "pack a right operand whole, before an enclosing loop it is invariant in, up to "
            "this size">,

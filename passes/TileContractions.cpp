@@ -138,14 +138,18 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     SmallVector<scf::ForOp> toPeel, parallelLoops;
     for (auto [op, loops] : work) {
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-      // Packing policy, decided on the untiled op: pack the right operand when enough rows
-      // reuse it (packMinRows) and it is wider than one strip; pack all of it at once, before
+      // Packing policy, decided on the untiled op: pack the right operand when it is wider
+      // than one strip and enough rows reuse each packed panel (packMinRows: the copy costs
+      // about as much as a few register tiles' reads of it); pack all of it at once, before
       // the enclosing loop it is invariant in (inside the thread's parallel loop, e.g. the row
       // tiles of an epilogue-fused contraction), when it fits packMaxBytes.
+      // The rows that read a packed panel: the op's m extent, times the trip counts of the
+      // enclosing loops it is packed outside of (whole-operand packing).
       std::optional<std::tuple<unsigned, unsigned, unsigned>> rhs;
       scf::ForOp wholeOperandBefore;
-      if (packRhs && loops.mRange >= packMinRows && loops.nRange > registerN)
+      if (packRhs && loops.nRange > registerN)
         rhs = tlc::matchRhsOperand(op, loops.m, loops.n, loops.k);
+      int64_t wholeRows = 0;
       if (rhs) {
         Value operand = op->getOperand(std::get<0>(*rhs));
         auto type = cast<MemRefType>(operand.getType());
@@ -153,6 +157,17 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         if (isa<scf::ParallelOp>(threadBody) &&
             type.getNumElements() * type.getElementTypeBitWidth() / 8 <= packMaxBytes)
           wholeOperandBefore = tlc::outermostInvariantLoop(operand, op, threadBody);
+        if (wholeOperandBefore) {
+          wholeRows = loops.mRange;
+          for (Operation *p = op->getParentOp(); p != wholeOperandBefore->getParentOp();
+               p = p->getParentOp())
+            if (auto loop = dyn_cast<scf::ForOp>(p))
+              wholeRows *= constantTripCount(loop).value_or(1);
+        }
+        if (wholeRows < packMinRows)
+          wholeOperandBefore = nullptr;
+        if (!wholeOperandBefore && loops.mRange < packMinRows)
+          rhs.reset();
       }
       // Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left).
       FailureOr<scf::SCFTilingResult> outer =
