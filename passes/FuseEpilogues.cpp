@@ -26,6 +26,14 @@ struct TileTargets {
 
 /// Policy: the tile extent of each result dimension (innermost m and n dimensions get cache
 /// tiles, every other one 1).
+/// The result dimension of the contraction's innermost non-unit n loop (the output's columns).
+unsigned nResultDim(linalg::LinalgOp contraction) {
+  FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(contraction);
+  AffineMap outMap = contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));
+  unsigned n = tlc::innermostNonUnitDim(dims->n, contraction.getStaticLoopRanges());
+  return *outMap.getResultPosition(getAffineDimExpr(n, contraction.getContext()));
+}
+
 SmallVector<int64_t> chooseTiles(linalg::LinalgOp contraction, const TileTargets &targets) {
   FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(contraction);
   AffineMap outMap = contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));
@@ -152,8 +160,12 @@ linalg::GenericOp writeInPlace(RewriterBase &rewriter, linalg::GenericOp epilogu
   return inPlace;
 }
 
+/// Column tiles enough to give every thread of a small pool (2-4 cores) work of its own.
+constexpr int64_t kMinColumnTiles = 4;
+
 /// Mechanism: fuses `candidate` into one scf.forall over tiles of one result dimension (the
-/// one with the most tiles: it is the loop the thread pool takes) with an scf.for over the
+/// columns when there are enough column tiles, else the one with the most tiles: it is the
+/// loop the thread pool takes) with an scf.for over the
 /// tiles of the others inside; the contraction computes a whole tile (all of k) and the
 /// epilogue then runs on it. Returns the forall, or failure with `reason`.
 FailureOr<Operation *> fuseEpilogue(RewriterBase &rewriter, EpilogueCandidate candidate,
@@ -197,6 +209,10 @@ FailureOr<Operation *> fuseEpilogue(RewriterBase &rewriter, EpilogueCandidate ca
   SmallVector<int64_t> tiles = chooseTiles(contraction, targets);
   ArrayRef<int64_t> shape =
       cast<RankedTensorType>(contraction->getResult(0).getType()).getShape();
+  // The thread pool's loop: over column tiles when there are enough of them for the threads
+  // (each thread then runs all rows of its columns, so a column panel of the right operand
+  // is read, and packed by tlc-tile-contractions, once, not once per row tile: with 64 x 256
+  // tiles that reads 4x fewer operand bytes), else over the dimension with the most tiles.
   unsigned outer = 0;
   int64_t total = 1;
   for (unsigned i = 0; i < tiles.size(); ++i) {
@@ -204,6 +220,9 @@ FailureOr<Operation *> fuseEpilogue(RewriterBase &rewriter, EpilogueCandidate ca
     if (shape[i] / tiles[i] > shape[outer] / tiles[outer])
       outer = i;
   }
+  unsigned columns = nResultDim(contraction);
+  if (shape[columns] / tiles[columns] >= kMinColumnTiles)
+    outer = columns;
   if (total == 1) {
     reason = "the whole output is one tile: nothing to gain from tiling";
     return failure();

@@ -81,6 +81,15 @@ LogicalResult outline(RewriterBase &rewriter, scf::ParallelOp loop, SymbolTable 
     map.map(v, rewriter.clone(*v.getDefiningOp())->getResult(0));
   for (auto [v, arg] : llvm::zip(passed, entry->getArguments().drop_front(2)))
     map.map(v, arg);
+  // Statically sized stack buffers of the body (e.g. packed contraction panels): allocated
+  // once per call in the entry block. Inside the loop each iteration would grow the stack (no
+  // stack save/restore around an scf.for); the iterations of one call run one after another.
+  llvm::SmallPtrSet<Operation *, 4> hoisted;
+  for (auto alloca : loop.getBody()->getOps<memref::AllocaOp>())
+    if (alloca->getNumOperands() == 0) {
+      rewriter.clone(*alloca, map);
+      hoisted.insert(alloca);
+    }
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   auto forOp = scf::ForOp::create(rewriter, loc, entry->getArgument(0), entry->getArgument(1), one);
   rewriter.setInsertionPointToStart(forOp.getBody());
@@ -90,7 +99,8 @@ LogicalResult outline(RewriterBase &rewriter, scf::ParallelOp loop, SymbolTable 
   map.map(loop.getInductionVars()[0],
           arith::AddIOp::create(rewriter, loc, map.lookup(loop.getLowerBound()[0]), scaled));
   for (Operation &op : loop.getBody()->without_terminator())
-    rewriter.clone(op, map);
+    if (!hoisted.contains(&op))
+      rewriter.clone(op, map);
   rewriter.setInsertionPointToEnd(entry);
   func::ReturnOp::create(rewriter, loc);
 
@@ -119,8 +129,15 @@ struct TLCOutlineParallelLoopsPass
           loops.push_back({loop, func.getName().str()});
         return WalkResult::skip(); // never outline a loop nested in another parallel loop
       });
-    for (auto &[loop, name] : loops)
-      (void)outline(rewriter, loop, symbols, name); // a loop we cannot pass stays serial
+    for (auto &[loop, name] : loops) {
+      if (succeeded(outline(rewriter, loop, symbols, name)))
+        continue;
+      // A loop we cannot pass stays serial: its static stack buffers are allocated once,
+      // before it, not at every iteration.
+      for (auto alloca : llvm::make_early_inc_range(loop.getBody()->getOps<memref::AllocaOp>()))
+        if (alloca->getNumOperands() == 0)
+          rewriter.moveOpBefore(alloca, loop);
+    }
   }
 };
 

@@ -212,6 +212,18 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     `scf.parallel` for `tlc-outline-parallel-loops`. Tile sizes
     are policy: the CPU target derives them from its vector width and register count.
     Ops with dynamic shapes or tensor semantics are left alone.
+
+    With `pack-rhs`, the right operand's k x n slice of each cache block (read with n as its
+    contiguous axis) is copied, before the m block loop, into a 64-byte aligned stack buffer
+    (a static `memref.alloca` at the top of the thread's loop body or of the function: one per
+    thread, no heap) laid out as `register-n`-wide strips of all k rows (a panel of 256 x 256
+    f32 takes 256 KiB of stack), and the register tiles read their strip from
+    there: each strip is contiguous, so the k loop streams it from L1 without the cache-set
+    conflicts of a power-of-two row stride. Contractions with fewer than `pack-min-rows` rows
+    of m (too little reuse for the copy) are not packed. A contraction inside a parallel loop
+    whose right operand (at most `pack-max-bytes`) is invariant in an enclosing scf.for (e.g.
+    the row-tile loop of an epilogue-fused contraction, tlc-fuse-epilogues) has the whole
+    operand packed once before that loop, and all its row tiles read it from there.
   }];
   let options = [
     Option<"cacheM", "cache-m", "int64_t", /*default=*/"64", "m block (rows of the output)">,
@@ -222,21 +234,32 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "register tile columns (a multiple of the vector length)">,
     Option<"parallelOuter", "parallel-outer", "bool", /*default=*/"true",
            "make the outermost block loop (batch or n) an scf.parallel">,
+    Option<"packRhs", "pack-rhs", "bool", /*default=*/"false",
+           "copy each k x n block of the right operand into register-tile strips">,
+    Option<"packMinRows", "pack-min-rows", "int64_t", /*default=*/"32",
+           "pack only when at least this many rows of m read each packed panel">,
+    Option<"packMaxBytes", "pack-max-bytes", "int64_t", /*default=*/"1048576",
+           "pack a right operand whole, before an enclosing loop it is invariant in, up to "
+           "this size">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
-                           "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect"];
+                           "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",
+                           "mlir::vector::VectorDialect", "mlir::arith::ArithDialect"];
 }
 
 def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
   let summary = "Vectorize register tiles and lower their contractions to FMAs";
   let description = [{
-    Vectorizes each statically shaped linalg op marked `tlc.register_tile` with
+    Vectorizes each linalg op marked `tlc.register_tile` with
     `linalg::vectorize` (contractions become `vector.contract`; an edge tile whose n extent is
     not a power of two is vectorized at the next power of two with masked transfers, e.g.
     8x17 as 8x32, since odd-length vectors become scalar shuffles), hoists the loop-invariant
     accumulator transfers out of the enclosing k loops (the register tile stays in registers),
     and lowers `vector.contract` to outer products and those to `vector.fma`, transfers with
-    permutation maps to broadcasts. Unmarked or dynamically shaped ops are left to
+    permutation maps to broadcasts. A tile with a dynamic extent (an edge tile of a cache
+    block whose size depends on the block index) is vectorized with masks at the extent's
+    constant upper bound (`ValueBoundsConstraintSet`, e.g. an affine.min of the register tile
+    size). Unmarked ops, and tiles with an unbounded dynamic extent, are left to
     `convert-linalg-to-loops`.
   }];
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::linalg::LinalgDialect",
@@ -299,7 +322,9 @@ def TLCOutlineParallelLoops : Pass<"tlc-outline-parallel-loops", "mlir::ModuleOp
     `tlc.parallel_launch = @<func>_par`. Constants are rematerialized; captured memrefs must
     have static shapes and identity layouts (they cross as bare pointers), other captures must
     be scalars, or the loop stays serial. `tlc-lower-parallel-launch` finishes the job in the
-    LLVM dialect.
+    LLVM dialect. Statically sized `memref.alloca`s at the top level of the loop body (e.g.
+    packed contraction panels) are allocated once per call in the outlined function's entry
+    block (once before a loop that stays serial) instead of once per iteration.
   }];
   let dependentDialects = ["mlir::func::FuncDialect", "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect"];

@@ -1,5 +1,6 @@
 // tlc-tile-contractions: cache- and register-level tiling of linalg contractions on buffers.
 #include "passes/LinalgBuilders.h"
+#include "passes/PackContractionOperands.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -25,6 +26,7 @@ namespace {
 struct ContractionLoops {
   unsigned m, n, k;
   unsigned numLoops;
+  int64_t mRange, nRange, kRange;
 };
 
 /// Mechanism: which ops qualify. A static, buffer-semantics contraction with at least one
@@ -41,9 +43,10 @@ std::optional<ContractionLoops> matchContraction(linalg::LinalgOp op) {
   // (e.g. the batch axis of [seq, 1, d] activations, an m dimension of "sbd,de->sbe") would
   // make a 1-row register tile, one accumulator chain per vector.
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  return ContractionLoops{tlc::innermostNonUnitDim(dims->m, ranges),
-                          tlc::innermostNonUnitDim(dims->n, ranges),
-                          tlc::innermostNonUnitDim(dims->k, ranges), op.getNumLoops()};
+  unsigned m = tlc::innermostNonUnitDim(dims->m, ranges);
+  unsigned n = tlc::innermostNonUnitDim(dims->n, ranges);
+  unsigned k = tlc::innermostNonUnitDim(dims->k, ranges);
+  return ContractionLoops{m, n, k, op.getNumLoops(), ranges[m], ranges[n], ranges[k]};
 }
 
 /// Tile sizes per loop: `m`, `n`, `k` for the matching dimensions, 1 for every other one
@@ -109,6 +112,18 @@ std::optional<int64_t> constantTripCount(scf::ForOp loop) {
   return llvm::divideCeil(*ub - *lb, *step);
 }
 
+/// Where a packed panel's buffer lives: the body of the loop that will run on the thread pool,
+/// else of the outermost enclosing scf.parallel, else of the function (one buffer per thread).
+Operation *packedBufferHome(scf::ForOp parallelLoop, Operation *outermost) {
+  if (parallelLoop)
+    return parallelLoop;
+  Operation *home = outermost->getParentOfType<FunctionOpInterface>();
+  for (Operation *p = outermost->getParentOp(); p && p != home; p = p->getParentOp())
+    if (isa<scf::ParallelOp>(p))
+      home = p;
+  return home;
+}
+
 struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContractionsPass> {
   using Base::Base;
 
@@ -123,6 +138,37 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     SmallVector<scf::ForOp> toPeel, parallelLoops;
     for (auto [op, loops] : work) {
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      // Packing policy, decided on the untiled op: pack the right operand when it is wider
+      // than one strip and enough rows reuse each packed panel (packMinRows: the copy costs
+      // about as much as a few register tiles' reads of it); pack all of it at once, before
+      // the enclosing loop it is invariant in (inside the thread's parallel loop, e.g. the row
+      // tiles of an epilogue-fused contraction), when it fits packMaxBytes.
+      // The rows that read a packed panel: the op's m extent, times the trip counts of the
+      // enclosing loops it is packed outside of (whole-operand packing).
+      std::optional<std::tuple<unsigned, unsigned, unsigned>> rhs;
+      scf::ForOp wholeOperandBefore;
+      if (packRhs && loops.nRange > registerN)
+        rhs = tlc::matchRhsOperand(op, loops.m, loops.n, loops.k);
+      int64_t wholeRows = 0;
+      if (rhs) {
+        Value operand = op->getOperand(std::get<0>(*rhs));
+        auto type = cast<MemRefType>(operand.getType());
+        Operation *threadBody = packedBufferHome(nullptr, op);
+        if (isa<scf::ParallelOp>(threadBody) &&
+            type.getNumElements() * type.getElementTypeBitWidth() / 8 <= packMaxBytes)
+          wholeOperandBefore = tlc::outermostInvariantLoop(operand, op, threadBody);
+        if (wholeOperandBefore) {
+          wholeRows = loops.mRange;
+          for (Operation *p = op->getParentOp(); p != wholeOperandBefore->getParentOp();
+               p = p->getParentOp())
+            if (auto loop = dyn_cast<scf::ForOp>(p))
+              wholeRows *= constantTripCount(loop).value_or(1);
+        }
+        if (wholeRows < packMinRows)
+          wholeOperandBefore = nullptr;
+        if (!wholeOperandBefore && loops.mRange < packMinRows)
+          rhs.reset();
+      }
       // Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left).
       FailureOr<scf::SCFTilingResult> outer =
           tile(rewriter, op, tileSizes(ctx, loops, cacheM, cacheN, cacheK),
@@ -141,7 +187,9 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         block.emitOpError("register-level tiling failed");
         return signalPassFailure();
       }
-      inner->tiledOps.back()->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+      auto registerTile = cast<linalg::LinalgOp>(inner->tiledOps.back());
+      registerTile->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+      scf::ForOp parallelLoop;
       // The outermost block loop over a parallel dimension (batch or n) with more than one
       // iteration: blocks are independent, so threads may take them
       // (tlc-outline-parallel-loops). Loops over unit dimensions (e.g. the batch of a
@@ -157,8 +205,28 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
           std::optional<int64_t> trips = constantTripCount(forOp);
           if (trips && *trips <= 1)
             continue;
-          parallelLoops.push_back(forOp);
+          parallelLoop = forOp;
           break;
+        }
+      }
+      if (parallelLoop)
+        parallelLoops.push_back(parallelLoop);
+      if (rhs) {
+        auto [operand, kResult, nResult] = *rhs;
+        tlc::RhsPanel panel{registerTile,
+                            operand,
+                            cast<scf::ForOp>(outer->loops.back().getOperation()),
+                            packedBufferHome(parallelLoop, outer->loops.front()),
+                            wholeOperandBefore,
+                            kResult,
+                            nResult,
+                            std::min<int64_t>(cacheK, loops.kRange),
+                            std::min<int64_t>(cacheN, loops.nRange),
+                            registerN};
+        // Whole-operand packing may not apply (e.g. a batch of panels): then per block.
+        if (failed(tlc::packRhsPanel(rewriter, panel)) && panel.wholeOperandBefore) {
+          panel.wholeOperandBefore = nullptr;
+          (void)tlc::packRhsPanel(rewriter, panel);
         }
       }
       // Peel the register-level m and n loops so full tiles get static shapes (once a

@@ -2,6 +2,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
@@ -87,15 +88,54 @@ bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
 /// one, so an edge tile such as 8x17 computes on 8x32 vectors with masked loads and stores
 /// instead of odd-length vectors that LLVM splits into scalar inserts and extracts. Empty (no
 /// masking) when every extent already is a power of two.
-SmallVector<int64_t> maskedVectorSizes(linalg::LinalgOp op) {
+/// Static upper bounds of `op`'s loop ranges: a dynamic extent (an edge tile of a cache block
+/// whose size depends on the block's index, e.g. the last 8 columns of n = 1000) is bounded
+/// through the operand dimension it spans (a subview sized by an affine.min). Fails when one
+/// has no constant bound.
+FailureOr<SmallVector<int64_t>> staticLoopBounds(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (unsigned d = 0; d < ranges.size(); ++d) {
+    if (!ShapedType::isDynamic(ranges[d]))
+      continue;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      std::optional<unsigned> pos =
+          map.getResultPosition(getAffineDimExpr(d, op.getContext()));
+      if (!pos)
+        continue;
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(operand.get(), *pos),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (succeeded(bound)) {
+        ranges[d] = *bound;
+        break;
+      }
+    }
+    if (ShapedType::isDynamic(ranges[d]))
+      return failure();
+  }
+  return ranges;
+}
+
+/// Vector sizes for a register tile: the static bounds of its loop ranges, the n extent (the
+/// contiguous output dimension the FMAs run along) rounded up to a power of two: an edge tile
+/// such as 8x17 computes on 8x32 vectors with masked loads and stores instead of odd-length
+/// vectors that LLVM splits into scalar inserts and extracts, and a dynamically sized edge
+/// tile on masked vectors of its bound. Empty (no masking) when every extent is static and a
+/// power of two; failure when a dynamic extent has no bound (the op is left to loops).
+FailureOr<SmallVector<int64_t>> maskedVectorSizes(linalg::LinalgOp op) {
   FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
   if (failed(dims) || dims->n.empty())
-    return {};
-  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
-  int64_t &n = sizes[dims->n.back()];
-  if (n <= 1 || llvm::isPowerOf2_64(n))
-    return {};
-  n = llvm::PowerOf2Ceil(n);
+    return op.hasDynamicShape() ? FailureOr<SmallVector<int64_t>>(failure())
+                                : SmallVector<int64_t>{};
+  FailureOr<SmallVector<int64_t>> sizes = staticLoopBounds(op);
+  if (failed(sizes))
+    return failure();
+  int64_t &n = (*sizes)[dims->n.back()];
+  if (!op.hasDynamicShape() && (n <= 1 || llvm::isPowerOf2_64(n)))
+    return SmallVector<int64_t>{};
+  if (n > 1)
+    n = llvm::PowerOf2Ceil(n);
   return sizes;
 }
 
@@ -139,13 +179,16 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
     MLIRContext *ctx = &getContext();
     SmallVector<linalg::LinalgOp> tiles;
     func.walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr("tlc.register_tile") && !op.hasDynamicShape())
+      if (op->hasAttr("tlc.register_tile"))
         tiles.push_back(op);
     });
     IRRewriter rewriter(ctx);
     for (linalg::LinalgOp op : tiles) {
       rewriter.setInsertionPoint(op);
-      SmallVector<int64_t> vectorSizes = maskedVectorSizes(op);
+      FailureOr<SmallVector<int64_t>> sizes = maskedVectorSizes(op);
+      if (failed(sizes))
+        continue; // a dynamic extent without a bound: left to convert-linalg-to-loops
+      SmallVector<int64_t> vectorSizes = *sizes;
       FailureOr<linalg::VectorizationResult> result =
           linalg::vectorize(rewriter, op, vectorSizes, /*inputScalableVecDims=*/
                             SmallVector<bool>(vectorSizes.size(), false),

@@ -244,6 +244,11 @@ private:
     tiles.cacheK = 256;
     tiles.cacheN = std::max<int64_t>(tiles.registerN, 256 / tiles.registerN * tiles.registerN);
     tiles.cacheM = 8 * tiles.registerM;
+    tiles.packRhs = true;
+    // A packed panel read by fewer rows (e.g. a convolution's 64-filter output tile, which
+    // would copy its whole im2col panel for 8 register tiles) costs about as much to copy as
+    // its conflict-free reads save.
+    tiles.packMinRows = 16 * tiles.registerM;
     return tiles;
   }
 

@@ -173,3 +173,33 @@ func.func @conv_bias_relu(%w: tensor<128x72xf32>, %col: tensor<1x72x196xf32>, %b
   } -> tensor<1x128x14x14xf32>
   return %y : tensor<1x128x14x14xf32>
 }
+
+// -----
+
+// Enough column tiles for the threads (4 of 256, though there are 8 row tiles): the forall
+// runs over columns and the row tiles loop inside, so each thread reads (and
+// tlc-tile-contractions packs) a column panel of the right operand once, not once per row
+// tile. With fewer column tiles (@matmul_bias_tanh: 2) the forall takes the rows.
+// CHECK-LABEL: func.func @columns_outer
+// CHECK-SAME: (%[[A:.+]]: tensor<512x64xf32>, %[[B:.+]]: tensor<64x1024xf32>)
+// CHECK: scf.forall (%[[J:.+]]) = (0) to (1024) step (256)
+// CHECK: %[[BT:.+]] = tensor.extract_slice %[[B]][0, %[[J]]] [64, 256] [1, 1]
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK: tensor.extract_slice %[[A]][%[[I]], 0] [64, 64] [1, 1]
+// CHECK: linalg.matmul
+// CHECK: math.tanh
+// CHECK: tile = array<i64: 64, 256>
+func.func @columns_outer(%a: tensor<512x64xf32>, %b: tensor<64x1024xf32>) -> tensor<512x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x1024xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<512x1024xf32>) -> tensor<512x1024xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<512x64xf32>, tensor<64x1024xf32>) outs(%z : tensor<512x1024xf32>) -> tensor<512x1024xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<512x1024xf32>) outs(%e : tensor<512x1024xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = math.tanh %x : f32
+    linalg.yield %t : f32
+  } -> tensor<512x1024xf32>
+  return %y : tensor<512x1024xf32>
+}

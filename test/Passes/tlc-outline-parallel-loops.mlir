@@ -44,3 +44,50 @@ func.func @stays(%a: memref<64xf32, strided<[2]>>) {
   }
   return
 }
+
+// -----
+
+// A statically sized stack buffer at the top of the body (a packed contraction panel) is
+// allocated once per call in the outlined function's entry block, not once per iteration.
+// CHECK-LABEL: func.func @scratch
+// CHECK: call @scratch_par_launch
+// CHECK: func.func private @scratch_par(%[[BEGIN:.+]]: index, %[[END:.+]]: index, %[[A:.+]]: memref<64x32xf32>)
+// CHECK: %[[BUF:.+]] = memref.alloca() {alignment = 64 : i64} : memref<16x32xf32>
+// CHECK: scf.for %{{.+}} = %[[BEGIN]] to %[[END]]
+// CHECK-NOT: memref.alloca
+// CHECK: memref.copy %{{.+}}, %[[BUF]]
+// CHECK: memref.copy %[[BUF]], %{{.+}}
+// CHECK: return
+func.func @scratch(%a: memref<64x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%i) = (%c0) to (%c64) step (%c16) {
+    %buf = memref.alloca() {alignment = 64 : i64} : memref<16x32xf32>
+    %s = memref.subview %a[%i, 0] [16, 32] [1, 1] : memref<64x32xf32> to memref<16x32xf32, strided<[32, 1], offset: ?>>
+    memref.copy %s, %buf : memref<16x32xf32, strided<[32, 1], offset: ?>> to memref<16x32xf32>
+    memref.copy %buf, %s : memref<16x32xf32> to memref<16x32xf32, strided<[32, 1], offset: ?>>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A loop that stays serial (a strided capture) allocates its stack buffer once, before it.
+// CHECK-LABEL: func.func @scratch_serial
+// CHECK: memref.alloca() : memref<16xf32>
+// CHECK-NEXT: scf.parallel
+// CHECK-NOT: memref.alloca
+func.func @scratch_serial(%a: memref<64xf32, strided<[2]>>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%i) = (%c0) to (%c64) step (%c16) {
+    %buf = memref.alloca() : memref<16xf32>
+    %s = memref.subview %a[%i] [16] [1] : memref<64xf32, strided<[2]>> to memref<16xf32, strided<[2], offset: ?>>
+    memref.copy %s, %buf : memref<16xf32, strided<[2], offset: ?>> to memref<16xf32>
+    scf.reduce
+  }
+  return
+}

@@ -25,7 +25,8 @@ func.func @tile(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>)
 
 // -----
 
-// Unmarked ops and tiles with dynamic shapes stay linalg (they become loops later).
+// Unmarked ops and tiles with dynamic extents without a static bound stay linalg (they become
+// loops later).
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT: vector.
 // CHECK: linalg.matmul ins
@@ -62,6 +63,34 @@ func.func @edge(%a: memref<8x8xf32>, %b: memref<8x17xf32>, %c: memref<8x17xf32>)
     %sa = memref.subview %a[0, %k] [8, 1] [1, 1] : memref<8x8xf32> to memref<8x1xf32, strided<[8, 1], offset: ?>>
     %sb = memref.subview %b[%k, 0] [1, 17] [1, 1] : memref<8x17xf32> to memref<1x17xf32, strided<[17, 1], offset: ?>>
     linalg.matmul {tlc.register_tile} ins(%sa, %sb : memref<8x1xf32, strided<[8, 1], offset: ?>>, memref<1x17xf32, strided<[17, 1], offset: ?>>) outs(%c : memref<8x17xf32>)
+  }
+  return
+}
+
+// -----
+
+// A dynamically sized edge tile (the last columns of a cache block whose width depends on the
+// block index) computes on masked vectors of its bound (affine.min <= 32 columns), with the
+// accumulator in registers across k; without a bound it would be left to scalar loops.
+// CHECK-LABEL: func.func @dynamic_edge
+// CHECK: %[[W:.+]] = affine.min
+// CHECK: %[[MASK:.+]] = vector.create_mask %{{.+}}, %[[W]] : vector<8x32xi1>
+// CHECK: %[[INIT:.+]] = vector.transfer_read %{{.+}}, %{{.+}}, %[[MASK]] {{.+}} : memref<8x?xf32, strided<[100, 1], offset: ?>>, vector<8x32xf32>
+// CHECK: %[[R:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[INIT]]) -> (vector<8x32xf32>)
+// CHECK-NOT: vector.transfer_write
+// CHECK-COUNT-8: vector.fma {{.+}} : vector<32xf32>
+// CHECK: scf.yield
+// CHECK: vector.transfer_write %[[R]], %{{.+}}, %{{.+}} {{.+}} : vector<8x32xf32>, memref<8x?xf32, strided<[100, 1], offset: ?>>
+func.func @dynamic_edge(%a: memref<8x8xf32>, %b: memref<8x100xf32>, %c: memref<8x100xf32>, %j: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %w = affine.min affine_map<(d0) -> (32, -d0 + 100)>(%j)
+  %sc = memref.subview %c[0, %j] [8, %w] [1, 1] : memref<8x100xf32> to memref<8x?xf32, strided<[100, 1], offset: ?>>
+  scf.for %k = %c0 to %c8 step %c1 {
+    %sa = memref.subview %a[0, %k] [8, 1] [1, 1] : memref<8x8xf32> to memref<8x1xf32, strided<[8, 1], offset: ?>>
+    %sb = memref.subview %b[%k, %j] [1, %w] [1, 1] : memref<8x100xf32> to memref<1x?xf32, strided<[100, 1], offset: ?>>
+    linalg.matmul {tlc.register_tile} ins(%sa, %sb : memref<8x1xf32, strided<[8, 1], offset: ?>>, memref<1x?xf32, strided<[100, 1], offset: ?>>) outs(%sc : memref<8x?xf32, strided<[100, 1], offset: ?>>)
   }
   return
 }

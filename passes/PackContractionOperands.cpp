@@ -1,0 +1,221 @@
+// Packs a contraction's right-operand cache panel into contiguous register-tile strips.
+#include "passes/PackContractionOperands.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+
+std::optional<std::tuple<unsigned, unsigned, unsigned>>
+tlc::matchRhsOperand(linalg::LinalgOp op, unsigned m, unsigned n, unsigned k) {
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (map.getNumResults() == 0 || !map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      continue;
+    if (map.getDimPosition(map.getNumResults() - 1) != n || map.isFunctionOfDim(m))
+      continue;
+    std::optional<unsigned> kResult = map.getResultPosition(getAffineDimExpr(k, op.getContext()));
+    if (!kResult)
+      continue;
+    return std::make_tuple(operand->getOperandNumber(), *kResult, map.getNumResults() - 1);
+  }
+  return std::nullopt;
+}
+
+/// Moves the pure ops that compute `value` inside `loop` before it. False (and nothing moved)
+/// when `value` depends on the loop's induction variable or on an op with effects or regions.
+static bool hoistOutOf(Value value, scf::ForOp loop, SmallVectorImpl<Operation *> &order) {
+  if (!loop.getRegion().isAncestor(value.getParentRegion()))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumRegions() != 0 || !isPure(def))
+    return false;
+  for (Value operand : def->getOperands())
+    if (!hoistOutOf(operand, loop, order))
+      return false;
+  if (!llvm::is_contained(order, def))
+    order.push_back(def);
+  return true;
+}
+
+/// The buffer a memref view is taken from (through subviews, views, casts and reshapes).
+static Value rootBuffer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      v = view.getViewSource();
+    else
+      break;
+  }
+  return v;
+}
+
+/// Whether anything in `loop` may write the buffer `root` (or memory it cannot name).
+static bool mayWrite(scf::ForOp loop, Value root) {
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ? WalkResult::advance()
+                                                                 : WalkResult::interrupt();
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      if (!isa<MemoryEffects::Write>(effect.getEffect()))
+        continue;
+      Value written = effect.getValue();
+      if (!written || rootBuffer(written) == root)
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+scf::ForOp tlc::outermostInvariantLoop(Value value, Operation *op, Operation *home) {
+  // The view must be computed outside the loop and its contents must not change in it (e.g.
+  // produced by an earlier op of the same loop body): nothing there may write its buffer.
+  Value root = rootBuffer(value);
+  scf::ForOp best;
+  for (Operation *p = op->getParentOp(); p && p != home; p = p->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(p);
+    SmallVector<Operation *> unused;
+    if (!loop || !hoistOutOf(value, loop, unused) || mayWrite(loop, root))
+      break;
+    best = loop;
+  }
+  return best;
+}
+
+LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
+  linalg::LinalgOp tile = panel.registerTile;
+  auto tileSlice = tile->getOperand(panel.operand).getDefiningOp<memref::SubViewOp>();
+  if (!tileSlice)
+    return failure();
+  // What is packed (`block`: one cache block's slice, or the whole operand) and where the
+  // register tile's slice starts in it (`base` + the tile's offsets).
+  Value block = tileSlice.getSource();
+  unsigned numResults = cast<MemRefType>(block.getType()).getRank();
+  SmallVector<OpFoldResult> base(numResults, rewriter.getIndexAttr(0));
+  scf::ForOp copyBefore = panel.mBlockLoop;
+  int64_t panelK = panel.panelK, panelN = panel.panelN;
+  if (panel.wholeOperandBefore) {
+    auto blockSlice = block.getDefiningOp<memref::SubViewOp>();
+    if (!blockSlice || blockSlice.getSourceType().getRank() != numResults ||
+        !blockSlice.getSourceType().hasStaticShape())
+      return failure();
+    block = blockSlice.getSource();
+    base = blockSlice.getMixedOffsets();
+    copyBefore = panel.wholeOperandBefore;
+    panelK = blockSlice.getSourceType().getDimSize(panel.kResult);
+    panelN = blockSlice.getSourceType().getDimSize(panel.nResult);
+  }
+  auto blockType = dyn_cast<MemRefType>(block.getType());
+  if (!blockType || !blockType.getElementType().isIntOrFloat())
+    return failure();
+  unsigned rank = blockType.getRank();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(blockType.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return failure();
+  for (unsigned i = 0; i < rank; ++i)
+    if (i != panel.kResult && i != panel.nResult && blockType.getDimSize(i) != 1)
+      return failure();
+  Operation *home = panel.bufferHome;
+  if (!home || home->getNumRegions() != 1 || home->getRegion(0).empty())
+    return failure();
+  // The block slice depends on the k and n block indices only: compute it before the m loop
+  // (the whole operand: before the loop it is invariant in).
+  SmallVector<Operation *> toHoist;
+  if (!hoistOutOf(block, copyBefore, toHoist))
+    return failure();
+  for (Operation *op : toHoist)
+    rewriter.moveOpBefore(op, copyBefore);
+
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = tile.getLoc();
+  Type elementType = blockType.getElementType();
+  // packed[strip][unit dims..., k, lane]: strip s holds columns [s * stripN, (s + 1) * stripN).
+  int64_t numStrips = llvm::divideCeil(panelN, panel.stripN);
+  SmallVector<int64_t> packedShape{numStrips};
+  for (unsigned i = 0; i < rank; ++i)
+    packedShape.push_back(i == panel.kResult ? panelK
+                          : i == panel.nResult ? panel.stripN
+                                               : 1);
+  auto packedType = MemRefType::get(packedShape, elementType);
+  rewriter.setInsertionPointToStart(&home->getRegion(0).front());
+  Value packed =
+      memref::AllocaOp::create(rewriter, loc, packedType, rewriter.getI64IntegerAttr(64));
+  rewriter.setInsertionPoint(copyBefore);
+
+  // for k in rows: for j in strips: packed[j / stripN][.., k, 0:w] = block[.., k, j:j+w].
+  // The row loop is outermost so the source is read row by row, contiguously.
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value stripStep = arith::ConstantIndexOp::create(rewriter, loc, panel.stripN);
+  Value rows = memref::DimOp::create(rewriter, loc, block, panel.kResult);
+  Value cols = memref::DimOp::create(rewriter, loc, block, panel.nResult);
+  auto rowLoop = scf::ForOp::create(rewriter, loc, zero, rows, one);
+  rewriter.setInsertionPointToStart(rowLoop.getBody());
+  Value row = rowLoop.getInductionVar();
+  auto stripLoop = scf::ForOp::create(rewriter, loc, zero, cols, stripStep);
+  rewriter.setInsertionPointToStart(stripLoop.getBody());
+  Value col = stripLoop.getInductionVar();
+  AffineExpr d0, d1;
+  bindDims(ctx, d0, d1);
+  Value width = affine::AffineMinOp::create(
+      rewriter, loc, AffineMap::get(2, 0, {getAffineConstantExpr(panel.stripN, ctx), d1 - d0}, ctx),
+      ValueRange{col, cols});
+  Value strip = affine::AffineApplyOp::create(
+      rewriter, loc, AffineMap::get(1, 0, d0.floorDiv(panel.stripN)), ValueRange{col});
+  auto vectorType = VectorType::get({panel.stripN}, elementType);
+  Value mask = vector::CreateMaskOp::create(
+      rewriter, loc, VectorType::get({panel.stripN}, rewriter.getI1Type()), ValueRange{width});
+  Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elementType));
+  SmallVector<Value> readIndices(rank, zero), writeIndices(rank + 1, zero);
+  readIndices[panel.kResult] = row;
+  readIndices[panel.nResult] = col;
+  writeIndices[0] = strip;
+  writeIndices[1 + panel.kResult] = row;
+  ArrayAttr inBounds = rewriter.getBoolArrayAttr({true});
+  Value v = vector::TransferReadOp::create(
+      rewriter, loc, vectorType, block, readIndices,
+      AffineMap::getMinorIdentityMap(rank, 1, ctx), padding, mask, inBounds);
+  vector::TransferWriteOp::create(rewriter, loc, Type(), v, packed, writeIndices,
+                                  AffineMap::getMinorIdentityMap(rank + 1, 1, ctx), mask,
+                                  inBounds);
+  // Full strips unmasked (the mask folds to all-true), the last partial strip masked.
+  scf::ForOp partial;
+  rewriter.setInsertionPoint(stripLoop);
+  (void)scf::peelForLoopAndSimplifyBounds(rewriter, stripLoop, partial);
+
+  // The register tile reads packed[n / stripN][.., k, 0:w] instead of block[.., k, n:n+w].
+  rewriter.setInsertionPoint(tile);
+  // Block offsets along n are multiples of the strip width (cache-n is), so are the tiles'.
+  SmallVector<OpFoldResult> tileOffsets = tileSlice.getMixedOffsets();
+  SmallVector<OpFoldResult> offsets{affine::makeComposedFoldedAffineApply(
+      rewriter, loc, AffineMap::get(2, 0, (d0 + d1).floorDiv(panel.stripN)),
+      {base[panel.nResult], tileOffsets[panel.nResult]})};
+  SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1)};
+  for (unsigned i = 0; i < rank; ++i) {
+    offsets.push_back(i == panel.kResult
+                          ? affine::makeComposedFoldedAffineApply(
+                                rewriter, loc, AffineMap::get(2, 0, d0 + d1),
+                                {base[i], tileOffsets[i]})
+                          : rewriter.getIndexAttr(0));
+    sizes.push_back(tileSlice.getMixedSizes()[i]);
+  }
+  SmallVector<OpFoldResult> unitStrides(rank + 1, rewriter.getIndexAttr(1));
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      tileSlice.getType().getShape(), packedType, offsets, sizes, unitStrides);
+  Value view =
+      memref::SubViewOp::create(rewriter, loc, viewType, packed, offsets, sizes, unitStrides);
+  rewriter.modifyOpInPlace(tile, [&] { tile->setOperand(panel.operand, view); });
+  if (tileSlice->use_empty())
+    rewriter.eraseOp(tileSlice);
+  return success();
+}

@@ -1,0 +1,55 @@
+// Packing a contraction's right operand into register-tile strips (used by tlc-tile-contractions).
+#ifndef TLC_PASSES_PACKCONTRACTIONOPERANDS_H
+#define TLC_PASSES_PACKCONTRACTIONOPERANDS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace tlc {
+
+/// Where and how one right-operand panel is packed.
+struct RhsPanel {
+  /// The register tile (after cache and register tiling) whose operand `operand` is a
+  /// memref.subview of the cache block's slice of the right operand.
+  mlir::linalg::LinalgOp registerTile;
+  unsigned operand;
+  /// The cache-level m loop: the panel is packed once before it and read by all its blocks.
+  mlir::scf::ForOp mBlockLoop;
+  /// The buffer is allocated at the start of this op's body: once per thread, not per block
+  /// (an scf.for is no stack scope when lowered: an alloca inside one grows the stack at every
+  /// iteration). The loop that runs on the thread pool (tlc-outline-parallel-loops moves the
+  /// alloca to the entry of the function it outlines), else the function.
+  mlir::Operation *bufferHome;
+  /// When set, the contraction's whole right operand (not one cache block's slice of it) is
+  /// packed, once before this loop (an enclosing loop in which the operand is invariant, e.g.
+  /// the row tiles of an epilogue-fused contraction), and every block reads its part of it.
+  mlir::scf::ForOp wholeOperandBefore;
+  /// The operand's map results (dimension positions) of the k and n loops; n must be the last
+  /// result (the contiguous axis), every other result a unit slice of the block.
+  unsigned kResult, nResult;
+  /// Static upper bounds of the block's k and n extents, and the register tile's n width.
+  int64_t panelK, panelN, stripN;
+};
+
+/// The operand of `op` that is the right operand of a contraction over loops m, n, k: it is
+/// read with n as its last (contiguous) map result, with k, without m, and every other result
+/// a plain loop dimension. Returns its operand number and the results of k and n.
+std::optional<std::tuple<unsigned, unsigned, unsigned>>
+matchRhsOperand(mlir::linalg::LinalgOp op, unsigned m, unsigned n, unsigned k);
+
+/// The outermost scf.for around `op` and inside `home` in which `value` is invariant (computed
+/// by pure ops from values defined outside it), or null.
+mlir::scf::ForOp outermostInvariantLoop(mlir::Value value, mlir::Operation *op,
+                                        mlir::Operation *home);
+
+/// Mechanism: copies the cache block's k x n slice of the right operand into a stack buffer
+/// laid out strip by strip (`stripN` columns of all k rows contiguous: the order the register
+/// tile reads it), once before the m block loop, and makes the register tile read its strip
+/// from there; with `wholeOperandBefore`, the whole operand once before that loop. Fails
+/// without changing the IR when the slice is not invariant in the loop it is copied before.
+mlir::LogicalResult packRhsPanel(mlir::RewriterBase &rewriter, const RhsPanel &panel);
+
+} // namespace tlc
+
+#endif // TLC_PASSES_PACKCONTRACTIONOPERANDS_H
