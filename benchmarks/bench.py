@@ -7,7 +7,9 @@
            [--out DIR] [--max-foreign 0.25] [--retries 2] [--quick]
 
 For every case and thread count it times each framework in its own process (so thread variables
-take effect before the libraries load): one warm-up call, then --repeats timed calls; it reports
+take effect before the libraries load): warm-up calls for at least WARMUP_SECONDS (so the
+second core and the clocks are up and every pool is running: a single call left 2-thread runs of
+sub-millisecond ops at their 1-thread time), then --repeats timed calls; it reports
 the median with min/max, GFLOP/s or GB/s, the fraction of the machine's ceiling (the FMA peak and
 STREAM-like bandwidth, measured by bench-peak in the same run, the bandwidth at the case's working
 set size), and tlc's speed relative to the best competitor (> 1: tlc is faster). It also records
@@ -38,6 +40,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+# Every framework's timing child warms up for at least this long before its timed calls (tlc's
+# harness, bench-dnnl's --warmup-seconds, the Python workers).
+WARMUP_SECONDS = 0.05
 
 # ----------------------------------------------------------------------------------------------
 # Cases
@@ -287,7 +293,10 @@ def py_worker(framework, op, dims, threads, repeats):
                 return d / np.sqrt((d * d).mean(-1, keepdims=True) + 1e-5) * g + b
         else:
             return None  # e.g. numpy has no erf
+    w0 = time.perf_counter()
     fn()
+    while time.perf_counter() - w0 < WARMUP_SECONDS:
+        fn()
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
@@ -387,7 +396,11 @@ int main(int argc, char **argv) {
   DECLS
   void *ws = NULL;
   tlc_status st = tlc_workspace_alloc(NULL, NAME_UPPER_WORKSPACE_SIZE, &ws);
-  if (st == TLC_STATUS_OK) st = NAME_run(ARGS, ws); /* warm-up */
+  /* Warm-up: calls for at least WARMUP_SECONDS s (at least one). */
+  for (double w0 = now(); st == TLC_STATUS_OK;) {
+    st = NAME_run(ARGS, ws);
+    if (now() - w0 >= WARMUP_SECONDS) break;
+  }
   if (st != TLC_STATUS_OK) { fprintf(stderr, "NAME_run: %s\n", tlc_status_string(st)); return 1; }
   for (int r = 0; r < repeats; ++r) {
     double t0 = now();
@@ -431,7 +444,8 @@ def build_tlc(case, args, work):
     shapes = case["inputs"] + case["outputs"]
     decls = " ".join("float *%s = buffer(sizeof(float) * %d, %d);" % (b, numel(s), b[0] == "i")
                      for b, s in zip(bufs, shapes))
-    src = (HARNESS.replace("DECLS", decls).replace("ARGS", ", ".join(bufs))
+    src = (HARNESS.replace("WARMUP_SECONDS", repr(WARMUP_SECONDS))
+           .replace("DECLS", decls).replace("ARGS", ", ".join(bufs))
            .replace("NAME_UPPER", name.upper()).replace("NAME", name))
     c = os.path.join(work, name + "_main.c")
     with open(c, "w") as f:
@@ -568,7 +582,8 @@ def main(argv):
                             if not args.dnnl_bench or "dnnl" not in case:
                                 continue
                             r = timed([args.dnnl_bench, case["dnnl"][0], str(args.repeats)] +
-                                      [str(a) for a in case["dnnl"][1:]], env, args)
+                                      [str(a) for a in case["dnnl"][1:]],
+                                      dict(env, BENCH_WARMUP_SECONDS=repr(WARMUP_SECONDS)), args)
                         else:
                             op, dims = case["py"]
                             cmd = ["/usr/bin/python3", here, "--worker", fw, "--op", op,

@@ -2,6 +2,9 @@
 //
 //   bench-dnnl CASE REPEATS ARGS...        prints the seconds of each timed run, one per line
 //
+// Before the timed runs it warms up for BENCH_WARMUP_SECONDS seconds (environment; default 0.05,
+// bench.py passes its WARMUP_SECONDS), at least one run.
+//
 // Cases (f32, plain row-major layouts; the thread count is OMP_NUM_THREADS):
 //   matmul M K N            C = A·B
 //   linear_gelu M K N ALG   C = gelu(A·B + bias), bias and GELU as matmul post-ops
@@ -171,8 +174,14 @@ int main(int argc, char **argv) {
       p.execute(s, a);
   };
 
-  execute(); // warm-up (JIT, first touch)
-  s.wait();
+  // Warm-up (JIT, first touch, clocks and OpenMP threads up): at least one run.
+  const char *warmupEnv = std::getenv("BENCH_WARMUP_SECONDS");
+  double warmup = warmupEnv ? std::atof(warmupEnv) : 0.05;
+  auto w0 = std::chrono::steady_clock::now();
+  do {
+    execute();
+    s.wait();
+  } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < warmup);
   for (int r = 0; r < repeats; ++r) {
     auto t0 = std::chrono::steady_clock::now();
     execute();
