@@ -13,11 +13,6 @@ namespace {
 
 using IT = utils::IteratorType;
 
-SmallVector<int64_t> values(DenseIntElementsAttr attr) {
-  return llvm::to_vector(llvm::map_range(attr.getValues<APInt>(),
-                                         [](const APInt &v) { return v.getSExtValue(); }));
-}
-
 /// The input as [N, C, SH, SW, HP, WP] stride phases: phase (a, b) holds rows a, a + SH, ...
 /// and columns b, b + SW, ... of `input`, `hp` x `wp` of them (rows and columns past the
 /// input's end are zeros; no tap reads them). A tap at window offset (y, x) then reads phase
@@ -102,19 +97,32 @@ int64_t tlc::chooseConvTileRows(int64_t batch, int64_t outH, int64_t outW, int64
   return rows;
 }
 
+SmallVector<int64_t> tlc::convAttrValues(DenseIntElementsAttr attr) {
+  return llvm::to_vector(llvm::map_range(attr.getValues<APInt>(),
+                                         [](const APInt &v) { return v.getSExtValue(); }));
+}
+
+tlc::ConvShape tlc::getConvShape(linalg::Conv2DNchwFchwOp op) {
+  auto inType = cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto fType = cast<RankedTensorType>(op.getInputs()[1].getType());
+  auto outType = cast<RankedTensorType>(op.getOutputs()[0].getType());
+  return {outType.getDimSize(0),       outType.getDimSize(1),
+          outType.getDimSize(2),       outType.getDimSize(3),
+          inType.getDimSize(1),        fType.getDimSize(2),
+          fType.getDimSize(3),         convAttrValues(op.getStrides()),
+          convAttrValues(op.getDilations()), outType.getElementType()};
+}
+
 LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op,
                                     int64_t rows) {
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
   Value input = op.getInputs()[0], filter = op.getInputs()[1], init = op.getOutputs()[0];
-  auto inType = cast<RankedTensorType>(input.getType());
-  auto fType = cast<RankedTensorType>(filter.getType());
-  auto outType = cast<RankedTensorType>(init.getType());
-  Type et = outType.getElementType();
-  int64_t n = outType.getDimSize(0), f = outType.getDimSize(1), oh = outType.getDimSize(2),
-          ow = outType.getDimSize(3), c = inType.getDimSize(1), kh = fType.getDimSize(2),
-          kw = fType.getDimSize(3);
-  SmallVector<int64_t> st = values(op.getStrides()), dil = values(op.getDilations());
+  tlc::ConvShape shape = tlc::getConvShape(op);
+  Type et = shape.elementType;
+  int64_t n = shape.n, f = shape.f, oh = shape.oh, ow = shape.ow, c = shape.c, kh = shape.kh,
+          kw = shape.kw;
+  ArrayRef<int64_t> st = shape.strides, dil = shape.dilations;
   int64_t k = c * kh * kw;
   if (rows <= 0 || oh % rows != 0)
     return op.emitOpError("convolution tile rows do not divide the output height");

@@ -8,6 +8,18 @@
 
 namespace tlc {
 
+/// The static sizes of a conv_2d_nchw_fchw: output [n, f, oh, ow], input channels c, filter
+/// window kh x kw, strides and dilations.
+struct ConvShape {
+  int64_t n, f, oh, ow, c, kh, kw;
+  llvm::SmallVector<int64_t> strides, dilations;
+  mlir::Type elementType;
+};
+ConvShape getConvShape(mlir::linalg::Conv2DNchwFchwOp op);
+
+/// The values of a strides or dilations attribute.
+llvm::SmallVector<int64_t> convAttrValues(mlir::DenseIntElementsAttr attr);
+
 /// The multiply-accumulate body `acc + x * w` of a contraction generic.
 void buildMacBody(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args);
 

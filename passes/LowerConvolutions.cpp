@@ -33,24 +33,18 @@ bool qualifies(linalg::LinalgOp op) {
                       [&](Value v) { return getElementTypeOrSelf(v.getType()) == et; });
 }
 
-SmallVector<int64_t> values(DenseIntElementsAttr attr) {
-  return llvm::to_vector(llvm::map_range(attr.getValues<APInt>(),
-                                         [](const APInt &v) { return v.getSExtValue(); }));
-}
-
 
 /// conv_2d_nchw_fchw -> im2col copy (unless 1x1, stride 1) + [F, K] x [N, K, P] contraction.
 LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
   Location loc = op.getLoc();
   Value input = op.getInputs()[0], filter = op.getInputs()[1], init = op.getOutputs()[0];
   auto inType = cast<RankedTensorType>(input.getType());
-  auto fType = cast<RankedTensorType>(filter.getType());
   auto outType = cast<RankedTensorType>(init.getType());
-  Type et = outType.getElementType();
-  int64_t n = outType.getDimSize(0), f = outType.getDimSize(1), oh = outType.getDimSize(2),
-          ow = outType.getDimSize(3), c = inType.getDimSize(1), kh = fType.getDimSize(2),
-          kw = fType.getDimSize(3);
-  SmallVector<int64_t> st = values(op.getStrides()), dil = values(op.getDilations());
+  tlc::ConvShape shape = tlc::getConvShape(op);
+  Type et = shape.elementType;
+  int64_t n = shape.n, f = shape.f, oh = shape.oh, ow = shape.ow, c = shape.c, kh = shape.kh,
+          kw = shape.kw;
+  ArrayRef<int64_t> st = shape.strides, dil = shape.dilations;
   int64_t k = c * kh * kw, p = oh * ow;
   MLIRContext *ctx = rewriter.getContext();
   rewriter.setInsertionPoint(op);
@@ -109,7 +103,8 @@ LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
 LogicalResult lowerDepthwise(RewriterBase &rewriter, linalg::DepthwiseConv2DNchwChwOp op) {
   Location loc = op.getLoc();
   Value input = op.getInputs()[0], filter = op.getInputs()[1], init = op.getOutputs()[0];
-  SmallVector<int64_t> st = values(op.getStrides()), dil = values(op.getDilations());
+  SmallVector<int64_t> st = tlc::convAttrValues(op.getStrides()),
+                       dil = tlc::convAttrValues(op.getDilations());
   MLIRContext *ctx = rewriter.getContext();
   AffineExpr n, c, oh, kh, kw, ow;
   bindDims(ctx, n, c, oh, kh, kw, ow);
