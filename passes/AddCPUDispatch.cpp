@@ -1,5 +1,6 @@
 // tlc-add-cpu-dispatch: the public NAME_run of a multi-CPU object, which runs the variant of the
 // model that libtlcrt picks for the host (tlc/cpu_features.h describes the ABI).
+#include "passes/CPUFeatureNames.h"
 #include "passes/Passes.h"
 
 #include "tlc/runtime.h"
@@ -35,20 +36,9 @@ std::optional<uint64_t> featureMask(ArrayAttr names, llvm::StringRef arch, std::
       llvm::raw_string_ostream(unknown) << attr;
       return std::nullopt;
     }
-    int bit = -1;
-    if (arch == "x86_64") {
-#define TLC_BIT_(id, spelling, leaf, subleaf, reg, regbit, state)                                  \
-  if (name.getValue() == spelling)                                                                 \
-    bit = TLC_CPU_FEATURE_##id;
-      TLC_X86_CPU_FEATURES(TLC_BIT_)
-#undef TLC_BIT_
-    } else if (arch == "aarch64") {
-#define TLC_BIT_(id, spelling, word, bits)                                                         \
-  if (name.getValue() == spelling)                                                                 \
-    bit = TLC_AARCH64_CPU_FEATURE_##id;
-      TLC_AARCH64_CPU_FEATURES(TLC_BIT_)
-#undef TLC_BIT_
-    }
+    llvm::ArrayRef<const char *> table = tlc::runtimeCPUFeatureNames(arch);
+    const auto *found = llvm::find(table, name.getValue());
+    int bit = found == table.end() ? -1 : int(found - table.begin());
     if (bit < 0) {
       unknown = name.str();
       return std::nullopt;

@@ -1,7 +1,7 @@
 // CPU features to the runtime's detectable features (see RuntimeFeatures.h).
 #include "targets/cpu/RuntimeFeatures.h"
 
-#include "tlc/cpu_features.h"
+#include "passes/CPUFeatureNames.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
@@ -68,18 +68,8 @@ std::optional<std::vector<std::string>>
 tlc::runtimeFeatures(DispatchArch arch, const llvm::StringMap<bool> &enabled,
                      llvm::function_ref<bool(llvm::StringRef)> codegenHas,
                      std::string &unknown) {
-  static const char *const x86[] = {
-#define TLC_NAME_(id, name, leaf, subleaf, reg, bit, state) name,
-      TLC_X86_CPU_FEATURES(TLC_NAME_)
-#undef TLC_NAME_
-  };
-  static const char *const aarch64[] = {
-#define TLC_NAME_(id, name, word, bits) name,
-      TLC_AARCH64_CPU_FEATURES(TLC_NAME_)
-#undef TLC_NAME_
-  };
   bool isX86 = arch == DispatchArch::X86_64;
-  llvm::ArrayRef<const char *> detectable = isX86 ? llvm::ArrayRef(x86) : llvm::ArrayRef(aarch64);
+  llvm::ArrayRef<const char *> detectable = runtimeCPUFeatureNames(isX86 ? "x86_64" : "aarch64");
   llvm::ArrayRef<llvm::StringLiteral> unused =
       isX86 ? llvm::ArrayRef(kX86UnusedByGeneratedCode)
             : llvm::ArrayRef(kAArch64UnusedByGeneratedCode);
