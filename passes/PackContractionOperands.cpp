@@ -4,11 +4,11 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -46,13 +46,8 @@ static bool hoistOutOf(Value value, scf::ForOp loop, SmallVectorImpl<Operation *
 
 /// The buffer a memref view is taken from (through subviews, views, casts and reshapes).
 static Value rootBuffer(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-      v = view.getViewSource();
-    else
-      break;
-  }
-  return v;
+  auto memref = dyn_cast<TypedValue<BaseMemRefType>>(v);
+  return memref ? memref::skipViewLikeOps(memref) : v;
 }
 
 /// Whether anything in `loop` may write the buffer `root` (or memory it cannot name).
