@@ -134,13 +134,12 @@ struct TLCLowerConvolutionsPass
   /// cache, vectorized); 28x28 and smaller lose (their matrix fits in cache anyway, and the
   /// byte bound makes tiles of one or two rows, too short for the register tiles).
   LogicalResult lower(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) {
-    auto w = cast<RankedTensorType>(conv.getInputs()[1].getType());
-    auto out = cast<RankedTensorType>(conv.getOutputs()[0].getType());
-    int64_t n = out.getDimSize(0), oh = out.getDimSize(2), ow = out.getDimSize(3);
-    int64_t depth = w.getDimSize(1) * w.getDimSize(2) * w.getDimSize(3);
+    tlc::ConvShape shape = tlc::getConvShape(conv);
+    int64_t n = shape.n, oh = shape.oh, ow = shape.ow;
+    int64_t depth = shape.c * shape.kh * shape.kw;
     int64_t rows =
         tlc::chooseConvTileRows(n, oh, ow, depth, tilePixels, tileBytes, tileSlots);
-    bool window = w.getDimSize(2) > 1 || w.getDimSize(3) > 1;
+    bool window = shape.kh > 1 || shape.kw > 1;
     int64_t im2colBytes = n * depth * oh * ow * 4;
     if (!tileIm2col || !window || im2colBytes <= minIm2colBytes ||
         rows * ow < minTilePixels || n * (oh / rows) < minTiles)

@@ -31,6 +31,15 @@ bool isRematerializable(Value v) {
          (matchPattern(v, m_Constant()) || isa<memref::GetGlobalOp>(def));
 }
 
+/// The statically sized stack buffers allocated directly in `loop`'s body.
+SmallVector<memref::AllocaOp> staticAllocas(scf::ParallelOp loop) {
+  SmallVector<memref::AllocaOp> allocas;
+  for (auto alloca : loop.getBody()->getOps<memref::AllocaOp>())
+    if (alloca->getNumOperands() == 0)
+      allocas.push_back(alloca);
+  return allocas;
+}
+
 /// Mechanism: outlines `loop` (one induction variable, not nested in another parallel loop)
 /// into `@<func>_par<k>(%begin: index, %end: index, captures...)` iterating [begin, end) of its
 /// normalized iteration space, and replaces it with a call to the declaration
@@ -85,11 +94,10 @@ LogicalResult outline(RewriterBase &rewriter, scf::ParallelOp loop, SymbolTable 
   // once per call in the entry block. Inside the loop each iteration would grow the stack (no
   // stack save/restore around an scf.for); the iterations of one call run one after another.
   llvm::SmallPtrSet<Operation *, 4> hoisted;
-  for (auto alloca : loop.getBody()->getOps<memref::AllocaOp>())
-    if (alloca->getNumOperands() == 0) {
-      rewriter.clone(*alloca, map);
-      hoisted.insert(alloca);
-    }
+  for (memref::AllocaOp alloca : staticAllocas(loop)) {
+    rewriter.clone(*alloca, map);
+    hoisted.insert(alloca);
+  }
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   auto forOp = scf::ForOp::create(rewriter, loc, entry->getArgument(0), entry->getArgument(1), one);
   rewriter.setInsertionPointToStart(forOp.getBody());
@@ -134,9 +142,8 @@ struct TLCOutlineParallelLoopsPass
         continue;
       // A loop we cannot pass stays serial: its static stack buffers are allocated once,
       // before it, not at every iteration.
-      for (auto alloca : llvm::make_early_inc_range(loop.getBody()->getOps<memref::AllocaOp>()))
-        if (alloca->getNumOperands() == 0)
-          rewriter.moveOpBefore(alloca, loop);
+      for (memref::AllocaOp alloca : staticAllocas(loop))
+        rewriter.moveOpBefore(alloca, loop);
     }
   }
 };
