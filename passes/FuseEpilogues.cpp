@@ -24,8 +24,6 @@ struct TileTargets {
   int64_t m, n, alignM, alignN;
 };
 
-/// Policy: the tile extent of each result dimension (innermost m and n dimensions get cache
-/// tiles, every other one 1).
 /// The result dimension of the contraction's innermost non-unit n loop (the output's columns).
 unsigned nResultDim(linalg::LinalgOp contraction) {
   FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(contraction);
@@ -34,6 +32,8 @@ unsigned nResultDim(linalg::LinalgOp contraction) {
   return *outMap.getResultPosition(getAffineDimExpr(n, contraction.getContext()));
 }
 
+/// Policy: the tile extent of each result dimension (innermost m and n dimensions get cache
+/// tiles, every other one 1).
 SmallVector<int64_t> chooseTiles(linalg::LinalgOp contraction, const TileTargets &targets) {
   FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(contraction);
   AffineMap outMap = contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));

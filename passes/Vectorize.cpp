@@ -83,11 +83,6 @@ bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   return true;
 }
 
-/// Vector sizes for a register tile: its static loop ranges, except that an n extent (the
-/// contiguous output dimension the FMAs run along) that is not a power of two is rounded up to
-/// one, so an edge tile such as 8x17 computes on 8x32 vectors with masked loads and stores
-/// instead of odd-length vectors that LLVM splits into scalar inserts and extracts. Empty (no
-/// masking) when every extent already is a power of two.
 /// Static upper bounds of `op`'s loop ranges: a dynamic extent (an edge tile of a cache block
 /// whose size depends on the block's index, e.g. the last 8 columns of n = 1000) is bounded
 /// through the operand dimension it spans (a subview sized by an affine.min). Fails when one
