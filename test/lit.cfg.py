@@ -21,6 +21,7 @@ runtime_src = os.path.join(config.tlc_source_dir, "runtime", "src")
 runtime_include = os.path.join(config.tlc_source_dir, "runtime", "include")
 # Config substitutions apply before lit's own, so %tlc is not read as %t + "lc".
 config.substitutions.append(("%tlc_run", os.path.join(config.tlc_tools_dir, "tlc-run")))
+config.substitutions.append(("%tlc_opt", os.path.join(config.tlc_tools_dir, "tlc-opt")))
 config.substitutions.append(("%tlc", os.path.join(config.tlc_tools_dir, "tlc")))
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%e2e_dir", os.path.join(config.tlc_source_dir, "test", "e2e")))
@@ -29,6 +30,9 @@ config.substitutions.append(("%runtime_src", runtime_src))
 config.substitutions.append(("%runtime_include", runtime_include))
 config.substitutions.append(("%runtime_lib", config.tlc_runtime_lib))
 config.substitutions.append(("%cc", "cc -O2 -I" + runtime_include))
+
+if config.tlc_static_llvm:
+    config.available_features.add("static-llvm")
 
 tools = ["tlc", "tlc-opt", "tlc-parse", "tlc-run"]
 llvm_config.add_tool_substitutions(tools, [config.tlc_tools_dir, config.llvm_tools_dir])
