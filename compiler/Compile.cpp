@@ -308,7 +308,7 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     {
       llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
       TimingScope llvmTiming = timing.nest("LLVM: translate, optimize, emit");
-      if (failed(target->serialize(*module, targetOptions, kind, os)))
+      if (failed(target->serialize(*module, targetOptions, kind, os, llvmTiming)))
         return failure();
     }
     TimingScope linkTiming = timing.nest("link the shared library");
@@ -319,7 +319,7 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     if (!out)
       return emitError(fileLoc) << error;
     TimingScope llvmTiming = timing.nest("LLVM: translate, optimize, emit");
-    if (failed(target->serialize(*module, targetOptions, kind, out->os())))
+    if (failed(target->serialize(*module, targetOptions, kind, out->os(), llvmTiming)))
       return failure();
     llvmTiming.stop();
     out->keep();

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -58,9 +59,11 @@ public:
   /// variant's host has.
   virtual TargetOptions getDispatchBaseline(const TargetOptions &options) const { return options; }
   /// Translates an LLVM-dialect module and writes it as `kind`. Functions that already carry a
-  /// target CPU (variants of a dispatched object) keep it; the rest get `options.cpu`'s.
+  /// target CPU (variants of a dispatched object) keep it; the rest get `options.cpu`'s. Its
+  /// steps (translation, optimization, emission) are timed as scopes nested in `timing`.
   virtual mlir::LogicalResult serialize(mlir::ModuleOp module, const TargetOptions &options,
-                                        OutputKind kind, llvm::raw_pwrite_stream &os) const = 0;
+                                        OutputKind kind, llvm::raw_pwrite_stream &os,
+                                        mlir::TimingScope &timing) const = 0;
   /// Whether this target's code runs on the machine tlc runs on.
   virtual bool isHost() const = 0;
   /// The C compiler driver that links objects of this target (for `--shared`).

@@ -168,15 +168,17 @@ public:
   }
 
   LogicalResult serialize(ModuleOp module, const TargetOptions &options, OutputKind kind,
-                          llvm::raw_pwrite_stream &os) const override {
+                          llvm::raw_pwrite_stream &os, TimingScope &timing) const override {
     std::string error;
     std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
     if (!tm)
       return module.emitError() << error;
     llvm::LLVMContext llvmContext;
+    TimingScope translateTiming = timing.nest("translate to LLVM IR");
     std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, llvmContext);
     if (!llvmModule)
       return module.emitError() << "failed to translate the module to LLVM IR";
+    translateTiming.stop();
     llvmModule->setDataLayout(tm->createDataLayout());
     llvmModule->setTargetTriple(tm->getTargetTriple());
     bool wide = tm->getTargetTriple().isX86() &&
@@ -190,15 +192,19 @@ public:
       if (wide)
         f.addFnAttr("prefer-vector-width", "512");
     }
+    TimingScope optimizeTiming = timing.nest("optimize (LLVM -O" +
+                                             std::to_string(options.optLevel) + ")");
     if (llvm::Error err = optimizeLLVMModule(*llvmModule, *tm, options.optLevel)) {
       std::string message = llvm::toString(std::move(err));
       return module.emitError() << "LLVM optimization failed: " << message;
     }
+    optimizeTiming.stop();
     emitConstantDataAsBytes(*llvmModule);
     if (kind == OutputKind::LLVMIR) {
       llvmModule->print(os, nullptr);
       return success();
     }
+    TimingScope emitTiming = timing.nest("code generation and emission");
     llvm::legacy::PassManager codegen;
     auto fileType = kind == OutputKind::Assembly ? llvm::CodeGenFileType::AssemblyFile
                                                  : llvm::CodeGenFileType::ObjectFile;
