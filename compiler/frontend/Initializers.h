@@ -24,6 +24,8 @@ struct InitSpec {
 class SplitMix64 {
 public:
   explicit SplitMix64(uint64_t seed) : state(seed) {}
+  /// The stream of `seed` after `draws` draws (the state is a counter, so this is O(1)).
+  static SplitMix64 atDraw(uint64_t seed, uint64_t draws);
   uint64_t nextBits();
   double nextUnit() { return static_cast<double>(nextBits() >> 11) * 0x1.0p-53; }
 
