@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tlc/runtime.h"
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -364,6 +365,34 @@ static void test_thread_pool_stealing(void) {
   tlc_thread_pool_destroy(pool);
 }
 
+/* Records the longest piece (iterations per body call) a thread took. */
+struct piece_ctx {
+  _Atomic int64_t longest;
+  _Atomic int64_t iterations;
+};
+
+static void piece_body(void *ctx, int64_t begin, int64_t end) {
+  struct piece_ctx *c = ctx;
+  int64_t len = end - begin, seen = atomic_load(&c->longest);
+  while (len > seen && !atomic_compare_exchange_weak(&c->longest, &seen, len))
+    ;
+  atomic_fetch_add(&c->iterations, len);
+}
+
+/* Shares are taken in pieces of a sixteenth, so the piece no other thread can help with at
+ * the end of a loop is short: 64 iterations on 2 threads go 2 at a time. */
+static void test_thread_pool_pieces(void) {
+  tlc_thread_pool *pool = NULL;
+  CHECK(tlc_thread_pool_create(NULL, 2, &pool) == TLC_STATUS_OK && pool);
+  struct piece_ctx c;
+  atomic_init(&c.longest, 0);
+  atomic_init(&c.iterations, 0);
+  tlc_thread_pool_run(pool, piece_body, &c, 64);
+  CHECK(atomic_load(&c.iterations) == 64);
+  CHECK(atomic_load(&c.longest) == 2);
+  tlc_thread_pool_destroy(pool);
+}
+
 static void test_thread_pool(void) {
   enum { N = 1001 };
   static int hits[N];
@@ -411,6 +440,7 @@ int main(void) {
   test_thread_pool();
   test_thread_pool_sleeping();
   test_thread_pool_stealing();
+  test_thread_pool_pieces();
   if (failures) {
     fprintf(stderr, "runtime-unit: %d check(s) FAILED\n", failures);
     return 1;
