@@ -7,12 +7,14 @@ them alike, and reports medians:
   /usr/bin/python3 benchmarks/compile_time.py --tlc build/bin/tlc [--tlc other/tlc] \
       [--model examples/mlp.tl] [--runs 30] [-- extra tlc flags]
 
-Columns: `--version` (process start and exit alone), the compile `-o m.o`, and the stages of
-`--time-report` (a separate set of runs, since the report itself costs a little).
+Rows: `--version` (process start and exit alone), the compile `-o m.o` (wall, then CPU time:
+on a shared machine the CPU time varies less), and the stages of `--time-report` (a separate
+set of runs, since the report itself costs a little).
 """
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -24,10 +26,20 @@ import time
 STAGE = re.compile(r"^\s+[\d.]+ \(\s*[\d.]+%\)\s+([\d.]+) \(\s*[\d.]+%\)  ( *\S.*)$")
 
 
-def wall(cmd):
+def cpu_ms():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1e3
+
+
+def wall(cmd, cpu=None):
+    """Wall ms of one run; appends its CPU ms (user + system, all threads) to `cpu`."""
+    cpu_start = cpu_ms()
     start = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    return (time.perf_counter() - start) * 1e3
+    elapsed = (time.perf_counter() - start) * 1e3
+    if cpu is not None:
+        cpu.append(cpu_ms() - cpu_start)
+    return elapsed
 
 
 def stages(cmd):
@@ -67,6 +79,7 @@ def main():
         out = os.path.join(tmp, "m.o")
         version = {b: [] for b in args.tlc}
         compile_ = {b: [] for b in args.tlc}
+        compile_cpu = {b: [] for b in args.tlc}
         staged = {b: {} for b in args.tlc}
         cmd = lambda b: [b, args.model, "-o", out] + args.extra
         for b in args.tlc:  # warm the page cache
@@ -74,7 +87,7 @@ def main():
         for _ in range(args.runs):
             for b in args.tlc:
                 version[b].append(wall([b, "--version"]))
-                compile_[b].append(wall(cmd(b)))
+                compile_[b].append(wall(cmd(b), compile_cpu[b]))
                 for name, ms in stages(cmd(b)).items():
                     staged[b].setdefault(name, []).append(ms)
 
@@ -87,6 +100,7 @@ def main():
         f"{med(s):.1f} ({min(s):.1f})" for s in series) + " |")
     row("tlc --version", [version[b] for b in args.tlc])
     row(f"tlc {os.path.basename(args.model)} -o m.o", [compile_[b] for b in args.tlc])
+    row("  its CPU time (user + system)", [compile_cpu[b] for b in args.tlc])
     names = []
     for b in args.tlc:
         names += [n for n in staged[b] if n not in names]
