@@ -3,7 +3,7 @@
 # Debian builds LLVM with LLVM_LINK_LLVM_DYLIB: its exported MLIR libraries link the imported
 # shared target `LLVM`, and llvm_config() / LINK_COMPONENTS pick it too. Loading libLLVM.so
 # (~230k relocations, symbol lookups against every loaded library, the static initializers of
-# all of LLVM) costs each tlc run ~15 ms before main. With the archives (llvm-22-dev's
+# all of LLVM) costs each tlc run ~10 ms before main. With the archives (llvm-22-dev's
 # /usr/lib/llvm-22/lib/libLLVM*.a) the linker pulls only the objects the tools use.
 #
 # Included after find_package(MLIR) in the top-level directory, where the imported targets live.
