@@ -127,9 +127,12 @@ Operation *packedBufferHome(scf::ForOp parallelLoop, Operation *outermost) {
 }
 
 /// The linalg.fill that sets all of `op`'s init buffer right before it: an earlier op of the
-/// same block filling that very buffer, with only memory-effect-free ops (views) between.
+/// same block filling that very buffer, with only memory-effect-free ops (views) between. The
+/// init must not also be an input (filling it tile by tile would change what later tiles read).
 linalg::FillOp fillOfInit(linalg::LinalgOp op) {
   Value init = op.getDpsInitOperand(0)->get();
+  if (llvm::is_contained(op.getDpsInputs(), init))
+    return nullptr;
   for (Operation *p = op->getPrevNode(); p; p = p->getPrevNode()) {
     if (auto fill = dyn_cast<linalg::FillOp>(p))
       return fill.hasPureBufferSemantics() && fill.getOutputs()[0] == init ? fill : nullptr;
