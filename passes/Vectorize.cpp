@@ -67,25 +67,6 @@ bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   if (!read || !llvm::all_of(read->getOperands(), invariant))
     return false;
   rewriter.moveOpBefore(read, loop);
-  // A register tile whose accumulator was just filled (a fill fused into the tile by
-  // tlc-tile-contractions, vectorized to a transfer_write of a splat) starts from the filled
-  // vector in registers: the read takes the written value, and the fill's write is dead (the
-  // write after the loop stores the same slice, and nothing reads it in between: the ops
-  // between are free of memory effects and the loop writes nothing else and reads only
-  // inputs, which do not alias outputs).
-  vector::TransferWriteOp filled;
-  for (Operation *p = read->getPrevNode(); p; p = p->getPrevNode()) {
-    auto w = dyn_cast<vector::TransferWriteOp>(p);
-    if (w && w.getBase() == read.getBase() && w.getIndices() == read.getIndices() &&
-        w.getVectorType() == read.getVectorType() &&
-        w.getPermutationMap() == read.getPermutationMap() &&
-        sameMask(w.getMask(), read.getMask()) && w.hasPureBufferSemantics()) {
-      filled = w;
-      break;
-    }
-    if (!isMemoryEffectFree(p))
-      break;
-  }
   FailureOr<LoopLikeOpInterface> newLoop =
       cast<LoopLikeOpInterface>(loop.getOperation())
           .replaceWithAdditionalYields(
@@ -99,11 +80,6 @@ bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   rewriter.modifyOpInPlace(write, [&] {
     write.getValueToStoreMutable().assign((*newLoop)->getResults().back());
   });
-  if (filled) {
-    rewriter.replaceAllUsesWith(read.getResult(), filled.getVector());
-    rewriter.eraseOp(read);
-    rewriter.eraseOp(filled);
-  }
   return true;
 }
 
@@ -243,6 +219,11 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
           break;
         }
     }
+    // A register tile whose fill was fused into it (tlc-tile-contractions: a transfer_write
+    // of a splat right before the hoisted load of its accumulator) starts from the splat in
+    // registers: upstream's store-to-load forwarding replaces the load, and its dead-store
+    // elimination drops the fill's store (the store after the k loop overwrites it).
+    vector::transferOpflowOpt(rewriter, func);
     RewritePatternSet patterns(ctx);
     vector::populateVectorContractLoweringPatterns(patterns,
                                                    vector::VectorContractLowering::OuterProduct);

@@ -150,8 +150,9 @@ func.func @maximumf_row(%x: memref<64xf32>, %m: memref<f32>) {
 // -----
 
 // A register tile whose fill was fused into it (tlc-tile-contractions): the accumulators start
-// from the fill's splat in registers (the k loop's iter_arg init), the fill's store and the
-// load of the output are gone, and the one store is the result's after the loop.
+// from the fill's splat in registers (the k loop's iter_arg init; upstream's transfer
+// forwarding), the fill's store and the load of the output are gone, and the one store is the
+// result's after the loop.
 // CHECK-LABEL: func.func @filled_tile
 // CHECK: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4x16xf32>
 // CHECK-NOT: vector.transfer_read %{{.+}} : memref<4x16xf32>
