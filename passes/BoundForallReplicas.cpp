@@ -3,6 +3,7 @@
 // buffers instead of one per iteration.
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -31,18 +32,32 @@ bool shouldBound(scf::ForallOp forall, int64_t slots) {
   return allocates;
 }
 
-/// Mechanism: forall (i) in (n) { body } -> forall (s) in (slots) { for i = s to n step slots
-/// { body } }. Every iteration still runs exactly once, with the same index.
+/// Mechanism: forall (i) in (n) { body } -> forall (s) in (slots) { for i = s * n / slots to
+/// (s + 1) * n / slots { body } }: each slot runs a contiguous chunk, chunk sizes differing by
+/// at most one. The thread pool hands each thread a contiguous range of slots, so T threads
+/// get n / T iterations each, within one (a cyclic split, slot s taking s, s + slots, ..., gives
+/// 14 iterations over 8 slots and 2 threads as 8:6; chunks give 7:7). Every iteration still
+/// runs exactly once, with the same index.
 void bound(RewriterBase &rewriter, scf::ForallOp forall, int64_t slots) {
   Location loc = forall.getLoc();
   rewriter.setInsertionPoint(forall);
-  Value n = getValueOrCreateConstantIndexOp(rewriter, loc, forall.getMixedUpperBound()[0]);
+  OpFoldResult n = forall.getMixedUpperBound()[0];
   auto bounded = scf::ForallOp::create(rewriter, loc,
                                        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(slots)},
                                        ValueRange{}, forall.getMapping());
   rewriter.setInsertionPointToStart(bounded.getBody());
-  Value step = arith::ConstantIndexOp::create(rewriter, loc, slots);
-  auto loop = scf::ForOp::create(rewriter, loc, bounded.getInductionVars()[0], n, step);
+  AffineExpr s0 = rewriter.getAffineDimExpr(0), sn = rewriter.getAffineSymbolExpr(0);
+  OpFoldResult slot = bounded.getInductionVars()[0];
+  auto chunkBound = [&](AffineExpr e) {
+    return getValueOrCreateConstantIndexOp(
+        rewriter, loc,
+        affine::makeComposedFoldedAffineApply(rewriter, loc, AffineMap::get(1, 1, e),
+                                              {slot, n}));
+  };
+  Value lb = chunkBound((s0 * sn).floorDiv(slots));
+  Value ub = chunkBound(((s0 + 1) * sn).floorDiv(slots));
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step);
   Block *body = forall.getBody();
   rewriter.eraseOp(body->getTerminator()); // an empty scf.forall.in_parallel
   rewriter.inlineBlockBefore(body, loop.getBody()->getTerminator(), loop.getInductionVar());

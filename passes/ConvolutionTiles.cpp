@@ -3,7 +3,6 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -81,8 +80,9 @@ int64_t tlc::chooseConvTileRows(int64_t batch, int64_t outH, int64_t outW, int64
     if (outH % r != 0)
       continue;
     // Lanes used in the 32-wide register tiles, times tiles per slot-round used: the loop
-    // runs as `slots` slots (two threads take half each), so 14 tiles over 8 slots leave
-    // one thread 8 tiles and the other 6.
+    // runs as `slots` slots of contiguous chunks (tlc-bound-forall-replicas), so a multiple
+    // of `slots` tiles splits evenly over any thread count dividing it (14 tiles split 7:7
+    // over two threads, but 4:4:3:3 over four).
     int64_t tiles = batch * (outH / r);
     int64_t round = tiles > slots ? slots : 2;
     double score = double(p) / double(llvm::alignTo(p, 32)) * double(tiles) /
@@ -137,10 +137,12 @@ LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFc
   Value filter2 = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({f, k}, et), filter,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-  // A constant-filled init (the usual zeros) is not filled up front: each tile fills a
-  // contiguous accumulator of its own (one memset, in cache) and copies the result out.
+  // A constant-filled init (the usual zeros) is not filled up front: each tile fills its own
+  // output slice right before contracting into it (a fill tlc-tile-contractions moves into
+  // the register tiles).
   Value fillValue, dest = init;
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (fill) {
     fillValue = fill.getInputs()[0];
     dest = fill.getOutputs()[0];
   }
@@ -213,16 +215,14 @@ LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFc
                             outSizes = {one, idx(f), idx(rows), idx(ow)}, outUnit(4, one);
   auto tileType = RankedTensorType::get({f, rows, ow}, et);
   auto out2Type = RankedTensorType::get({f, pixels}, et);
-  Value out2;
-  if (fillValue) {
-    Value acc = bufferization::AllocTensorOp::create(rewriter, loc, out2Type, ValueRange{});
-    out2 = linalg::FillOp::create(rewriter, loc, fillValue, acc).getResult(0);
-  } else {
-    Value out = tensor::ExtractSliceOp::create(rewriter, loc, tileType, outArg, outOffsets,
-                                               outSizes, outUnit);
-    out2 = tensor::CollapseShapeOp::create(rewriter, loc, out2Type, out,
-                                           ArrayRef<ReassociationIndices>{{0}, {1, 2}});
-  }
+  // The tile's output rows of each filter are contiguous (whole rows), so the contraction
+  // accumulates straight into the output slice viewed as [F, rows * OW].
+  Value out = tensor::ExtractSliceOp::create(rewriter, loc, tileType, outArg, outOffsets,
+                                             outSizes, outUnit);
+  Value out2 = tensor::CollapseShapeOp::create(rewriter, loc, out2Type, out,
+                                               ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+  if (fillValue)
+    out2 = linalg::FillOp::create(rewriter, loc, fillValue, out2).getResult(0);
   // (m, p, k): out[m, p] += w[m, k] * col[k, p]
   AffineExpr m, p, kk;
   bindDims(ctx, m, p, kk);
@@ -240,5 +240,9 @@ LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFc
   tensor::ParallelInsertSliceOp::create(rewriter, loc, result, outArg, outOffsets, outSizes,
                                         outUnit);
   rewriter.replaceOp(op, forall.getResults());
+  // Nothing reads the whole-output fill any more (bufferized, it would be a memset of the
+  // whole output, e.g. 25 MB for 8x64x112x112).
+  if (fill && fill->use_empty())
+    rewriter.eraseOp(fill);
   return success();
 }

@@ -38,11 +38,11 @@ int64_t chooseConvTileRows(int64_t batch, int64_t outH, int64_t outW, int64_t de
 /// [rows, OW] copy (a linalg.generic) per channel and filter tap, and contracts the filter
 /// [F, C*KH*KW] with it into its output slice. A strided
 /// convolution first splits the input into its stride phases (a linalg.transpose), so every
-/// tap reads unit-stride rows. A constant-filled init (zeros) is not filled up front: each
-/// tile accumulates into a contiguous [F, rows * OW] buffer of its own, filled in cache, and
-/// copies it out. (Filling the output's strided tile slice in place instead gives LLVM a
-/// loop of small constant memsets, which it unrolls into one block of hundreds of stores
-/// that its scheduler takes seconds over.)
+/// tap reads unit-stride rows. Each tile contracts straight into its output slice (whole
+/// rows, so [F, rows * OW] with unit-stride rows). A constant-filled init (zeros) is not
+/// filled up front: each tile fills its own slice right before its contraction, and
+/// tlc-tile-contractions moves that fill into the register tiles, which then start from zero
+/// in registers (no memset of the output, no separate accumulator to copy out).
 mlir::LogicalResult lowerConvToTiles(mlir::RewriterBase &rewriter,
                                      mlir::linalg::Conv2DNchwFchwOp op, int64_t rows);
 

@@ -5,6 +5,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace tlc {
@@ -52,15 +54,32 @@ LogicalResult outline(RewriterBase &rewriter, scf::ParallelOp loop, SymbolTable 
   getUsedValuesDefinedAbove(loop.getRegion(), above);
   for (Value v : {loop.getLowerBound()[0], loop.getStep()[0]})
     above.insert(v);
-  SmallVector<Value> passed, remat;
-  for (Value v : above) {
-    if (isRematerializable(v))
-      remat.push_back(v);
-    else if (isPassable(v.getType()))
-      passed.push_back(v);
-    else
-      return failure();
-  }
+  // A captured view that is no bare pointer (e.g. a strided subview of a padded buffer, an
+  // expand_shape for a transpose) is rebuilt in the body from what it views, when that can be
+  // passed: so the padding copy and stride-phase transpose of a convolution run on threads.
+  llvm::SetVector<Value> passed, remat;
+  SmallVector<Operation *> views; // operands' views first
+  std::function<bool(Value)> capture = [&](Value v) {
+    if (isRematerializable(v)) {
+      remat.insert(v);
+      return true;
+    }
+    if (isPassable(v.getType())) {
+      passed.insert(v);
+      return true;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || !isa<ViewLikeOpInterface>(def) || !isMemoryEffectFree(def) ||
+        def->getNumRegions() != 0 || def->getNumResults() != 1)
+      return false;
+    if (!llvm::all_of(def->getOperands(), capture))
+      return false;
+    if (!llvm::is_contained(views, def))
+      views.push_back(def);
+    return true;
+  };
+  if (!llvm::all_of(above, capture))
+    return failure();
   MLIRContext *ctx = rewriter.getContext();
   Type index = rewriter.getIndexType();
   SmallVector<Type> argTypes = {index, index};
@@ -90,6 +109,8 @@ LogicalResult outline(RewriterBase &rewriter, scf::ParallelOp loop, SymbolTable 
     map.map(v, rewriter.clone(*v.getDefiningOp())->getResult(0));
   for (auto [v, arg] : llvm::zip(passed, entry->getArguments().drop_front(2)))
     map.map(v, arg);
+  for (Operation *view : views)
+    rewriter.clone(*view, map);
   // Statically sized stack buffers of the body (e.g. packed contraction panels): allocated
   // once per call in the entry block. Inside the loop each iteration would grow the stack (no
   // stack save/restore around an scf.for); the iterations of one call run one after another.

@@ -109,8 +109,9 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     tap; a strided convolution reads the input's stride phases, made once by a
     `linalg.transpose`) and contracts the filter with it into its output slice, so the block
     is consumed from cache right after it is written, and tiles run on different threads. A
-    zero-filled output is not filled up front: each tile accumulates into a contiguous buffer
-    of its own (`bufferization.alloc_tensor`, filled) and inserts the result.
+    zero-filled output is not filled up front (the whole-output fill is erased): each tile
+    fills its own output slice, viewed as `[F, rows * OW]`, right before contracting into it,
+    and `tlc-tile-contractions` moves that fill into the register tiles.
   }];
   let options = [
     Option<"tileIm2col", "tile-im2col", "bool", /*default=*/"true",
@@ -224,6 +225,14 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     whose right operand (at most `pack-max-bytes`) is invariant in an enclosing scf.for (e.g.
     the row-tile loop of an epilogue-fused contraction, tlc-fuse-epilogues) has the whole
     operand packed once before that loop, and all its row tiles read it from there.
+
+    With `fuse-fill` (the default), a contraction whose output buffer a `linalg.fill` sets
+    right before it (only view ops between) has that fill moved into its register tiles: each
+    tile fills its own output slice right before its k loop (the fill is marked
+    `tlc.register_tile`), so `tlc-vectorize` starts the accumulators from the fill value in
+    registers and the output is written once, not memset, loaded and stored. A contraction
+    with more than `cache-k` k iterations is first split into k < `cache-k` (starting from
+    the fill) and the rest (accumulating onto it), which adds in the same order.
   }];
   let options = [
     Option<"cacheM", "cache-m", "int64_t", /*default=*/"64", "m block (rows of the output)">,
@@ -241,6 +250,8 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     Option<"packMaxBytes", "pack-max-bytes", "int64_t", /*default=*/"1048576",
            "pack a right operand whole, before an enclosing loop it is invariant in, up to "
            "this size">,
+    Option<"fuseFill", "fuse-fill", "bool", /*default=*/"true",
+           "move the fill of a contraction's output into its register tiles">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",
@@ -255,7 +266,8 @@ def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
     not a power of two is vectorized at the next power of two with masked transfers, e.g.
     8x17 as 8x32, since odd-length vectors become scalar shuffles), hoists the loop-invariant
     accumulator transfers out of the enclosing k loops (the register tile stays in registers),
-    and lowers `vector.contract` to outer products and those to `vector.fma`, transfers with
+    forwards stores to loads (`vector::transferOpflowOpt`: a fused fill's splat becomes the
+    accumulators' initial value, its store dead), and lowers `vector.contract` to outer products and those to `vector.fma`, transfers with
     permutation maps to broadcasts. A tile with a dynamic extent (an edge tile of a cache
     block whose size depends on the block index) is vectorized with masks at the extent's
     constant upper bound (`ValueBoundsConstraintSet`, e.g. an affine.min of the register tile
@@ -321,7 +333,8 @@ def TLCOutlineParallelLoops : Pass<"tlc-outline-parallel-loops", "mlir::ModuleOp
     becomes `func.call @<func>_par_launch(%trip_count, captures...)`, a declaration marked
     `tlc.parallel_launch = @<func>_par`. Constants are rematerialized; captured memrefs must
     have static shapes and identity layouts (they cross as bare pointers), other captures must
-    be scalars, or the loop stays serial. `tlc-lower-parallel-launch` finishes the job in the
+    be scalars or views (e.g. `memref.subview`, `memref.expand_shape`, free of memory effects)
+    of such captures, which are rebuilt in the body; otherwise the loop stays serial. `tlc-lower-parallel-launch` finishes the job in the
     LLVM dialect. Statically sized `memref.alloca`s at the top level of the loop body (e.g.
     packed contraction panels) are allocated once per call in the outlined function's entry
     block (once before a loop that stays serial) instead of once per iteration.
@@ -381,7 +394,9 @@ def TLCBoundForallReplicas : Pass<"tlc-bound-forall-replicas", "mlir::func::Func
     allocated in the loop body (iterations may run at once). For a one-dimensional forall on
     buffers from 0 with step 1 and more than `max-slots` static iterations whose body
     allocates, this pass bounds the copies: the loop becomes a forall over `max-slots` slots,
-    each running an `scf.for` over the iterations `slot, slot + max-slots, ...`. Each
+    each running an `scf.for` over a contiguous chunk of the iterations, `slot * n / max-slots`
+    to `(slot + 1) * n / max-slots` (chunk sizes differ by at most one, so two threads, each
+    taking half the slots, get half the iterations each within one). Each
     iteration still runs once with the same index (results do not change); at most
     `max-slots` iterations run at once. E.g. attention with batch 4 x 8 heads at sequence
     8192 keeps 8 instead of 32 copies of its per-head key panel.
@@ -390,7 +405,8 @@ def TLCBoundForallReplicas : Pass<"tlc-bound-forall-replicas", "mlir::func::Func
     Option<"maxSlots", "max-slots", "int64_t", /*default=*/"8",
            "iterations that may run at once (copies of the per-iteration buffers)">,
   ];
-  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect"];
 }
 
 def TLCFlattenConstantGlobals : Pass<"tlc-flatten-constant-globals", "mlir::ModuleOp"> {

@@ -11,6 +11,8 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCTILECONTRACTIONS
@@ -124,19 +126,125 @@ Operation *packedBufferHome(scf::ForOp parallelLoop, Operation *outermost) {
   return home;
 }
 
+/// The linalg.fill that sets all of `op`'s init buffer right before it: an earlier op of the
+/// same block filling that very buffer, with only memory-effect-free ops (views) between. The
+/// init must not also be an input (filling it tile by tile would change what later tiles read).
+linalg::FillOp fillOfInit(linalg::LinalgOp op) {
+  Value init = op.getDpsInitOperand(0)->get();
+  if (llvm::is_contained(op.getDpsInputs(), init))
+    return nullptr;
+  for (Operation *p = op->getPrevNode(); p; p = p->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(p))
+      return fill.hasPureBufferSemantics() && fill.getOutputs()[0] == init ? fill : nullptr;
+    if (!isMemoryEffectFree(p))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Whether `k` is `op`'s only reduction dimension with more than one iteration.
+bool onlyReduction(linalg::LinalgOp op, unsigned k) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction && d != k && ranges[d] != 1)
+      return false;
+  return true;
+}
+
+/// Mechanism: `op` (on buffers) as two ops over k in [0, split) and [split, K) of its k loop
+/// `k`, the second accumulating onto the first's output (same order of additions per output
+/// element). Returns them, first to last.
+FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>>
+splitReduction(RewriterBase &rewriter, linalg::LinalgOp op, unsigned k, int64_t split) {
+  auto tiling = cast<TilingInterface>(op.getOperation());
+  rewriter.setInsertionPoint(op);
+  SmallVector<OpFoldResult> offsets(op.getNumLoops(), rewriter.getIndexAttr(0)), sizes;
+  for (int64_t range : op.getStaticLoopRanges())
+    sizes.push_back(rewriter.getIndexAttr(range));
+  int64_t kRange = op.getStaticLoopRanges()[k];
+  sizes[k] = rewriter.getIndexAttr(split);
+  FailureOr<TilingResult> first = tiling.getTiledImplementation(rewriter, offsets, sizes);
+  offsets[k] = rewriter.getIndexAttr(split);
+  sizes[k] = rewriter.getIndexAttr(kRange - split);
+  FailureOr<TilingResult> rest = tiling.getTiledImplementation(rewriter, offsets, sizes);
+  if (failed(first) || failed(rest) || first->tiledOps.size() != 1 || rest->tiledOps.size() != 1)
+    return failure();
+  rewriter.eraseOp(op);
+  return std::make_pair(cast<linalg::LinalgOp>(first->tiledOps[0]),
+                        cast<linalg::LinalgOp>(rest->tiledOps[0]));
+}
+
+/// Mechanism: fills each register tile's accumulator slice right before its k loop instead
+/// of the whole output before the contraction (`fill`), so `tlc-vectorize` starts the
+/// accumulators from the fill value in registers (no memset of the output, no load of it).
+/// `kLoop` is the register tile's innermost loop over k (null when k has one iteration). Only
+/// valid when the output is not tiled along k above the register tile (one k block).
+/// Fails without changing the IR when the tile's output slice is not invariant in `kLoop`.
+LogicalResult fuseFillIntoRegisterTile(RewriterBase &rewriter, linalg::FillOp fill,
+                                       linalg::LinalgOp registerTile, scf::ForOp kLoop) {
+  Operation *before = registerTile;
+  if (kLoop) {
+    moveLoopInvariantCode(cast<LoopLikeOpInterface>(kLoop.getOperation()));
+    if (!kLoop.isDefinedOutsideOfLoop(registerTile.getDpsInitOperand(0)->get()))
+      return failure();
+    before = kLoop;
+  }
+  rewriter.setInsertionPoint(before);
+  auto tileFill = linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs()[0],
+                                         registerTile.getDpsInitOperand(0)->get());
+  tileFill->setAttr("tlc.register_tile", rewriter.getUnitAttr());
+  return success();
+}
+
 struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContractionsPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::LinalgOp, ContractionLoops>> work;
+    SmallVector<std::pair<linalg::LinalgOp, ContractionLoops>> found;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (std::optional<ContractionLoops> loops = matchContraction(op))
-        work.push_back({op, *loops});
+        found.push_back({op, *loops});
     });
     MLIRContext *ctx = &getContext();
     IRRewriter rewriter(ctx);
+    // A contraction onto a freshly filled output starts its accumulators from the fill value
+    // in registers (fuseFillIntoRegisterTile). That needs the whole k range in one cache
+    // block, so a longer one is split at `cacheK` first: the first part starts from the fill
+    // value, the second accumulates onto it.
+    struct Work {
+      linalg::LinalgOp op;
+      ContractionLoops loops;
+      linalg::FillOp fill;
+    };
+    SmallVector<Work> work;
+    for (auto [op, loops] : found) {
+      // Other reduction dimensions are tiled by 1 outside the register tile: a fill inside it
+      // would run once per iteration of theirs, so only a contraction with one is eligible.
+      linalg::FillOp fill = fuseFill && onlyReduction(op, loops.k) ? fillOfInit(op) : nullptr;
+      if (!fill) {
+        work.push_back({op, loops, nullptr});
+        continue;
+      }
+      if (loops.kRange <= cacheK) {
+        work.push_back({op, loops, fill});
+        continue;
+      }
+      FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>> parts =
+          splitReduction(rewriter, op, loops.k, cacheK);
+      if (failed(parts)) {
+        op.emitOpError("splitting the reduction failed");
+        return signalPassFailure();
+      }
+      std::optional<ContractionLoops> first = matchContraction(parts->first),
+                                      rest = matchContraction(parts->second);
+      if (first)
+        work.push_back({parts->first, *first, fill});
+      if (rest)
+        work.push_back({parts->second, *rest, nullptr});
+    }
     SmallVector<scf::ForOp> toPeel, parallelLoops;
-    for (auto [op, loops] : work) {
+    SmallVector<linalg::FillOp> fusedFills;
+    for (auto [op, loops, fill] : work) {
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
       // Packing policy, decided on the untiled op: pack the right operand when it is wider
       // than one strip and enough rows reuse each packed panel (packMinRows: the copy costs
@@ -189,6 +297,18 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       }
       auto registerTile = cast<linalg::LinalgOp>(inner->tiledOps.back());
       registerTile->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+      if (fill) {
+        // The register loops run (others, n, m, k): the last one is k's unless k has one
+        // iteration (then no loop was made for it).
+        scf::ForOp kLoop;
+        if (loops.kRange > 1 && !inner->loops.empty())
+          kLoop = dyn_cast<scf::ForOp>(inner->loops.back().getOperation());
+        if (kLoop && registerTile->getParentOp() != kLoop.getOperation())
+          kLoop = nullptr;
+        if ((loops.kRange == 1 || kLoop) &&
+            succeeded(fuseFillIntoRegisterTile(rewriter, fill, registerTile, kLoop)))
+          fusedFills.push_back(fill);
+      }
       scf::ForOp parallelLoop;
       // The outermost block loop over a parallel dimension (batch or n) with more than one
       // iteration: blocks are independent, so threads may take them
@@ -238,6 +358,8 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
               step && (*step == registerM || *step == registerN) && *step > 1)
             toPeel.push_back(forOp);
     }
+    for (linalg::FillOp fill : fusedFills)
+      rewriter.eraseOp(fill);
     for (scf::ForOp forOp : toPeel) {
       scf::ForOp partial;
       rewriter.setInsertionPoint(forOp);

@@ -219,6 +219,11 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
           break;
         }
     }
+    // A register tile whose fill was fused into it (tlc-tile-contractions: a transfer_write
+    // of a splat right before the hoisted load of its accumulator) starts from the splat in
+    // registers: upstream's store-to-load forwarding replaces the load, and its dead-store
+    // elimination drops the fill's store (the store after the k loop overwrites it).
+    vector::transferOpflowOpt(rewriter, func);
     RewritePatternSet patterns(ctx);
     vector::populateVectorContractLoweringPatterns(patterns,
                                                    vector::VectorContractLowering::OuterProduct);

@@ -44,11 +44,13 @@ func.func @rows(%in: tensor<1x8x10x10xf32>, %w: tensor<32x8x3x3xf32>, %init: ten
 
 // Stride 2, two images of 4x4 outputs (one tile each): the 9x9 input, zero-padded to 10x10,
 // is split into its 2x2 stride phases once, so tap (y, x) reads phase (y % 2, x % 2) from row
-// y / 2 and column x / 2 on, with unit stride. The zero-filled output is not filled: each
-// tile fills an accumulator of its own and inserts it.
+// y / 2 and column x / 2 on, with unit stride. The zero-filled output is not filled as a
+// whole (the fill is erased): each tile fills its own output slice, viewed as [F, rows * OW],
+// and accumulates into it (tlc-tile-contractions then moves that fill into the register tiles).
 // CHECK-LABEL: func.func @stride2
 // CHECK-SAME: (%[[IN:.+]]: tensor<2x4x9x9xf32>, %[[W:.+]]: tensor<16x4x3x3xf32>)
 // CHECK: %[[E:.+]] = tensor.empty() : tensor<2x16x4x4xf32>
+// CHECK-NOT: linalg.fill {{.+}} -> tensor<2x16x4x4xf32>
 // CHECK: %[[Z:.+]] = linalg.fill {{.+}} -> tensor<2x4x10x10xf32>
 // CHECK: %[[PAD:.+]] = tensor.insert_slice %{{.+}} into %[[Z]][0, 0, 0, 0] [2, 4, 9, 9] [1, 1, 1, 1]
 // CHECK: %[[X6:.+]] = tensor.expand_shape %[[PAD]] {{\[}}[0], [1], [2, 3], [4, 5]] output_shape [2, 4, 5, 2, 5, 2]
@@ -61,7 +63,8 @@ func.func @rows(%in: tensor<1x8x10x10xf32>, %w: tensor<32x8x3x3xf32>, %init: ten
 // CHECK-DAG: %[[QY:.+]] = affine.apply affine_map<(d0) -> (d0 floordiv 2)>(%[[Y]])
 // CHECK-DAG: %[[QX:.+]] = affine.apply affine_map<(d0) -> (d0 floordiv 2)>(%[[X]])
 // CHECK: tensor.extract_slice %[[PH]][%[[T]], 0, %[[A]], %[[B]], %[[QY]], %[[QX]]] [1, 4, 1, 1, 4, 4] [1, 1, 1, 1, 1, 1] : tensor<2x4x2x2x5x5xf32> to tensor<4x4x4xf32>
-// CHECK: %[[ACC:.+]] = bufferization.alloc_tensor() : tensor<16x16xf32>
+// CHECK: %[[SLICE:.+]] = tensor.extract_slice %[[OUT]][%[[T]], 0, 0, 0] [1, 16, 4, 4] [1, 1, 1, 1] : tensor<2x16x4x4xf32> to tensor<16x4x4xf32>
+// CHECK: %[[ACC:.+]] = tensor.collapse_shape %[[SLICE]] {{\[}}[0], [1, 2]] : tensor<16x4x4xf32> into tensor<16x16xf32>
 // CHECK: %[[ACC0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[ACC]] : tensor<16x16xf32>)
 // CHECK: %[[MM:.+]] = linalg.generic
 // CHECK-SAME: outs(%[[ACC0]] : tensor<16x16xf32>)

@@ -27,6 +27,36 @@ func.func @f(%a: memref<64x32xf32>, %b: memref<64x32xf32>) {
 
 // -----
 
+// Captured views that are no bare pointers (a strided subview of a padded buffer, an
+// expand_shape of it) are rebuilt in the body from the buffer they view, which is passed (an
+// identity-layout view, like the output's expand_shape, is passed as it is).
+// CHECK-LABEL: func.func @views
+// CHECK-SAME: (%[[P:.+]]: memref<4x10x10xf32>, %[[O:.+]]: memref<4x8x8xf32>)
+// CHECK-NOT: scf.parallel
+// CHECK: call @views_par_launch(%{{.+}}, %[[P]], %{{.+}}) : (index, memref<4x10x10xf32>, memref<2x2x8x8xf32>) -> ()
+// CHECK: func.func private @views_par(%{{.+}}: index, %{{.+}}: index, %[[PB:.+]]: memref<4x10x10xf32>, %{{.+}}: memref<2x2x8x8xf32>)
+// CHECK: %[[IN:.+]] = memref.subview %[[PB]][0, 1, 1] [4, 8, 8] [1, 1, 1]
+// CHECK: %[[X:.+]] = memref.expand_shape %[[IN]] {{\[}}[0, 1], [2], [3]]
+// CHECK: scf.for
+// CHECK: memref.subview %[[X]]
+func.func @views(%p: memref<4x10x10xf32>, %o: memref<4x8x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %in = memref.subview %p[0, 1, 1] [4, 8, 8] [1, 1, 1] : memref<4x10x10xf32> to memref<4x8x8xf32, strided<[100, 10, 1], offset: 11>>
+  %x = memref.expand_shape %in [[0, 1], [2], [3]] output_shape [2, 2, 8, 8] : memref<4x8x8xf32, strided<[100, 10, 1], offset: 11>> into memref<2x2x8x8xf32, strided<[200, 100, 10, 1], offset: 11>>
+  %y = memref.expand_shape %o [[0, 1], [2], [3]] output_shape [2, 2, 8, 8] : memref<4x8x8xf32> into memref<2x2x8x8xf32>
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    %s = memref.subview %x[%i, 0, 0, 0] [1, 2, 8, 8] [1, 1, 1, 1] : memref<2x2x8x8xf32, strided<[200, 100, 10, 1], offset: 11>> to memref<2x8x8xf32, strided<[100, 10, 1], offset: ?>>
+    %t = memref.subview %y[%i, 0, 0, 0] [1, 2, 8, 8] [1, 1, 1, 1] : memref<2x2x8x8xf32> to memref<2x8x8xf32, strided<[64, 8, 1], offset: ?>>
+    memref.copy %s, %t : memref<2x8x8xf32, strided<[100, 10, 1], offset: ?>> to memref<2x8x8xf32, strided<[64, 8, 1], offset: ?>>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
 // A captured buffer with a strided layout cannot cross as a bare pointer: the loop stays
 // serial. Nested parallel loops are never outlined on their own.
 // CHECK-LABEL: func.func @stays

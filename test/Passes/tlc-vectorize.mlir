@@ -146,3 +146,57 @@ func.func @maximumf_row(%x: memref<64xf32>, %m: memref<f32>) {
   }
   return
 }
+
+// -----
+
+// A register tile whose fill was fused into it (tlc-tile-contractions): the accumulators start
+// from the fill's splat in registers (the k loop's iter_arg init; upstream's transfer
+// forwarding), the fill's store and the load of the output are gone, and the one store is the
+// result's after the loop.
+// CHECK-LABEL: func.func @filled_tile
+// CHECK: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4x16xf32>
+// CHECK-NOT: vector.transfer_read %{{.+}} : memref<4x16xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK: %[[ACC:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[ZERO]]) -> (vector<4x16xf32>)
+// CHECK: vector.fma
+// CHECK: vector.transfer_write %[[ACC]], %{{.+}} : vector<4x16xf32>, memref<4x16xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK: return
+func.func @filled_tile(%a: memref<4x32xf32>, %b: memref<32x16xf32>, %c: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  linalg.fill {tlc.register_tile} ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  scf.for %k = %c0 to %c32 step %c1 {
+    %sa = memref.subview %a[0, %k] [4, 1] [1, 1] : memref<4x32xf32> to memref<4x1xf32, strided<[32, 1], offset: ?>>
+    %sb = memref.subview %b[%k, 0] [1, 16] [1, 1] : memref<32x16xf32> to memref<1x16xf32, strided<[16, 1], offset: ?>>
+    linalg.matmul {tlc.register_tile} ins(%sa, %sb : memref<4x1xf32, strided<[32, 1], offset: ?>>, memref<1x16xf32, strided<[16, 1], offset: ?>>) outs(%c : memref<4x16xf32>)
+  }
+  return
+}
+
+// -----
+
+// Negative: a store to the tile between the fill and the k loop: the fill's vector is not
+// forwarded (the tile is loaded), so the store is kept.
+// CHECK-LABEL: func.func @store_between
+// CHECK: vector.transfer_write
+// CHECK: memref.store
+// CHECK: %[[ACC0:.+]] = vector.transfer_read %{{.+}} : memref<4x16xf32>, vector<4x16xf32>
+// CHECK: scf.for {{.+}} iter_args(%{{.+}} = %[[ACC0]])
+func.func @store_between(%a: memref<4x32xf32>, %b: memref<32x16xf32>, %c: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  linalg.fill {tlc.register_tile} ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  memref.store %one, %c[%c0, %c0] : memref<4x16xf32>
+  scf.for %k = %c0 to %c32 step %c1 {
+    %sa = memref.subview %a[0, %k] [4, 1] [1, 1] : memref<4x32xf32> to memref<4x1xf32, strided<[32, 1], offset: ?>>
+    %sb = memref.subview %b[%k, 0] [1, 16] [1, 1] : memref<32x16xf32> to memref<1x16xf32, strided<[16, 1], offset: ?>>
+    linalg.matmul {tlc.register_tile} ins(%sa, %sb : memref<4x1xf32, strided<[32, 1], offset: ?>>, memref<1x16xf32, strided<[16, 1], offset: ?>>) outs(%c : memref<4x16xf32>)
+  }
+  return
+}

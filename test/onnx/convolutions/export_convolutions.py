@@ -33,7 +33,7 @@ class Block(nn.Module):
         return y
 
 
-# name: (input shape, module). The first nine have im2col matrices over 4 MB and take the
+# name: (input shape, module). The first ten have im2col matrices over 4 MB and take the
 # tiled path (tlc-lower-convolutions' defaults); the small ones take the untiled path.
 def cases():
     C = nn.Conv2d
@@ -50,6 +50,9 @@ def cases():
         "residual": ((1, 32, 64, 64), Block(C(32, 32, 3, padding=1), relu=True, residual=True)),
         "two_convs": ((1, 16, 256, 256), Block(C(16, 16, 3, stride=2, padding=1), relu=True,
                                             then=C(16, 16, 3, padding=1))),
+        # 14 row tiles (7 per thread) whose 576-deep reduction is split at cache-k into a part
+        # that starts from zero in registers and two that accumulate onto it.
+        "deep_k_bias_relu": ((1, 64, 56, 56), Block(C(64, 64, 3, padding=1), relu=True)),
         "small_image": ((1, 16, 8, 8), Block(C(16, 64, 3, padding=1), relu=True)),
         "small_odd": ((1, 5, 13, 11), Block(C(5, 20, 3))),
         "groups2": ((1, 16, 14, 14), Block(C(16, 32, 3, padding=1, groups=2))),

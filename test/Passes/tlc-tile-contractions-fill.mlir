@@ -1,0 +1,74 @@
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16" -canonicalize | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 fuse-fill=false" -canonicalize | FileCheck %s --check-prefix=OFF
+
+// A matmul onto a zero-filled output with k = 32 (one cache block): the whole-output fill is
+// gone; each register tile fills its own 4x16 output slice right before its k loop.
+// CHECK-LABEL: func.func @fill_fused
+// CHECK-SAME: %[[C:[^ ]+]]: memref<32x128xf32>)
+// CHECK-NOT: linalg.fill ins(%{{.+}} : f32) outs(%[[C]] : memref<32x128xf32>)
+// CHECK: scf.parallel
+// CHECK: %[[TILE:.+]] = memref.subview {{.+}} to memref<4x16xf32, {{.+}}>
+// CHECK-NEXT: linalg.fill {tlc.register_tile} ins(%{{.+}} : f32) outs(%[[TILE]] : memref<4x16xf32, {{.+}}>)
+// CHECK-NEXT: scf.for
+// CHECK: linalg.matmul {tlc.register_tile}
+// CHECK-SAME: outs(%[[TILE]] : memref<4x16xf32, {{.+}}>)
+// OFF-LABEL: func.func @fill_fused
+// OFF: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<32x128xf32>)
+// OFF-NOT: linalg.fill {tlc.register_tile}
+func.func @fill_fused(%a: memref<32x32xf32>, %b: memref<32x128xf32>, %c: memref<32x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x128xf32>)
+  linalg.matmul ins(%a, %b : memref<32x32xf32>, memref<32x128xf32>) outs(%c : memref<32x128xf32>)
+  return
+}
+
+// -----
+
+// k = 80 > cache-k: split into k in [0, 32), which starts from the fill in its register
+// tiles, and k in [32, 80), which accumulates onto it (its own loop nest, no fill).
+// CHECK-LABEL: func.func @fill_split
+// CHECK-NOT: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<32x64xf32>)
+// CHECK: memref.subview %{{.+}}[0, 0] [32, 32] [1, 1] : memref<32x80xf32>
+// CHECK: linalg.fill {tlc.register_tile}
+// CHECK: linalg.matmul {tlc.register_tile}
+// CHECK: memref.subview %{{.+}}[0, 32] [32, 48] [1, 1] : memref<32x80xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.matmul {tlc.register_tile}
+// CHECK-NOT: linalg.fill
+// CHECK: return
+func.func @fill_split(%a: memref<32x80xf32>, %b: memref<80x64xf32>, %c: memref<32x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x64xf32>)
+  linalg.matmul ins(%a, %b : memref<32x80xf32>, memref<80x64xf32>) outs(%c : memref<32x64xf32>)
+  return
+}
+
+// -----
+
+// Two reduction dimensions (the outer one tiled by 1 around the register tiles, where a fill
+// would run once per iteration), and a write between the fill and the contraction: the
+// fills stay whole, before the loops.
+// CHECK-LABEL: func.func @not_fused
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<16x32xf32>)
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<16x32xf32>)
+// CHECK-NEXT: memref.store
+// CHECK-NOT: linalg.fill {tlc.register_tile}
+func.func @not_fused(%a: memref<16x4x8xf32>, %b: memref<4x8x32xf32>, %c: memref<16x32xf32>,
+                     %a2: memref<16x8xf32>, %b2: memref<8x32xf32>, %d: memref<16x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %i = arith.constant 0 : index
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, h, k) -> (m, h, k)>, affine_map<(m, n, h, k) -> (h, k, n)>, affine_map<(m, n, h, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %b : memref<16x4x8xf32>, memref<4x8x32xf32>) outs(%c : memref<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%d : memref<16x32xf32>)
+  memref.store %one, %d[%i, %i] : memref<16x32xf32>
+  linalg.matmul ins(%a2, %b2 : memref<16x8xf32>, memref<8x32xf32>) outs(%d : memref<16x32xf32>)
+  return
+}
