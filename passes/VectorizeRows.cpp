@@ -95,6 +95,13 @@ std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
     std::optional<TypedAttr> identity = arith::getNeutralElement(combiners[0]);
     if (!kind || !identity)
       return std::nullopt;
+    // maxnumf/minnumf start from -inf/+inf rather than their neutral NaN: the vector combine
+    // is a compare-and-select (see numCombine), which a NaN accumulator would never leave.
+    if (isa<arith::MaxNumFOp, arith::MinNumFOp>(combiners[0])) {
+      auto ft = cast<FloatType>(identity->getType());
+      identity = FloatAttr::get(ft, APFloat::getInf(ft.getFloatSemantics(),
+                                                    isa<arith::MaxNumFOp>(combiners[0])));
+    }
     plan.kinds.push_back(*kind);
     plan.identities.push_back(*identity);
   }
@@ -201,6 +208,10 @@ private:
         map.map(bodyOp.getResult(0), lookup(scalar->getResult(0)));
         continue;
       }
+      if (Value combined = numCombine(b, bodyOp, lookup)) {
+        map.map(bodyOp.getResult(0), combined);
+        continue;
+      }
       IRMapping operands;
       for (Value v : bodyOp.getOperands())
         operands.map(v, lookup(v));
@@ -213,6 +224,44 @@ private:
     for (Value v : block->getTerminator()->getOperands())
       yields.push_back(lookup(v));
     return yields;
+  }
+
+  /// A float maxnumf/minnumf combiner `acc = maxnum(acc, x)` as `x > acc ? x : acc` (`<` for
+  /// min): one vmaxps/vminps on x86 where maxnumf needs a NaN fix-up after it. The two agree
+  /// because the accumulator starts at the identity (an infinity) and a compare with a NaN is
+  /// false, so the accumulator never becomes NaN and a NaN `x` leaves it, as maxnum does.
+  /// Returns null for any other op.
+  Value numCombine(OpBuilder &b, Operation &bodyOp, function_ref<Value(Value)> lookup) {
+    if (!plan.reduction || !isa<arith::MaxNumFOp, arith::MinNumFOp>(bodyOp))
+      return Value();
+    auto isAcc = [&](Value v) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      return arg && arg.getOwner() == op.getBlock() &&
+             arg.getArgNumber() >= op.getNumDpsInputs();
+    };
+    Value lhs = bodyOp.getOperand(0), rhs = bodyOp.getOperand(1);
+    if (isAcc(lhs) == isAcc(rhs))
+      return Value();
+    Value acc = lookup(isAcc(lhs) ? lhs : rhs), x = lookup(isAcc(lhs) ? rhs : lhs);
+    auto pred = isa<arith::MaxNumFOp>(bodyOp) ? arith::CmpFPredicate::OGT
+                                              : arith::CmpFPredicate::OLT;
+    Value take = arith::CmpFOp::create(b, loc, pred, x, acc);
+    return arith::SelectOp::create(b, loc, take, x, acc);
+  }
+
+  static bool isNumKind(vector::CombiningKind kind) {
+    return kind == vector::CombiningKind::MAXNUMF || kind == vector::CombiningKind::MINNUMF;
+  }
+
+  /// Combines two partial results of a reduction; maxnumf/minnumf partials are never NaN
+  /// (see numCombine), so a compare-and-select combines them exactly.
+  Value combine(OpBuilder &b, vector::CombiningKind kind, Value x, Value y) {
+    if (!isNumKind(kind))
+      return vector::makeArithReduction(b, loc, kind, x, y);
+    auto pred = kind == vector::CombiningKind::MAXNUMF ? arith::CmpFPredicate::OGT
+                                                       : arith::CmpFPredicate::OLT;
+    Value take = arith::CmpFOp::create(b, loc, pred, x, y);
+    return arith::SelectOp::create(b, loc, take, x, y);
   }
 
   /// Block-argument values for one vector step: loaded vectors, row scalars broadcast, and
@@ -325,17 +374,31 @@ private:
       while (partial.size() > 1) {
         SmallVector<Value> next;
         for (size_t i = 0; i + 1 < partial.size(); i += 2)
-          next.push_back(
-              vector::makeArithReduction(b, loc, plan.kinds[o], partial[i], partial[i + 1]));
+          next.push_back(combine(b, plan.kinds[o], partial[i], partial[i + 1]));
         if (partial.size() % 2)
           next.push_back(partial.back());
         partial = std::move(next);
       }
       unsigned operand = op.getNumDpsInputs() + o;
       bool isFloat = isa<FloatType>(plan.identities[o].getType());
-      Value result =
-          vector::ReductionOp::create(b, loc, plan.kinds[o], partial[0], rowScalars[operand],
-                                      isFloat ? reassoc.getValue() : arith::FastMathFlags::none);
+      Value result;
+      if (isNumKind(plan.kinds[o]) && llvm::isPowerOf2_64(lanes)) {
+        // Across lanes by halves, each a compare-and-select (vector.reduction <maxnumf> is a
+        // serial chain of scalar maxima with NaN checks on x86), then into the row's value
+        // with maxnumf itself.
+        Value v = partial[0];
+        for (int64_t n = lanes / 2; n >= 1; n /= 2) {
+          Value low = vector::ExtractStridedSliceOp::create(b, loc, v, {0}, {n}, {1});
+          Value high = vector::ExtractStridedSliceOp::create(b, loc, v, {n}, {n}, {1});
+          v = combine(b, plan.kinds[o], low, high);
+        }
+        Value lane = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
+        result = vector::makeArithReduction(b, loc, plan.kinds[o], lane, rowScalars[operand]);
+      } else {
+        result =
+            vector::ReductionOp::create(b, loc, plan.kinds[o], partial[0], rowScalars[operand],
+                                        isFloat ? reassoc.getValue() : arith::FastMathFlags::none);
+      }
       memref::StoreOp::create(b, loc, result, op->getOperand(operand), indices(b, operand, {}));
     }
   }
