@@ -34,10 +34,11 @@ func.func @row_max(%x: memref<4x37xf32>, %out: memref<4xf32>) {
 
 // -----
 
-// A NaN-ignoring row maximum (maxnumf, as softmax uses): the same loops, but each step is a
-// compare-and-select from -inf (not maxnumf's neutral NaN, which a compare would never leave),
-// the accumulators folded and reduced across lanes by halves the same way, and only the
-// last step into the row's current value is maxnumf itself.
+// A NaN-ignoring row maximum (maxnumf, as softmax uses) into a row filled with -inf just
+// before: the same loops, but each step is a compare-and-select from -inf (not maxnumf's
+// neutral NaN, which a compare would never leave), the accumulators folded and reduced across
+// lanes by halves the same way, and only the last step into the row's current value is
+// maxnumf itself.
 // CHECK-LABEL: func.func @row_maxnum
 // CHECK-DAG: %[[NEG:.+]] = arith.constant dense<0xFF800000> : vector<8xf32>
 // CHECK: scf.for %[[R:.+]] =
@@ -67,6 +68,8 @@ func.func @row_max(%x: memref<4x37xf32>, %out: memref<4xf32>) {
 // CHECK-NOT: vector.reduction
 // CHECK-NOT: linalg.generic
 func.func @row_maxnum(%x: memref<4x37xf32>, %out: memref<4xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf : f32) outs(%out : memref<4xf32>)
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<4x37xf32>) outs(%out : memref<4xf32>) {
@@ -79,7 +82,8 @@ func.func @row_maxnum(%x: memref<4x37xf32>, %out: memref<4xf32>) {
 
 // -----
 
-// A row minimum with minnumf the accumulator second: compare-and-select with olt, from +inf.
+// A row minimum with minnumf the accumulator second, into a row filled with a finite value:
+// compare-and-select with olt, from +inf.
 // CHECK-LABEL: func.func @row_minnum
 // CHECK-DAG: %[[POS:.+]] = arith.constant dense<0x7F800000> : vector<8xf32>
 // CHECK: scf.for %{{.+}} iter_args(%[[A0:.+]] = %[[POS]], %{{.+}} = %[[POS]])
@@ -89,11 +93,50 @@ func.func @row_maxnum(%x: memref<4x37xf32>, %out: memref<4xf32>) {
 // CHECK: arith.minnumf %{{.+}} : f32
 // CHECK-NOT: vector.reduction
 func.func @row_minnum(%x: memref<4x37xf32>, %out: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<4xf32>)
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<4x37xf32>) outs(%out : memref<4xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %m = arith.minnumf %a, %acc : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// Negative: maxnumf into a row whose initial value is not known to be non-NaN (no fill
+// before it, or a NaN fill): the compare-and-select form would give an all-NaN row -inf
+// instead of NaN, so these keep maxnumf from its neutral NaN and vector.reduction.
+// CHECK-LABEL: func.func @row_maxnum_unknown_init
+// CHECK-DAG: %[[NAN:.+]] = arith.constant dense<0xFFC00000> : vector<8xf32>
+// CHECK: scf.for %{{.+}} iter_args(%[[A0:.+]] = %[[NAN]], %{{.+}} = %[[NAN]])
+// CHECK: arith.maxnumf %[[A0]], %{{.+}} : vector<8xf32>
+// CHECK-NOT: arith.cmpf
+// CHECK: vector.reduction <maxnumf>
+// CHECK-LABEL: func.func @row_maxnum_nan_init
+// CHECK-NOT: arith.cmpf
+// CHECK: vector.reduction <maxnumf>
+func.func @row_maxnum_unknown_init(%x: memref<4x37xf32>, %out: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x37xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maxnumf %acc, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+func.func @row_maxnum_nan_init(%x: memref<4x37xf32>, %out: memref<4xf32>) {
+  %nan = arith.constant 0x7FC00000 : f32
+  linalg.fill ins(%nan : f32) outs(%out : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x37xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maxnumf %acc, %a : f32
     linalg.yield %m : f32
   }
   return
