@@ -154,7 +154,7 @@ Type computeType(Type et) {
   return et.getIntOrFloatBitWidth() < 32 ? Float32Type::get(et.getContext()) : et;
 }
 
-/// softmax: m = max(x); out = exp(x - m) with s = sum(out); out *= 1 / s. For f16/bf16 the
+/// softmax: m = max(x) (ignoring NaN); out = exp(x - m) with s = sum(out); out *= 1 / s. For f16/bf16 the
 /// sum is taken over the f32 exponentials (recomputed), not over their rounded values.
 /// log_softmax: m = max(x); s = sum(exp(x - m)); out = x - (m + log s).
 template <typename SoftmaxLike, bool isLog>
@@ -176,9 +176,11 @@ struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
         rewriter, op.getLoc(), op.getInput(), shape->first, shape->second, ct, 2,
         rowsPerChunk(shape->first), [&](RowBuilder &rb, Value x, Value out, ValueRange stats) {
           auto c = [&](OpBuilder &nb, Location l, Value v) { return rb.toCompute(nb, l, v); };
+          // maxnumf (NaN-ignoring, which vectorizes to one vmaxps per vector) is enough: a NaN
+          // in the row still makes its exp(x - m), so the sum and every output, NaN.
           Value m = rb.reduce(stats[0], lowest, x, {},
                               [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
-                                return s::max(nb, l, acc, c(nb, l, a[0]));
+                                return arith::MaxNumFOp::create(nb, l, acc, c(nb, l, a[0]));
                               });
           auto shifted = [&](OpBuilder &nb, Location l, Value xv, Value mv) {
             return s::sub(nb, l, c(nb, l, xv), mv);

@@ -53,6 +53,11 @@ void populateTLLiftAttentionPatterns(mlir::RewritePatternSet &patterns);
 /// (part of tlc-approximate-math, ahead of MLIR's exp approximation).
 void populateFastExpPattern(mlir::RewritePatternSet &patterns, mlir::PatternBenefit benefit = 1);
 
+/// A short f32 (scalar or vector) math.erf expansion: one rational function x P(x^2) / Q(x^2)
+/// on [-4, 4], at most ~4e-7 absolute error (part of tlc-approximate-math, ahead of MLIR's
+/// three-interval erf approximation).
+void populateFastErfPattern(mlir::RewritePatternSet &patterns, mlir::PatternBenefit benefit = 1);
+
 /// Tile sizes (upper bounds) of the flash-attention lowering.
 struct AttentionTiling {
   // 48 query rows: a whole number of register tiles on every CPU target (6 rows on AVX2, 8 on

@@ -38,10 +38,30 @@ struct RowPlan {
   SmallVector<bool> isVector; // per operand
   SmallVector<vector::CombiningKind> kinds;
   SmallVector<TypedAttr> identities;
+  // Per output: a maxnumf/minnumf reduction combined by compare-and-select (see numCombine).
+  SmallVector<bool> selectCombine;
 };
 
 bool isVectorizableScalar(Type t) {
   return (isa<FloatType>(t) || isa<IntegerType>(t)) && t.getIntOrFloatBitWidth() >= 8;
+}
+
+/// Whether output `init` of `op` holds a non-NaN value when `op` starts: the last write to it
+/// in the block is a linalg.fill with a non-NaN constant, and nothing between may write it
+/// (only ops without memory effects or fills of other buffers are skipped).
+bool initializedNotNaN(linalg::GenericOp op, unsigned init) {
+  Value out = op.getDpsInitOperand(init)->get();
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
+      if (fill.getDpsInitOperand(0)->get() != out)
+        continue;
+      FloatAttr value;
+      return matchPattern(fill.getInputs()[0], m_Constant(&value)) && !value.getValue().isNaN();
+    }
+    if (!isMemoryEffectFree(prev))
+      return false;
+  }
+  return false;
 }
 
 /// Mechanism: whether `op` qualifies. Static shapes on buffers; every operand either indexes
@@ -95,6 +115,18 @@ std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
     std::optional<TypedAttr> identity = arith::getNeutralElement(combiners[0]);
     if (!kind || !identity)
       return std::nullopt;
+    // A maxnumf/minnumf reduction into a non-NaN initial value is combined by compare-and-
+    // select (see numCombine), starting from -inf/+inf rather than the neutral NaN, which a
+    // compare would never leave. With a NaN (or unknown) initial value that would turn an
+    // all-NaN row's NaN into -inf/+inf, so such reductions keep maxnumf.
+    bool select = isa<arith::MaxNumFOp, arith::MinNumFOp>(combiners[0]) &&
+                  initializedNotNaN(op, i);
+    if (select) {
+      auto ft = cast<FloatType>(identity->getType());
+      identity = FloatAttr::get(ft, APFloat::getInf(ft.getFloatSemantics(),
+                                                    isa<arith::MaxNumFOp>(combiners[0])));
+    }
+    plan.selectCombine.push_back(select);
     plan.kinds.push_back(*kind);
     plan.identities.push_back(*identity);
   }
@@ -201,6 +233,10 @@ private:
         map.map(bodyOp.getResult(0), lookup(scalar->getResult(0)));
         continue;
       }
+      if (Value combined = numCombine(b, bodyOp, lookup)) {
+        map.map(bodyOp.getResult(0), combined);
+        continue;
+      }
       IRMapping operands;
       for (Value v : bodyOp.getOperands())
         operands.map(v, lookup(v));
@@ -213,6 +249,44 @@ private:
     for (Value v : block->getTerminator()->getOperands())
       yields.push_back(lookup(v));
     return yields;
+  }
+
+  /// A float maxnumf/minnumf combiner `acc = maxnum(acc, x)` as `x > acc ? x : acc` (`<` for
+  /// min): one vmaxps/vminps on x86 where maxnumf needs a NaN fix-up after it. The two agree
+  /// because the vector accumulators start at -inf (+inf) and a compare with a NaN is false,
+  /// so they never become NaN and a NaN `x` leaves them, as maxnum does; the last step into
+  /// the output's initial value, known not to be NaN (plan.selectCombine), is maxnumf itself.
+  /// Returns null for any other op.
+  Value numCombine(OpBuilder &b, Operation &bodyOp, function_ref<Value(Value)> lookup) {
+    if (!plan.reduction || !isa<arith::MaxNumFOp, arith::MinNumFOp>(bodyOp))
+      return Value();
+    auto accOutput = [&](Value v) -> std::optional<unsigned> {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getOwner() != op.getBlock() || arg.getArgNumber() < op.getNumDpsInputs())
+        return std::nullopt;
+      return arg.getArgNumber() - op.getNumDpsInputs();
+    };
+    auto isAcc = [&](Value v) { return accOutput(v).has_value(); };
+    Value lhs = bodyOp.getOperand(0), rhs = bodyOp.getOperand(1);
+    if (isAcc(lhs) == isAcc(rhs) || !plan.selectCombine[*accOutput(isAcc(lhs) ? lhs : rhs)])
+      return Value();
+    Value acc = lookup(isAcc(lhs) ? lhs : rhs), x = lookup(isAcc(lhs) ? rhs : lhs);
+    auto pred = isa<arith::MaxNumFOp>(bodyOp) ? arith::CmpFPredicate::OGT
+                                              : arith::CmpFPredicate::OLT;
+    Value take = arith::CmpFOp::create(b, loc, pred, x, acc);
+    return arith::SelectOp::create(b, loc, take, x, acc);
+  }
+
+  /// Combines two partial results of output `o`; compare-and-select maxnumf/minnumf partials
+  /// are never NaN (see numCombine), so a compare-and-select combines them exactly.
+  Value combine(OpBuilder &b, unsigned o, Value x, Value y) {
+    vector::CombiningKind kind = plan.kinds[o];
+    if (!plan.selectCombine[o])
+      return vector::makeArithReduction(b, loc, kind, x, y);
+    auto pred = kind == vector::CombiningKind::MAXNUMF ? arith::CmpFPredicate::OGT
+                                                       : arith::CmpFPredicate::OLT;
+    Value take = arith::CmpFOp::create(b, loc, pred, x, y);
+    return arith::SelectOp::create(b, loc, take, x, y);
   }
 
   /// Block-argument values for one vector step: loaded vectors, row scalars broadcast, and
@@ -325,17 +399,31 @@ private:
       while (partial.size() > 1) {
         SmallVector<Value> next;
         for (size_t i = 0; i + 1 < partial.size(); i += 2)
-          next.push_back(
-              vector::makeArithReduction(b, loc, plan.kinds[o], partial[i], partial[i + 1]));
+          next.push_back(combine(b, o, partial[i], partial[i + 1]));
         if (partial.size() % 2)
           next.push_back(partial.back());
         partial = std::move(next);
       }
       unsigned operand = op.getNumDpsInputs() + o;
       bool isFloat = isa<FloatType>(plan.identities[o].getType());
-      Value result =
-          vector::ReductionOp::create(b, loc, plan.kinds[o], partial[0], rowScalars[operand],
-                                      isFloat ? reassoc.getValue() : arith::FastMathFlags::none);
+      Value result;
+      if (plan.selectCombine[o] && llvm::isPowerOf2_64(lanes)) {
+        // Across lanes by halves, each a compare-and-select (vector.reduction <maxnumf> is a
+        // serial chain of scalar maxima with NaN checks on x86), then into the row's value
+        // with maxnumf itself.
+        Value v = partial[0];
+        for (int64_t n = lanes / 2; n >= 1; n /= 2) {
+          Value low = vector::ExtractStridedSliceOp::create(b, loc, v, {0}, {n}, {1});
+          Value high = vector::ExtractStridedSliceOp::create(b, loc, v, {n}, {n}, {1});
+          v = combine(b, o, low, high);
+        }
+        Value lane = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
+        result = vector::makeArithReduction(b, loc, plan.kinds[o], lane, rowScalars[operand]);
+      } else {
+        result =
+            vector::ReductionOp::create(b, loc, plan.kinds[o], partial[0], rowScalars[operand],
+                                        isFloat ? reassoc.getValue() : arith::FastMathFlags::none);
+      }
       memref::StoreOp::create(b, loc, result, op->getOperand(operand), indices(b, operand, {}));
     }
   }
@@ -347,7 +435,7 @@ struct TLCVectorizeRowsPass : tlc::impl::TLCVectorizeRowsBase<TLCVectorizeRowsPa
   void runOnOperation() override {
     int64_t lanes = std::max<int64_t>(vectorBits / 32, 2);
     int64_t accs = std::max<int64_t>(accumulators, 1);
-    SmallVector<std::pair<linalg::GenericOp, RowPlan>> work;
+    SmallVector<std::pair<linalg::GenericOp, RowPlan>, 4> work;
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<RowPlan> plan = analyze(op, lanes))
         work.push_back({op, std::move(*plan)});

@@ -1,8 +1,9 @@
 // RUN: tlc-opt %s -split-input-file -tl-lower-to-linalg | FileCheck %s
 
 // Softmax over the last axis: the input viewed as [130, 10] rows, an scf.forall over 44 chunks
-// of at most 3 rows (the last one shorter), per row a max reduction, exp(x - max) written into
-// the output row, a sum of that row, and the row scaled in place by 1 / sum.
+// of at most 3 rows (the last one shorter), per row a max reduction (maxnumf: NaN-ignoring, a
+// NaN still reaches every output through exp(x - max)), exp(x - max) written into the output
+// row, a sum of that row, and the row scaled in place by 1 / sum.
 // CHECK-LABEL: func.func @softmax_rows
 // CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [130, 10]
 // CHECK: scf.forall (%[[C:.+]]) in (44) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<130x10xf32>)
@@ -15,7 +16,8 @@
 // CHECK: %[[OROW:.+]] = tensor.extract_slice %[[ACC]][%[[I]], 0] [1, 10] [1, 1]
 // CHECK: %[[MAXI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[MAXE]] : tensor<f32>)
 // CHECK: %[[MAX:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]] : tensor<10xf32>) outs(%[[MAXI]] : tensor<f32>)
-// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
+// CHECK-NOT: arith.maximumf
 // CHECK: %[[EXP:.+]] = linalg.generic {{.+}} iterator_types = ["parallel"]} ins(%[[ROW]], %[[MAX]] : tensor<10xf32>, tensor<f32>) outs(%[[OROW]] : tensor<10xf32>)
 // CHECK: math.exp
 // CHECK: %[[SUM:.+]] = linalg.generic {{.+}} ins(%[[EXP]] : tensor<10xf32>)
@@ -38,7 +40,7 @@ func.func @softmax_rows(%x: tensor<2x65x10xf32>) -> tensor<2x65x10xf32> {
 // CHECK: scf.forall (%{{.+}}) in (4)
 // CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<8xf16>) outs(%{{.+}} : tensor<f32>)
 // CHECK: arith.extf %{{.+}} : f16 to f32
-// CHECK: arith.maximumf %{{.+}} : f32
+// CHECK: arith.maxnumf %{{.+}} : f32
 // CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<f32>)
 // CHECK: math.exp %{{.+}} : f32
 // CHECK: arith.addf %{{.+}} : f32

@@ -19,13 +19,53 @@ func.func @tanh(%x: f32) -> f32 {
 
 // -----
 
+// f32 erf: tlc's single rational function, not upstream's three intervals. Clamp to [-4, 4]
+// (compare-and-select, so NaN flows through), x P(x^2) with P of degree 6 and Q(x^2) of degree
+// 4 by Horner, one division, the result clamped to [-1, 1].
 // CHECK-LABEL: func.func @erf
+// CHECK-SAME: (%[[X:.+]]: f32)
 // CHECK-NOT: math.erf
-// CHECK: math.fma
-// CHECK: return
+// CHECK-DAG: %[[M1:.+]] = arith.constant -1.000000e+00 : f32
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[M4:.+]] = arith.constant -4.000000e+00 : f32
+// CHECK-DAG: %[[FOUR:.+]] = arith.constant 4.000000e+00 : f32
+// CHECK-DAG: %[[P0:.+]] = arith.constant 1.12837911 : f32
+// CHECK: %[[LT:.+]] = arith.cmpf olt, %[[X]], %[[M4]] : f32
+// CHECK: %[[A:.+]] = arith.select %[[LT]], %[[M4]], %[[X]] : f32
+// CHECK: %[[GT:.+]] = arith.cmpf ogt, %[[A]], %[[FOUR]] : f32
+// CHECK: %[[XC:.+]] = arith.select %[[GT]], %[[FOUR]], %[[A]] : f32
+// CHECK: %[[S:.+]] = arith.mulf %[[XC]], %[[XC]] : f32
+// CHECK-COUNT-5: math.fma %{{.+}}, %[[S]], %{{.+}} : f32
+// CHECK: %[[P:.+]] = math.fma %{{.+}}, %[[S]], %[[P0]] : f32
+// CHECK: %[[NUM:.+]] = arith.mulf %[[XC]], %[[P]] : f32
+// CHECK-COUNT-3: math.fma %{{.+}}, %[[S]], %{{.+}} : f32
+// CHECK: %[[Q:.+]] = math.fma %{{.+}}, %[[S]], %[[ONE]] : f32
+// CHECK: %[[R:.+]] = arith.divf %[[NUM]], %[[Q]] : f32
+// CHECK: arith.cmpf olt, %[[R]], %[[M1]] : f32
+// CHECK: arith.select
+// CHECK: arith.cmpf ogt, %{{.+}}, %[[ONE]] : f32
+// CHECK: %[[Y:.+]] = arith.select
+// CHECK-NEXT: return %[[Y]] : f32
 func.func @erf(%x: f32) -> f32 {
   %0 = math.erf %x : f32
   return %0 : f32
+}
+
+// -----
+
+// Vector and f16 erf: the same expansion on vectors; f16 is computed in f32 (upstream's
+// f16-via-f32 rewrite, then the expansion above).
+// CHECK-LABEL: func.func @erf_vector_f16
+// CHECK-SAME: (%[[V:.+]]: vector<16xf32>, %[[H:.+]]: f16)
+// CHECK-NOT: math.erf
+// CHECK: arith.divf %{{.+}}, %{{.+}} : vector<16xf32>
+// CHECK: arith.extf %[[H]] : f16 to f32
+// CHECK: arith.divf %{{.+}}, %{{.+}} : f32
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+func.func @erf_vector_f16(%v: vector<16xf32>, %h: f16) -> (vector<16xf32>, f16) {
+  %0 = math.erf %v : vector<16xf32>
+  %1 = math.erf %h : f16
+  return %0, %1 : vector<16xf32>, f16
 }
 
 // -----
@@ -101,11 +141,13 @@ func.func @tanh_f16(%h: f16) -> f16 {
 // CHECK-NEXT: %[[P:.+]] = math.powf %[[X]], %[[X]] : f32
 // CHECK-NEXT: %[[E:.+]] = math.exp %[[D]] : f64
 // CHECK-NEXT: %[[T:.+]] = math.tanh %[[D]] : f64
-// CHECK-NEXT: return %[[S]], %[[P]], %[[E]], %[[T]]
-func.func @untouched(%x: f32, %d: f64) -> (f32, f32, f64, f64) {
+// CHECK-NEXT: %[[R:.+]] = math.erf %[[D]] : f64
+// CHECK-NEXT: return %[[S]], %[[P]], %[[E]], %[[T]], %[[R]]
+func.func @untouched(%x: f32, %d: f64) -> (f32, f32, f64, f64, f64) {
   %0 = math.sqrt %x : f32
   %1 = math.powf %x, %x : f32
   %2 = math.exp %d : f64
   %3 = math.tanh %d : f64
-  return %0, %1, %2, %3 : f32, f32, f64, f64
+  %4 = math.erf %d : f64
+  return %0, %1, %2, %3, %4 : f32, f32, f64, f64, f64
 }

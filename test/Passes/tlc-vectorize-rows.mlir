@@ -34,6 +34,116 @@ func.func @row_max(%x: memref<4x37xf32>, %out: memref<4xf32>) {
 
 // -----
 
+// A NaN-ignoring row maximum (maxnumf, as softmax uses) into a row filled with -inf just
+// before: the same loops, but each step is a compare-and-select from -inf (not maxnumf's
+// neutral NaN, which a compare would never leave), the accumulators folded and reduced across
+// lanes by halves the same way, and only the last step into the row's current value is
+// maxnumf itself.
+// CHECK-LABEL: func.func @row_maxnum
+// CHECK-DAG: %[[NEG:.+]] = arith.constant dense<0xFF800000> : vector<8xf32>
+// CHECK: scf.for %[[R:.+]] =
+// CHECK: %[[INIT:.+]] = memref.load %{{.+}}[%[[R]]] : memref<4xf32>
+// CHECK: %[[ACC:.+]]:2 = scf.for %{{.+}} iter_args(%[[A0:.+]] = %[[NEG]], %[[A1:.+]] = %[[NEG]])
+// CHECK: %[[X0:.+]] = vector.load
+// CHECK: %[[GT0:.+]] = arith.cmpf ogt, %[[X0]], %[[A0]] : vector<8xf32>
+// CHECK: arith.select %[[GT0]], %[[X0]], %[[A0]] : vector<8xi1>, vector<8xf32>
+// CHECK: %[[X1:.+]] = vector.load
+// CHECK: %[[GT1:.+]] = arith.cmpf ogt, %[[X1]], %[[A1]] : vector<8xf32>
+// CHECK: arith.select %[[GT1]], %[[X1]], %[[A1]] : vector<8xi1>, vector<8xf32>
+// CHECK: %[[MASK:.+]] = vector.constant_mask [5] : vector<8xi1>
+// CHECK: %[[XT:.+]] = vector.maskedload
+// CHECK: %[[GTT:.+]] = arith.cmpf ogt, %[[XT]], %[[ACC]]#0 : vector<8xf32>
+// CHECK: %[[SELT:.+]] = arith.select %[[GTT]], %[[XT]], %[[ACC]]#0
+// CHECK: %[[TAIL:.+]] = arith.select %[[MASK]], %[[SELT]], %[[ACC]]#0
+// CHECK: %[[GT:.+]] = arith.cmpf ogt, %[[TAIL]], %[[ACC]]#1 : vector<8xf32>
+// CHECK: %[[BOTH:.+]] = arith.select %[[GT]], %[[TAIL]], %[[ACC]]#1
+// CHECK: %[[LO4:.+]] = vector.extract_strided_slice %[[BOTH]] {offsets = [0], sizes = [4], strides = [1]}
+// CHECK: %[[HI4:.+]] = vector.extract_strided_slice %[[BOTH]] {offsets = [4], sizes = [4], strides = [1]}
+// CHECK: arith.cmpf ogt, %[[LO4]], %[[HI4]] : vector<4xf32>
+// CHECK: vector.extract_strided_slice %{{.+}} {offsets = [0], sizes = [2], strides = [1]}
+// CHECK: vector.extract_strided_slice %{{.+}} {offsets = [0], sizes = [1], strides = [1]}
+// CHECK: %[[LANE:.+]] = vector.extract %{{.+}}[0] : f32 from vector<1xf32>
+// CHECK: %[[RED:.+]] = arith.maxnumf %[[LANE]], %[[INIT]] : f32
+// CHECK: memref.store %[[RED]], %{{.+}}[%[[R]]]
+// CHECK-NOT: vector.reduction
+// CHECK-NOT: linalg.generic
+func.func @row_maxnum(%x: memref<4x37xf32>, %out: memref<4xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf : f32) outs(%out : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x37xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maxnumf %acc, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// A row minimum with minnumf the accumulator second, into a row filled with a finite value:
+// compare-and-select with olt, from +inf.
+// CHECK-LABEL: func.func @row_minnum
+// CHECK-DAG: %[[POS:.+]] = arith.constant dense<0x7F800000> : vector<8xf32>
+// CHECK: scf.for %{{.+}} iter_args(%[[A0:.+]] = %[[POS]], %{{.+}} = %[[POS]])
+// CHECK: %[[X0:.+]] = vector.load
+// CHECK: %[[LT0:.+]] = arith.cmpf olt, %[[X0]], %[[A0]] : vector<8xf32>
+// CHECK: arith.select %[[LT0]], %[[X0]], %[[A0]]
+// CHECK: arith.minnumf %{{.+}} : f32
+// CHECK-NOT: vector.reduction
+func.func @row_minnum(%x: memref<4x37xf32>, %out: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x37xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.minnumf %a, %acc : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// Negative: maxnumf into a row whose initial value is not known to be non-NaN (no fill
+// before it, or a NaN fill): the compare-and-select form would give an all-NaN row -inf
+// instead of NaN, so these keep maxnumf from its neutral NaN and vector.reduction.
+// CHECK-LABEL: func.func @row_maxnum_unknown_init
+// CHECK-DAG: %[[NAN:.+]] = arith.constant dense<0xFFC00000> : vector<8xf32>
+// CHECK: scf.for %{{.+}} iter_args(%[[A0:.+]] = %[[NAN]], %{{.+}} = %[[NAN]])
+// CHECK: arith.maxnumf %[[A0]], %{{.+}} : vector<8xf32>
+// CHECK-NOT: arith.cmpf
+// CHECK: vector.reduction <maxnumf>
+// CHECK-LABEL: func.func @row_maxnum_nan_init
+// CHECK-NOT: arith.cmpf
+// CHECK: vector.reduction <maxnumf>
+func.func @row_maxnum_unknown_init(%x: memref<4x37xf32>, %out: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x37xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maxnumf %acc, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+func.func @row_maxnum_nan_init(%x: memref<4x37xf32>, %out: memref<4xf32>) {
+  %nan = arith.constant 0x7FC00000 : f32
+  linalg.fill ins(%nan : f32) outs(%out : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x37xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maxnumf %acc, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
 // An elementwise row with a per-row scalar (read once per row and broadcast): whole vectors,
 // then a masked store of the last 5 columns.
 // CHECK-LABEL: func.func @exp_sub
