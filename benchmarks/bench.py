@@ -19,7 +19,11 @@ Foreign load: each measurement reads /proc/stat around the child process and sub
 own CPU time (getrusage of children); the rest is CPU used by other processes (plus steal) in cores. A run
 with more than --max-foreign cores of foreign load is retried up to --retries times; if all tries
 are contaminated the least loaded one is kept and flagged with `!` in the table and
-"contaminated": true in the JSON.
+"contaminated": true in the JSON. Load that /proc/stat does not show (another VM on the same
+physical cores: a 2-thread run then ran at its 1-thread speed with no foreign load counted) is
+caught by a probe: a short bench-peak FMA run at the case's thread count right before and after
+each run; below --min-available (0.85) of the session's FMA ceiling, the run is treated the same
+way ("available" in the JSON).
 
 Threads: tlc via TLC_NUM_THREADS; oneDNN via OMP_NUM_THREADS; PyTorch via torch.set_num_threads
 and OPENBLAS_NUM_THREADS/OMP_NUM_THREADS (its matmuls go to OpenBLAS, which ignores
@@ -351,22 +355,32 @@ def measure(cmd, env):
     return p.stdout, wall, foreign
 
 
-def timed(cmd, env, args, parse=lambda out: [float(v) for v in out.split()]):
+def timed(cmd, env, args, parse=lambda out: [float(v) for v in out.split()], probe=None):
     """Runs a timing child (prints one time per line) with retries under foreign load.
-    `parse` turns the child's output into times, or None when the case does not apply."""
+    `parse` turns the child's output into times, or None when the case does not apply.
+    `probe()`, when given, returns the share of the FMA ceiling the machine delivers at the run's
+    thread count; it runs before and after the child, and a run with either below
+    --min-available is treated like one under foreign load (contention /proc/stat cannot see)."""
     tries = []
     for attempt in range(args.retries + 1):
+        before = probe() if probe else None
         out, wall, foreign = measure(cmd, env)
         times = parse(out)
         if times is None:
             return None
-        tries.append((foreign, times))
-        if foreign <= args.max_foreign:
+        available = min(before, probe()) if probe else None
+        contaminated = foreign > args.max_foreign or (
+            available is not None and available < args.min_available)
+        tries.append((contaminated, foreign, times, available))
+        if not contaminated:
             break
         time.sleep(1.0)
-    foreign, times = min(tries, key=lambda t: t[0])
-    return {"times": times, "foreign_cores": round(foreign, 3), "tries": len(tries),
-            "contaminated": foreign > args.max_foreign}
+    contaminated, foreign, times, available = min(tries, key=lambda t: (t[0], t[1]))
+    r = {"times": times, "foreign_cores": round(foreign, 3), "tries": len(tries),
+         "contaminated": contaminated}
+    if available is not None:
+        r["available"] = round(available, 3)
+    return r
 
 
 def thread_env(threads):
@@ -497,6 +511,9 @@ def main(argv):
     ap.add_argument("--out", default="bench-results")
     ap.add_argument("--max-foreign", type=float, default=0.25,
                     help="foreign load (cores) above which a run is retried / flagged")
+    ap.add_argument("--min-available", type=float, default=0.85,
+                    help="share of the FMA ceiling a probe right before and after a run must "
+                         "reach, else the run is retried / flagged")
     ap.add_argument("--retries", type=int, default=2)
     ap.add_argument("--quick", action="store_true", help="tiny sizes, 1 thread, 3 repeats (CI)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
@@ -531,7 +548,8 @@ def main(argv):
     os.makedirs(args.out, exist_ok=True)
     info = machine_info()
     results = {"machine": info, "config": {"threads": threads, "repeats": args.repeats,
-                                           "tlc_cpu": args.cpu, "max_foreign": args.max_foreign},
+                                           "tlc_cpu": args.cpu, "max_foreign": args.max_foreign,
+                                           "min_available": args.min_available},
                "peak": {}, "cases": []}
 
     # Machine ceilings: the best of several runs, retried like the cases under foreign load (a
@@ -558,6 +576,15 @@ def main(argv):
                     "best_gbs": best, "median_gbs": med, "foreign_cores": r["foreign_cores"],
                     "contaminated": r["contaminated"]}
 
+    def probe_for(t):
+        """A short FMA run at t threads, as a share of the ceiling (None without bench-peak)."""
+        if not ceilings.get(("fma", t)):
+            return None
+        def probe():
+            out, _, _ = measure([args.peak_bench, "fma", str(t), "1"], thread_env(t))
+            return float(out.split()[0]) / ceilings[("fma", t)]
+        return probe
+
     here = os.path.abspath(__file__)
     with tempfile.TemporaryDirectory(prefix="tlc-bench-") as work:
         for case in all_cases:
@@ -570,26 +597,27 @@ def main(argv):
                 except subprocess.CalledProcessError as e:
                     entry["runs"]["tlc_build_error"] = str(e)[:300]
             for t in threads:
-                env = thread_env(t)
+                env, probe = thread_env(t), probe_for(t)
                 for fw in frameworks:
                     key = "%s@%d" % (fw, t)
                     try:
                         if fw == "tlc":
                             if exe is None:
                                 continue
-                            r = timed([exe, str(args.repeats)], env, args)
+                            r = timed([exe, str(args.repeats)], env, args, probe=probe)
                         elif fw == "onednn":
                             if not args.dnnl_bench or "dnnl" not in case:
                                 continue
                             r = timed([args.dnnl_bench, case["dnnl"][0], str(args.repeats)] +
                                       [str(a) for a in case["dnnl"][1:]],
-                                      dict(env, BENCH_WARMUP_SECONDS=repr(WARMUP_SECONDS)), args)
+                                      dict(env, BENCH_WARMUP_SECONDS=repr(WARMUP_SECONDS)), args,
+                                      probe=probe)
                         else:
                             op, dims = case["py"]
                             cmd = ["/usr/bin/python3", here, "--worker", fw, "--op", op,
                                    "--dims", ",".join(map(str, dims)),
                                    "--repeats", str(args.repeats)]
-                            r = timed_py(cmd, env, args)
+                            r = timed_py(cmd, env, args, probe)
                             if r is None:
                                 continue
                     except (RuntimeError, OSError, ValueError) as e:
@@ -622,7 +650,7 @@ def main(argv):
 _blas_seen = {}
 
 
-def timed_py(cmd, env, args):
+def timed_py(cmd, env, args, probe=None):
     """timed() for the Python children: "n/a" means the case does not apply, and "# " lines
     name the BLAS library the child loaded."""
     def parse(out):
@@ -632,7 +660,7 @@ def timed_py(cmd, env, args):
         libs = [v[2:] for v in lines if v.startswith("# ")]
         _blas_seen[cmd[3]] = libs[0] if libs else ""
         return [float(v) for v in lines if v.strip() and not v.startswith("#")]
-    return timed(cmd, env, args, parse)
+    return timed(cmd, env, args, parse, probe)
 
 
 def report(results, threads, frameworks):
@@ -641,10 +669,12 @@ def report(results, threads, frameworks):
     lines = ["# tlc benchmark", "",
              "Machine: %s, %d cores; load average at start %s, at end %s. Repeats: %d; "
              "tlc --cpu=%s. Times are medians (min/max) in ms; `!` marks a run taken under "
-             "foreign load above %.2f cores (kept: the least loaded of its tries)."
+             "foreign load above %.2f cores, or with a probe before or after it below %.2f of "
+             "the FMA ceiling (kept: the least loaded of its tries)."
              % (m["cpu"], m["cores"], "/".join(m["loadavg_start"]),
                 "/".join(m.get("loadavg_end", ["?"])), results["config"]["repeats"],
-                results["config"]["tlc_cpu"], results["config"]["max_foreign"]), ""]
+                results["config"]["tlc_cpu"], results["config"]["max_foreign"],
+                results["config"].get("min_available", 0)), ""]
     if results["peak"]:
         lines.append("Ceilings (best run, same session; GFLOP/s and GB/s): " + ", ".join(
             "%s %.1f%s" % (k, v.get("best", v.get("best_gbs", 0)), " !" if v["contaminated"] else "")
