@@ -20,7 +20,8 @@ own CPU time (getrusage of children); the rest is CPU used by other processes (p
 with more than --max-foreign cores of foreign load is retried up to --retries times; if all tries
 are contaminated the least loaded one is kept and flagged with `!` in the table and
 "contaminated": true in the JSON. Load that /proc/stat does not show (another VM on the same
-physical cores: a 2-thread run then ran at its 1-thread speed with no foreign load counted) is
+physical cores, presumably: 2-thread runs of every framework ran at their 1-thread speed with no
+foreign load counted) is
 caught by a probe: a short bench-peak FMA run at the case's thread count right before and after
 each run; below --min-available (0.85) of the session's FMA ceiling, the run is treated the same
 way ("available" in the JSON).
