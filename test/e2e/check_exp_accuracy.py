@@ -4,12 +4,10 @@ plus special values, and checks the result against fp64 exp: at most --max-ulp u
 result is at least 2^-125, +0 below 2^-126 (the expansion flushes there), +inf above f32's
 range, NaN for NaN. Prints `PASS exp <cpu> max-ulp=...` or FAIL lines."""
 import argparse
-import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
+from tlc_eval import evaluate
 
 
 def main():
@@ -27,16 +25,8 @@ def main():
     rng = np.random.default_rng(5)
     # An odd total size: the vector loop's masked tail is exercised too.
     x = np.concatenate([special, grid, rng.uniform(-10, 10, 4097).astype(np.float32)])
-    with tempfile.TemporaryDirectory() as tmp:
-        with open(os.path.join(tmp, "e.tl"), "w") as f:
-            f.write("input x : f32[%d]\noutput y = exp(x)\n" % x.size)
-        so = os.path.join(tmp, "e.so")
-        subprocess.run([args.tlc, os.path.join(tmp, "e.tl"), "--cpu=" + args.cpu, "--shared",
-                        "-o", so], check=True)
-        np.save(os.path.join(tmp, "x.npy"), x)
-        subprocess.run([args.tlc_run, so, "--name", "e", "--input", os.path.join(tmp, "x.npy"),
-                        "--save-outputs", tmp, "--quiet"], check=True, stdout=subprocess.DEVNULL)
-        y = np.load(os.path.join(tmp, "y.npy")).astype(np.float64)
+    (y,) = evaluate(args.tlc, args.tlc_run, args.cpu,
+                    "input x : f32[%d]\noutput y = exp(x)\n" % x.size, [x], ["y"])
 
     with np.errstate(over="ignore"):
         ref = np.exp(x.astype(np.float64))

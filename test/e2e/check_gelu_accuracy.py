@@ -7,12 +7,10 @@ argument moves the result by many ulp). Also checks NaN -> NaN, +inf -> +inf, an
 gives NaN or a value within 1e-30 of 0 (the limit; PyTorch gives NaN). Prints `PASS gelu-<form> <cpu> max-ulp=... max-abs=...` or FAIL lines."""
 import argparse
 import math
-import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
+from tlc_eval import evaluate
 
 
 def reference(x, form):
@@ -46,17 +44,10 @@ def main():
     x = np.concatenate([special, grid, small, -small, rng.normal(0, 3, 4097).astype(np.float32)])
     infs = np.array([np.inf, -np.inf], np.float32)
     x = np.concatenate([x, infs])
-    with tempfile.TemporaryDirectory() as tmp:
-        approx = "tanh" if args.form == "tanh" else "none"
-        with open(os.path.join(tmp, "g.tl"), "w") as f:
-            f.write('input x : f32[%d]\noutput y = gelu(x, approximate="%s")\n' % (x.size, approx))
-        so = os.path.join(tmp, "g.so")
-        subprocess.run([args.tlc, os.path.join(tmp, "g.tl"), "--cpu=" + args.cpu, "--shared",
-                        "-o", so], check=True)
-        np.save(os.path.join(tmp, "x.npy"), x)
-        subprocess.run([args.tlc_run, so, "--name", "g", "--input", os.path.join(tmp, "x.npy"),
-                        "--save-outputs", tmp, "--quiet"], check=True, stdout=subprocess.DEVNULL)
-        y = np.load(os.path.join(tmp, "y.npy")).astype(np.float64)
+    approx = "tanh" if args.form == "tanh" else "none"
+    (y,) = evaluate(args.tlc, args.tlc_run, args.cpu,
+                    'input x : f32[%d]\noutput y = gelu(x, approximate="%s")\n' % (x.size, approx),
+                    [x], ["y"])
 
     failures = []
     name = "gelu-" + args.form

@@ -1,0 +1,25 @@
+"""Compiles a .tl graph with tlc into a shared object and runs it once with tlc-run: the
+accuracy checks (check_*_accuracy.py, check_softmax_special.py) share this."""
+import os
+import subprocess
+import tempfile
+
+import numpy as np
+
+
+def evaluate(tlc, tlc_run, cpu, source, inputs, outputs):
+    """Compiles `source` (.tl text) for `cpu`, runs it on `inputs` (arrays, in the graph's
+    input order) and returns the named `outputs` as fp64 arrays."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tl, so = os.path.join(tmp, "g.tl"), os.path.join(tmp, "g.so")
+        with open(tl, "w") as f:
+            f.write(source)
+        subprocess.run([tlc, tl, "--cpu=" + cpu, "--shared", "-o", so], check=True)
+        cmd = [tlc_run, so, "--name", "g"]
+        for i, x in enumerate(inputs):
+            path = os.path.join(tmp, "in%d.npy" % i)
+            np.save(path, x)
+            cmd += ["--input", path]
+        subprocess.run(cmd + ["--save-outputs", tmp, "--quiet"], check=True,
+                       stdout=subprocess.DEVNULL)
+        return [np.load(os.path.join(tmp, n + ".npy")).astype(np.float64) for n in outputs]
