@@ -210,7 +210,9 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     tile ops are marked `tlc.register_tile` and the register-level m and n loops are peeled,
     so full tiles get static shapes after canonicalization (for `tlc-vectorize`). With
     `parallel-outer`, the outermost block loop (a batch or n dimension) becomes an
-    `scf.parallel` for `tlc-outline-parallel-loops`. Tile sizes
+    `scf.parallel` for `tlc-outline-parallel-loops`; when neither has more than one block
+    (e.g. a convolution over 14x14 pixels), the m block loop does, one launch per k block,
+    if each launch has at least `parallel-min-flops` of work. Tile sizes
     are policy: the CPU target derives them from its vector width and register count.
     Ops with dynamic shapes or tensor semantics are left alone.
 
@@ -243,6 +245,9 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "register tile columns (a multiple of the vector length)">,
     Option<"parallelOuter", "parallel-outer", "bool", /*default=*/"true",
            "make the outermost block loop (batch or n) an scf.parallel">,
+    Option<"parallelMinFlops", "parallel-min-flops", "int64_t", /*default=*/"4000000",
+           "without a batch or n loop to split, make the m block loop (inside the k block "
+           "loop: one launch per k block) an scf.parallel when a launch has this much work">,
     Option<"packRhs", "pack-rhs", "bool", /*default=*/"false",
            "copy each k x n block of the right operand into register-tile strips">,
     Option<"packMinRows", "pack-min-rows", "int64_t", /*default=*/"32",

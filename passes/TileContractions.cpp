@@ -312,19 +312,33 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       scf::ForOp parallelLoop;
       // The outermost block loop over a parallel dimension (batch or n) with more than one
       // iteration: blocks are independent, so threads may take them
-      // (tlc-outline-parallel-loops). Loops over unit dimensions (e.g. the batch of a
-      // convolution's contraction) are skipped; none inside a reduction loop is taken.
+      // (tlc-outline-parallel-loops). Loops with one iteration (e.g. the batch of a
+      // convolution's contraction, or its only n block) are skipped. When no batch or n loop
+      // splits (e.g. a convolution over 14x14 or 7x7 pixels: one n block), the cache-level m
+      // loop is taken, inside the k block loop: one launch per k block, each over the m
+      // blocks, when that launch has at least `parallelMinFlops` of work.
       // A contraction inside a parallel loop (an epilogue-fused tile) runs on that loop's thread.
       if (parallelOuter && !outer->loops.front()->getParentOfType<scf::ParallelOp>()) {
         SmallVector<int64_t> order = interchange(loops, {loops.n, loops.k, loops.m});
+        int64_t launches = 1;
         for (auto [i, loop] : llvm::enumerate(outer->loops)) {
           auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
-          if (!forOp || i >= order.size() ||
-              iterators[order[i]] != utils::IteratorType::parallel)
+          if (!forOp || i >= order.size())
             break;
           std::optional<int64_t> trips = constantTripCount(forOp);
           if (trips && *trips <= 1)
             continue;
+          if (iterators[order[i]] != utils::IteratorType::parallel) {
+            if (!trips)
+              break;
+            launches *= *trips; // a reduction loop: what runs inside it launches each time
+            continue;
+          }
+          if (launches > 1 && (order[i] != loops.m ||
+                               2 * loops.mRange * std::min<int64_t>(cacheN, loops.nRange) *
+                                       std::min<int64_t>(cacheK, loops.kRange) <
+                                   parallelMinFlops))
+            break;
           parallelLoop = forOp;
           break;
         }
@@ -336,7 +350,12 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         tlc::RhsPanel panel{registerTile,
                             operand,
                             cast<scf::ForOp>(outer->loops.back().getOperation()),
-                            packedBufferHome(parallelLoop, outer->loops.front()),
+                            // The panel is packed before the m loop: when that loop is the
+                            // parallel one, the buffer lives outside it.
+                            packedBufferHome(parallelLoop == outer->loops.back().getOperation()
+                                                 ? scf::ForOp()
+                                                 : parallelLoop,
+                                             outer->loops.front()),
                             wholeOperandBefore,
                             kResult,
                             nResult,

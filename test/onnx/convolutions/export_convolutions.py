@@ -60,6 +60,10 @@ def cases():
                                                   relu=True)),
         "pointwise": ((1, 16, 15, 15), Block(C(16, 24, 1))),
         "pointwise_s2": ((1, 8, 15, 15), Block(C(8, 16, 1, stride=2))),
+        # One block of pixels: the filter (m) blocks run on threads, one launch per k block
+        # (tlc-tile-contractions' parallel-min-flops); 200 filters leave a partial m block.
+        "few_pixels_deep": ((1, 256, 14, 14), Block(C(256, 256, 3, padding=1), relu=True)),
+        "few_pixels_odd": ((1, 96, 7, 7), Block(C(96, 200, 3, padding=1), residual=False)),
     }
 
 
