@@ -185,21 +185,27 @@ struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
           auto shifted = [&](OpBuilder &nb, Location l, Value xv, Value mv) {
             return s::sub(nb, l, c(nb, l, xv), mv);
           };
+          // exp(x - m) with m the row's maximum: the argument is <= 0 (or NaN), so the fast
+          // exp needs no overflow clamp.
+          auto expShifted = [&](OpBuilder &nb, Location l, Value xv, Value mv) {
+            Value e = s::exp(nb, l, shifted(nb, l, xv, mv));
+            e.getDefiningOp()->setAttr(kExpNonPositiveArgAttr, nb.getUnitAttr());
+            return e;
+          };
           if (isLog || !sameType) {
             Value sum = rb.reduce(
                 stats[1], 0.0, x, {m}, [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
-                  return s::add(nb, l, acc, s::exp(nb, l, shifted(nb, l, a[0], a[1])));
+                  return s::add(nb, l, acc, expShifted(nb, l, a[0], a[1]));
                 });
             Value row = rb.write(out, x, {m, sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
-              Value d = shifted(nb, l, a[0], a[1]);
-              Value v = isLog ? s::sub(nb, l, d, s::log(nb, l, a[2]))
-                              : s::div(nb, l, s::exp(nb, l, d), a[2]);
+              Value v = isLog ? s::sub(nb, l, shifted(nb, l, a[0], a[1]), s::log(nb, l, a[2]))
+                              : s::div(nb, l, expShifted(nb, l, a[0], a[1]), a[2]);
               return s::convert(nb, l, v, rb.et);
             });
             return row;
           }
           Value exps = rb.write(out, x, {m}, [&](OpBuilder &nb, Location l, ValueRange a) {
-            return s::exp(nb, l, shifted(nb, l, a[0], a[1]));
+            return expShifted(nb, l, a[0], a[1]);
           });
           Value sum = rb.reduce(stats[1], 0.0, exps, {},
                                 [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
