@@ -54,6 +54,29 @@ struct RowBuilder {
         .getResult(0);
   }
 
+  /// One pass writing `v = f(row[k], extras...)` into the row `out` and reducing the written
+  /// values into the 0-D `acc` (filled with `identity` first): `acc = combine(acc, v)`.
+  /// Returns {the new row, the reduced value}.
+  std::pair<Value, Value>
+  writeAndReduce(Value out, Value acc, double identity, Value row, ValueRange extras,
+                 function_ref<Value(OpBuilder &, Location, ValueRange)> f,
+                 function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+    Value init =
+        linalg::FillOp::create(b, loc, s::constant(b, loc, ct, identity), acc).getResult(0);
+    SmallVector<Value> ins = {row};
+    ins.append(extras.begin(), extras.end());
+    SmallVector<AffineMap> maps = {full()};
+    maps.append(extras.size(), scalar());
+    maps.append({full(), scalar()});
+    auto op = linalg::GenericOp::create(
+        b, loc, TypeRange{out.getType(), init.getType()}, ins, ValueRange{out, init}, maps,
+        {utils::IteratorType::reduction}, [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value v = f(nb, l, args.drop_back(2));
+          linalg::YieldOp::create(nb, l, ValueRange{v, combine(nb, l, args.back(), v)});
+        });
+    return {op.getResult(0), op.getResult(1)};
+  }
+
   /// Writes `f(rowInputs[k]..., extras...)` into the row `out`; `f` also sees the output's
   /// current element last (for in-place updates).
   Value write(Value out, ValueRange rowInputs, ValueRange extras,
@@ -154,7 +177,7 @@ Type computeType(Type et) {
   return et.getIntOrFloatBitWidth() < 32 ? Float32Type::get(et.getContext()) : et;
 }
 
-/// softmax: m = max(x) (ignoring NaN); out = exp(x - m) with s = sum(out); out *= 1 / s. For f16/bf16 the
+/// softmax: m = max(x) (ignoring NaN); out = exp(x - m) and s = sum(out) in one pass; out *= 1 / s. For f16/bf16 the
 /// sum is taken over the f32 exponentials (recomputed), not over their rounded values.
 /// log_softmax: m = max(x); s = sum(exp(x - m)); out = x - (m + log s).
 template <typename SoftmaxLike, bool isLog>
@@ -185,26 +208,32 @@ struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
           auto shifted = [&](OpBuilder &nb, Location l, Value xv, Value mv) {
             return s::sub(nb, l, c(nb, l, xv), mv);
           };
+          // exp(x - m) with m the row's maximum: the argument is <= 0 (or NaN), so the fast
+          // exp needs no overflow clamp.
+          auto expShifted = [&](OpBuilder &nb, Location l, Value xv, Value mv) {
+            Value e = s::exp(nb, l, shifted(nb, l, xv, mv));
+            e.getDefiningOp()->setAttr(kExpNonPositiveArgAttr, nb.getUnitAttr());
+            return e;
+          };
           if (isLog || !sameType) {
             Value sum = rb.reduce(
                 stats[1], 0.0, x, {m}, [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
-                  return s::add(nb, l, acc, s::exp(nb, l, shifted(nb, l, a[0], a[1])));
+                  return s::add(nb, l, acc, expShifted(nb, l, a[0], a[1]));
                 });
             Value row = rb.write(out, x, {m, sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
-              Value d = shifted(nb, l, a[0], a[1]);
-              Value v = isLog ? s::sub(nb, l, d, s::log(nb, l, a[2]))
-                              : s::div(nb, l, s::exp(nb, l, d), a[2]);
+              Value v = isLog ? s::sub(nb, l, shifted(nb, l, a[0], a[1]), s::log(nb, l, a[2]))
+                              : s::div(nb, l, expShifted(nb, l, a[0], a[1]), a[2]);
               return s::convert(nb, l, v, rb.et);
             });
             return row;
           }
-          Value exps = rb.write(out, x, {m}, [&](OpBuilder &nb, Location l, ValueRange a) {
-            return s::exp(nb, l, shifted(nb, l, a[0], a[1]));
-          });
-          Value sum = rb.reduce(stats[1], 0.0, exps, {},
-                                [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
-                                  return s::add(nb, l, acc, a[0]);
-                                });
+          // exp(x - m) written and summed in one pass over the row.
+          auto [exps, sum] = rb.writeAndReduce(
+              out, stats[1], 0.0, x, {m},
+              [&](OpBuilder &nb, Location l, ValueRange a) {
+                return expShifted(nb, l, a[0], a[1]);
+              },
+              [&](OpBuilder &nb, Location l, Value acc, Value v) { return s::add(nb, l, acc, v); });
           Value row = rb.write(exps, {}, {sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
             return s::mul(nb, l, a[1], s::div(nb, l, s::constant(nb, l, ct, 1.0), a[0]));
           });

@@ -53,6 +53,10 @@ void populateTLLiftAttentionPatterns(mlir::RewritePatternSet &patterns);
 /// (part of tlc-approximate-math, ahead of MLIR's exp approximation).
 void populateFastExpPattern(mlir::RewritePatternSet &patterns, mlir::PatternBenefit benefit = 1);
 
+/// A unit attribute on a math.exp whose argument is known to be <= 0 or NaN (x - max(row) in
+/// softmax): the fast expansion then skips its overflow clamp.
+inline constexpr llvm::StringLiteral kExpNonPositiveArgAttr = "tlc.nonpositive_arg";
+
 /// A short f32 (scalar or vector) math.erf expansion: one rational function x P(x^2) / Q(x^2)
 /// on [-4, 4], at most ~4e-7 absolute error (part of tlc-approximate-math, ahead of MLIR's
 /// three-interval erf approximation).

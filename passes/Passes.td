@@ -433,7 +433,8 @@ def TLCApproximateMath : Pass<"tlc-approximate-math", "mlir::ModuleOp"> {
     Applies MLIR's math polynomial approximations (tanh, erf, log, ...), so the functions
     inline and vectorize instead of calling libm one element at a time. f32 exp uses tlc's
     shorter expansion (populateFastExpPattern: 13 vector instructions on x86, at most ~2 ulp,
-    results below ~1.7e-38 flushed to zero) instead of MLIR's, and f32 erf one rational
+    results below ~1.7e-38 flushed to zero; 12 without the overflow clamp where the exp
+    carries `tlc.nonpositive_arg`, as softmax's exp(x - max) does) instead of MLIR's, and f32 erf one rational
     function on [-4, 4] (populateFastErfPattern: ~17 operations and one division, at most
     ~4.3e-7 absolute error) instead of MLIR's three intervals with per-coefficient selects.
   }];

@@ -3,7 +3,9 @@
 // The innermost loop of each qualifying op is strip-mined by the target's vector length. A
 // reduction along it keeps several independent vector accumulators (hiding the combiner's
 // latency), folds them into one at the end of the row and reduces that horizontally into the
-// output element; an elementwise innermost loop loads, computes and stores whole vectors. The
+// output element; an elementwise innermost loop loads, computes and stores whole vectors. A
+// reduction may also write a value per column (softmax's exp(x - max) beside their sum): such
+// outputs are stored vector by vector in the same loop. The
 // row's last partial vector is masked. Outer loops become scf.for loops around the row. Operands
 // the innermost loop does not index (a per-row mean or maximum, a scalar) are read once per row
 // and broadcast. The scalar body is cloned on vectors, so every elementwise-mappable body works
@@ -36,6 +38,7 @@ struct RowPlan {
   int64_t extent = 0;
   bool reduction = false;
   SmallVector<bool> isVector; // per operand
+  // Per output (placeholders for the per-column outputs of a reduction, which are only written).
   SmallVector<vector::CombiningKind> kinds;
   SmallVector<TypedAttr> identities;
   // Per output: a maxnumf/minnumf reduction combined by compare-and-select (see numCombine).
@@ -104,10 +107,21 @@ std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
   }
   for (unsigned i = 0; i < op.getNumDpsInits(); ++i) {
     bool vectorOut = plan.isVector[op.getNumDpsInputs() + i];
-    if (vectorOut == plan.reduction)
-      return std::nullopt;
-    if (!plan.reduction)
+    if (!plan.reduction) {
+      if (!vectorOut)
+        return std::nullopt;
       continue;
+    }
+    if (vectorOut) {
+      // A per-column output of a reduction: written, never read (a value carried along the
+      // reduced loop through it would be a scan).
+      if (!op.getRegionOutputArgs()[i].use_empty())
+        return std::nullopt;
+      plan.selectCombine.push_back(false);
+      plan.kinds.push_back(vector::CombiningKind::ADD);
+      plan.identities.push_back(TypedAttr());
+      continue;
+    }
     SmallVector<Operation *> combiners;
     if (!matchReduction(op.getRegionOutputArgs(), i, combiners) || combiners.size() != 1)
       return std::nullopt;
@@ -290,12 +304,13 @@ private:
   }
 
   /// Block-argument values for one vector step: loaded vectors, row scalars broadcast, and
-  /// for a reduction the accumulators `accs` in place of the outputs.
+  /// for a reduction the accumulators `accs` (one per output, null for a per-column output)
+  /// in place of the reduced outputs.
   SmallVector<Value> bodyArgs(OpBuilder &b, ArrayRef<Value> loaded, ArrayRef<Value> accs) {
     SmallVector<Value> args;
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
       bool isOutput = i >= op.getNumDpsInputs();
-      if (plan.reduction && isOutput)
+      if (plan.reduction && isOutput && !plan.isVector[i])
         args.push_back(accs[i - op.getNumDpsInputs()]);
       else if (loaded[i])
         args.push_back(loaded[i]);
@@ -348,14 +363,30 @@ private:
                                         ValueRange{index(b, valid)});
   }
 
+  bool isPerColumn(unsigned o) { return plan.isVector[op.getNumDpsInputs() + o]; }
+
+  /// Stores a per-column output's vector at column `k` (masked in the tail).
+  void storeColumn(OpBuilder &b, unsigned o, Value k, Value mask, Value v) {
+    unsigned operand = op.getNumDpsInputs() + o;
+    Value base = op->getOperand(operand);
+    if (mask)
+      vector::MaskedStoreOp::create(b, loc, base, indices(b, operand, k), mask, v);
+    else
+      vector::StoreOp::create(b, loc, v, base, indices(b, operand, k));
+  }
+
   void emitReductionRow(OpBuilder &b) {
     unsigned numOut = op.getNumDpsInits();
     int64_t block = lanes * accumulators;
     int64_t unrolled = plan.extent / block * block;
     int64_t full = plan.extent / lanes * lanes, rest = plan.extent - full;
-    // accs[o * accumulators + u]: accumulator u of output o.
+    // accs[o * accumulators + u]: accumulator u of output o (null for per-column outputs).
     SmallVector<Value> accs;
     for (unsigned o = 0; o < numOut; ++o) {
+      if (isPerColumn(o)) {
+        accs.append(accumulators, Value());
+        continue;
+      }
       VectorType type = vectorOf(plan.identities[o].getType());
       Value identity = arith::ConstantOp::create(
           b, loc, type, DenseElementsAttr::get(type, ArrayRef<Attribute>(plan.identities[o])));
@@ -368,23 +399,42 @@ private:
       SmallVector<Value> next = body(nb, bodyArgs(nb, load(nb, k, mask), current));
       for (unsigned o = 0; o < numOut; ++o) {
         Value v = next[o];
+        if (isPerColumn(o)) {
+          storeColumn(nb, o, k, mask, v);
+          continue;
+        }
         if (mask) // lanes past the row keep their accumulator
           v = arith::SelectOp::create(nb, loc, mask, v, current[o]);
         state[o * accumulators + u] = v;
       }
     };
+    // Only the accumulators are loop-carried.
+    auto carried = [&](ArrayRef<Value> all) {
+      SmallVector<Value> live;
+      for (Value v : all)
+        if (v)
+          live.push_back(v);
+      return live;
+    };
+    auto uncarry = [&](ValueRange live, MutableArrayRef<Value> all) {
+      unsigned i = 0;
+      for (Value &v : all)
+        if (v)
+          v = live[i++];
+    };
     if (unrolled > 0) {
-      auto loop =
-          scf::ForOp::create(b, loc, index(b, 0), index(b, unrolled), index(b, block), accs,
-                             [&](OpBuilder &nb, Location, Value k, ValueRange args) {
-                               SmallVector<Value> state(args);
-                               for (int64_t u = 0; u < accumulators; ++u) {
-                                 Value ku = arith::AddIOp::create(nb, loc, k, index(nb, u * lanes));
-                                 step(nb, ku, Value(), u, state);
-                               }
-                               scf::YieldOp::create(nb, loc, state);
-                             });
-      accs.assign(loop.getResults().begin(), loop.getResults().end());
+      auto loop = scf::ForOp::create(
+          b, loc, index(b, 0), index(b, unrolled), index(b, block), carried(accs),
+          [&](OpBuilder &nb, Location, Value k, ValueRange args) {
+            SmallVector<Value> state(accs);
+            uncarry(args, state);
+            for (int64_t u = 0; u < accumulators; ++u) {
+              Value ku = arith::AddIOp::create(nb, loc, k, index(nb, u * lanes));
+              step(nb, ku, Value(), u, state);
+            }
+            scf::YieldOp::create(nb, loc, carried(state));
+          });
+      uncarry(loop.getResults(), accs);
     }
     // Whole vectors left after the unrolled loop (fewer than `accumulators`), then the tail.
     for (int64_t k = unrolled, u = 0; k < full; k += lanes, ++u)
@@ -393,6 +443,8 @@ private:
       step(b, index(b, full), tailMask(b, rest), 0, accs);
     auto reassoc = arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::reassoc);
     for (unsigned o = 0; o < numOut; ++o) {
+      if (isPerColumn(o))
+        continue;
       // Pairwise, then across lanes, then into the output's current value.
       SmallVector<Value> partial(accs.begin() + o * accumulators,
                                  accs.begin() + (o + 1) * accumulators);

@@ -2,8 +2,10 @@
 
 // Softmax over the last axis: the input viewed as [130, 10] rows, an scf.forall over 44 chunks
 // of at most 3 rows (the last one shorter), per row a max reduction (maxnumf: NaN-ignoring, a
-// NaN still reaches every output through exp(x - max)), exp(x - max) written into the output
-// row, a sum of that row, and the row scaled in place by 1 / sum.
+// NaN still reaches every output through exp(x - max)), one pass writing exp(x - max) into the
+// output row and summing it (a reduction with a per-column output beside the 0-D sum), and the
+// row scaled in place by 1 / sum. The exp is marked
+// tlc.nonpositive_arg (x - max <= 0), so tlc-approximate-math drops its overflow clamp.
 // CHECK-LABEL: func.func @softmax_rows
 // CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [130, 10]
 // CHECK: scf.forall (%[[C:.+]]) in (44) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<130x10xf32>)
@@ -18,11 +20,14 @@
 // CHECK: %[[MAX:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]] : tensor<10xf32>) outs(%[[MAXI]] : tensor<f32>)
 // CHECK: arith.maxnumf
 // CHECK-NOT: arith.maximumf
-// CHECK: %[[EXP:.+]] = linalg.generic {{.+}} iterator_types = ["parallel"]} ins(%[[ROW]], %[[MAX]] : tensor<10xf32>, tensor<f32>) outs(%[[OROW]] : tensor<10xf32>)
-// CHECK: math.exp
-// CHECK: %[[SUM:.+]] = linalg.generic {{.+}} ins(%[[EXP]] : tensor<10xf32>)
-// CHECK: arith.addf
-// CHECK: %[[SCALED:.+]] = linalg.generic {{.+}} ins(%[[SUM]] : tensor<f32>) outs(%[[EXP]] : tensor<10xf32>)
+// CHECK: %[[SUMI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[SUME]] : tensor<f32>)
+// CHECK: %[[EXP:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[MAX]] : tensor<10xf32>, tensor<f32>) outs(%[[OROW]], %[[SUMI]] : tensor<10xf32>, tensor<f32>)
+// CHECK: ^bb0(%{{.+}}: f32, %{{.+}}: f32, %{{.+}}: f32, %[[S:.+]]: f32):
+// CHECK: %[[D:.+]] = arith.subf
+// CHECK: %[[E:.+]] = math.exp %[[D]] {tlc.nonpositive_arg} : f32
+// CHECK: %[[NS:.+]] = arith.addf %[[S]], %[[E]] : f32
+// CHECK: linalg.yield %[[E]], %[[NS]] : f32, f32
+// CHECK: %[[SCALED:.+]] = linalg.generic {{.+}} ins(%[[EXP]]#1 : tensor<f32>) outs(%[[EXP]]#0 : tensor<10xf32>)
 // CHECK: arith.divf
 // CHECK: arith.mulf
 // CHECK: tensor.insert_slice %[[SCALED]] into %[[ACC]][%[[I]], 0] [1, 10] [1, 1]
@@ -42,7 +47,7 @@ func.func @softmax_rows(%x: tensor<2x65x10xf32>) -> tensor<2x65x10xf32> {
 // CHECK: arith.extf %{{.+}} : f16 to f32
 // CHECK: arith.maxnumf %{{.+}} : f32
 // CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<f32>)
-// CHECK: math.exp %{{.+}} : f32
+// CHECK: math.exp %{{.+}} {tlc.nonpositive_arg} : f32
 // CHECK: arith.addf %{{.+}} : f32
 // CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<8xf16>)
 // CHECK: math.log %{{.+}} : f32

@@ -103,6 +103,29 @@ func.func @exp_vector(%v: vector<16xf32>) -> vector<16xf32> {
 
 // -----
 
+// An exp whose argument is known <= 0 or NaN (tlc.nonpositive_arg, x - max in softmax): only
+// the underflow clamp, then the same expansion.
+// CHECK-LABEL: func.func @exp_nonpositive_arg
+// CHECK-SAME: (%[[V:.+]]: vector<16xf32>)
+// CHECK-NOT: math.exp
+// CHECK-NOT: 8.880000e+01
+// CHECK-DAG: %[[LO:.+]] = arith.constant dense<-8.750000e+01> : vector<16xf32>
+// CHECK-DAG: %[[SHIFT:.+]] = arith.constant dense<0x4B40007E> : vector<16xf32>
+// CHECK: %[[BELOW:.+]] = arith.cmpf olt, %[[V]], %[[LO]] : vector<16xf32>
+// CHECK: %[[XC:.+]] = arith.select %[[BELOW]], %[[LO]], %[[V]] : vector<16xi1>, vector<16xf32>
+// CHECK-NOT: arith.cmpf
+// CHECK: %[[T:.+]] = math.fma %[[XC]], %{{.+}}, %[[SHIFT]] : vector<16xf32>
+// CHECK: math.fma %{{.+}}, %{{.+}}, %[[XC]] : vector<16xf32>
+// CHECK-COUNT-6: math.fma
+// CHECK: %[[Y:.+]] = arith.mulf
+// CHECK-NEXT: return %[[Y]] : vector<16xf32>
+func.func @exp_nonpositive_arg(%v: vector<16xf32>) -> vector<16xf32> {
+  %0 = math.exp %v {tlc.nonpositive_arg} : vector<16xf32>
+  return %0 : vector<16xf32>
+}
+
+// -----
+
 // Scalar f32 exp takes the same expansion; f16 exp is left to MLIR's (computed in f32, where
 // the expansion above then applies).
 // CHECK-LABEL: func.func @exp_scalar_f16

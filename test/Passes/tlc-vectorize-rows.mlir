@@ -254,3 +254,64 @@ func.func @negative(%x: memref<16x8xf32>, %o: memref<8xf32>, %i: memref<64xi32>,
   }
   return
 }
+
+// -----
+
+// A reduction that also writes a value per column (softmax's exp(x - max) beside their sum):
+// the per-column output is stored vector by vector in the reduction's loop (masked in the
+// tail) and only the sum's accumulators are loop-carried.
+// CHECK-LABEL: func.func @row_write_and_sum
+// CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
+// CHECK-DAG: %[[C32:.+]] = arith.constant 32 : index
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8xf32>
+// CHECK: scf.for %[[R:.+]] =
+// CHECK: %[[INIT:.+]] = memref.load %{{.+}}[%[[R]]] : memref<4xf32>
+// CHECK: %[[ACC:.+]]:2 = scf.for %[[K:.+]] = %{{.+}} to %[[C32]] step %[[C16]] iter_args(%[[A0:.+]] = %[[ZERO]], %[[A1:.+]] = %[[ZERO]]) -> (vector<8xf32>, vector<8xf32>)
+// CHECK: %[[X0:.+]] = vector.load %{{.+}}[%[[R]], %[[K]]] : memref<4x36xf32>, vector<8xf32>
+// CHECK: %[[E0:.+]] = math.exp %[[X0]] : vector<8xf32>
+// CHECK: %[[S0:.+]] = arith.addf %[[A0]], %[[E0]] : vector<8xf32>
+// CHECK: vector.store %[[E0]], %{{.+}}[%[[R]], %[[K]]] : memref<4x36xf32>, vector<8xf32>
+// CHECK: math.exp
+// CHECK: %[[S1:.+]] = arith.addf %[[A1]], %{{.+}} : vector<8xf32>
+// CHECK: vector.store
+// CHECK: scf.yield %[[S0]], %[[S1]] : vector<8xf32>, vector<8xf32>
+// CHECK: %[[MASK:.+]] = vector.constant_mask [4] : vector<8xi1>
+// CHECK: vector.maskedload %{{.+}}[%[[R]], %[[C32]]], %[[MASK]]
+// CHECK: %[[ET:.+]] = math.exp
+// CHECK: vector.maskedstore %{{.+}}[%[[R]], %[[C32]]], %[[MASK]], %[[ET]]
+// CHECK: arith.select %[[MASK]]
+// CHECK: %[[RED:.+]] = vector.reduction <add>, %{{.+}}, %[[INIT]] fastmath<reassoc>
+// CHECK: memref.store %[[RED]], %{{.+}}[%[[R]]]
+// CHECK-NOT: linalg.generic
+func.func @row_write_and_sum(%x: memref<4x36xf32>, %y: memref<4x36xf32>, %sum: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x36xf32>) outs(%y, %sum : memref<4x36xf32>, memref<4xf32>) {
+  ^bb0(%a: f32, %out: f32, %acc: f32):
+    %e = math.exp %a : f32
+    %s = arith.addf %acc, %e : f32
+    linalg.yield %e, %s : f32, f32
+  }
+  return
+}
+
+// -----
+
+// Negative: a per-column output of a reduction that is also read (a running value carried
+// along the reduced loop) is left alone.
+// CHECK-LABEL: func.func @row_per_column_read
+// CHECK: linalg.generic
+// CHECK-NOT: vector.load
+func.func @row_per_column_read(%x: memref<4x20xf32>, %y: memref<4x20xf32>, %sum: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x20xf32>) outs(%y, %sum : memref<4x20xf32>, memref<4xf32>) {
+  ^bb0(%a: f32, %out: f32, %acc: f32):
+    %e = arith.addf %a, %out : f32
+    %s = arith.addf %acc, %e : f32
+    linalg.yield %e, %s : f32, f32
+  }
+  return
+}
