@@ -340,14 +340,8 @@ private:
     int64_t full = plan.extent / lanes * lanes, rest = plan.extent - full;
     auto step = [&](OpBuilder &nb, Value k, Value mask) {
       SmallVector<Value> results = body(nb, bodyArgs(nb, load(nb, k, mask), {}));
-      for (auto [i, v] : llvm::enumerate(results)) {
-        unsigned operand = op.getNumDpsInputs() + i;
-        Value base = op->getOperand(operand);
-        if (mask)
-          vector::MaskedStoreOp::create(nb, loc, base, indices(nb, operand, k), mask, v);
-        else
-          vector::StoreOp::create(nb, loc, v, base, indices(nb, operand, k));
-      }
+      for (auto [i, v] : llvm::enumerate(results))
+        storeColumn(nb, i, k, mask, v);
     };
     scf::ForOp::create(b, loc, index(b, 0), index(b, full), index(b, lanes), ValueRange{},
                        [&](OpBuilder &nb, Location, Value k, ValueRange) {
