@@ -177,8 +177,9 @@ Type computeType(Type et) {
   return et.getIntOrFloatBitWidth() < 32 ? Float32Type::get(et.getContext()) : et;
 }
 
-/// softmax: m = max(x) (ignoring NaN); out = exp(x - m) and s = sum(out) in one pass; out *= 1 / s. For f16/bf16 the
-/// sum is taken over the f32 exponentials (recomputed), not over their rounded values.
+/// softmax: m = max(x) (ignoring NaN); out = exp(x - m) and s = sum(out) in one pass;
+/// out *= 1 / s. For f16/bf16 the sum is taken over the f32 exponentials (recomputed), not
+/// over their rounded values.
 /// log_softmax: m = max(x); s = sum(exp(x - m)); out = x - (m + log s).
 template <typename SoftmaxLike, bool isLog>
 struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
