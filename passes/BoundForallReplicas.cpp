@@ -51,8 +51,7 @@ void bound(RewriterBase &rewriter, scf::ForallOp forall, int64_t slots) {
   auto chunkBound = [&](AffineExpr e) {
     return getValueOrCreateConstantIndexOp(
         rewriter, loc,
-        affine::makeComposedFoldedAffineApply(rewriter, loc, AffineMap::get(1, 1, e),
-                                              {slot, n}));
+        affine::makeComposedFoldedAffineApply(rewriter, loc, AffineMap::get(1, 1, e), {slot, n}));
   };
   Value lb = chunkBound((s0 * sn).floorDiv(slots));
   Value ub = chunkBound(((s0 + 1) * sn).floorDiv(slots));

@@ -217,8 +217,8 @@ LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFc
   auto out2Type = RankedTensorType::get({f, pixels}, et);
   // The tile's output rows of each filter are contiguous (whole rows), so the contraction
   // accumulates straight into the output slice viewed as [F, rows * OW].
-  Value out = tensor::ExtractSliceOp::create(rewriter, loc, tileType, outArg, outOffsets,
-                                             outSizes, outUnit);
+  Value out = tensor::ExtractSliceOp::create(rewriter, loc, tileType, outArg, outOffsets, outSizes,
+                                             outUnit);
   Value out2 = tensor::CollapseShapeOp::create(rewriter, loc, out2Type, out,
                                                ArrayRef<ReassociationIndices>{{0}, {1, 2}});
   if (fillValue)

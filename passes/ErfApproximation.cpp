@@ -55,9 +55,8 @@ struct FastErfF32 : OpRewritePattern<math::ErfOp> {
     };
 
     // Lowest degree first (scripts/fit_erf_rational.py).
-    static constexpr float p[] = {0x1.20dd74p+0f,  0x1.a8203cp-3f,  0x1.a60e08p-5f,
-                                  0x1.056ccap-8f,  0x1.34c7f2p-13f, -0x1.04a36ep-19f,
-                                  0x1.48459cp-26f};
+    static constexpr float p[] = {0x1.20dd74p+0f,  0x1.a8203cp-3f,   0x1.a60e08p-5f, 0x1.056ccap-8f,
+                                  0x1.34c7f2p-13f, -0x1.04a36ep-19f, 0x1.48459cp-26f};
     static constexpr float q[] = {0x1p+0f, 0x1.08a230p-1f, 0x1.e326fap-4f, 0x1.ea0c7ap-7f,
                                   0x1.0b920cp-10f};
 

@@ -217,10 +217,10 @@ struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
             return e;
           };
           if (isLog || !sameType) {
-            Value sum = rb.reduce(
-                stats[1], 0.0, x, {m}, [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
-                  return s::add(nb, l, acc, expShifted(nb, l, a[0], a[1]));
-                });
+            Value sum = rb.reduce(stats[1], 0.0, x, {m},
+                                  [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
+                                    return s::add(nb, l, acc, expShifted(nb, l, a[0], a[1]));
+                                  });
             Value row = rb.write(out, x, {m, sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
               Value v = isLog ? s::sub(nb, l, shifted(nb, l, a[0], a[1]), s::log(nb, l, a[2]))
                               : s::div(nb, l, expShifted(nb, l, a[0], a[1]), a[2]);

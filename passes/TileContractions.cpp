@@ -334,10 +334,10 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
             launches *= *trips; // a reduction loop: what runs inside it launches each time
             continue;
           }
-          if (launches > 1 && (order[i] != loops.m ||
-                               2 * loops.mRange * std::min<int64_t>(cacheN, loops.nRange) *
-                                       std::min<int64_t>(cacheK, loops.kRange) <
-                                   parallelMinFlops))
+          if (launches > 1 &&
+              (order[i] != loops.m || 2 * loops.mRange * std::min<int64_t>(cacheN, loops.nRange) *
+                                              std::min<int64_t>(cacheK, loops.kRange) <
+                                          parallelMinFlops))
             break;
           parallelLoop = forOp;
           break;
@@ -347,21 +347,15 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         parallelLoops.push_back(parallelLoop);
       if (rhs) {
         auto [operand, kResult, nResult] = *rhs;
-        tlc::RhsPanel panel{registerTile,
-                            operand,
-                            cast<scf::ForOp>(outer->loops.back().getOperation()),
-                            // The panel is packed before the m loop: when that loop is the
-                            // parallel one, the buffer lives outside it.
-                            packedBufferHome(parallelLoop == outer->loops.back().getOperation()
-                                                 ? scf::ForOp()
-                                                 : parallelLoop,
-                                             outer->loops.front()),
-                            wholeOperandBefore,
-                            kResult,
-                            nResult,
-                            std::min<int64_t>(cacheK, loops.kRange),
-                            std::min<int64_t>(cacheN, loops.nRange),
-                            registerN};
+        tlc::RhsPanel panel{
+            registerTile, operand, cast<scf::ForOp>(outer->loops.back().getOperation()),
+            // The panel is packed before the m loop: when that loop is the
+            // parallel one, the buffer lives outside it.
+            packedBufferHome(parallelLoop == outer->loops.back().getOperation() ? scf::ForOp()
+                                                                                : parallelLoop,
+                             outer->loops.front()),
+            wholeOperandBefore, kResult, nResult, std::min<int64_t>(cacheK, loops.kRange),
+            std::min<int64_t>(cacheN, loops.nRange), registerN};
         // Whole-operand packing may not apply (e.g. a batch of panels): then per block.
         if (failed(tlc::packRhsPanel(rewriter, panel)) && panel.wholeOperandBefore) {
           panel.wholeOperandBefore = nullptr;

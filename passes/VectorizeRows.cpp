@@ -133,12 +133,11 @@ std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
     // select (see numCombine), starting from -inf/+inf rather than the neutral NaN, which a
     // compare would never leave. With a NaN (or unknown) initial value that would turn an
     // all-NaN row's NaN into -inf/+inf, so such reductions keep maxnumf.
-    bool select = isa<arith::MaxNumFOp, arith::MinNumFOp>(combiners[0]) &&
-                  initializedNotNaN(op, i);
+    bool select = isa<arith::MaxNumFOp, arith::MinNumFOp>(combiners[0]) && initializedNotNaN(op, i);
     if (select) {
       auto ft = cast<FloatType>(identity->getType());
-      identity = FloatAttr::get(ft, APFloat::getInf(ft.getFloatSemantics(),
-                                                    isa<arith::MaxNumFOp>(combiners[0])));
+      identity = FloatAttr::get(
+          ft, APFloat::getInf(ft.getFloatSemantics(), isa<arith::MaxNumFOp>(combiners[0])));
     }
     plan.selectCombine.push_back(select);
     plan.kinds.push_back(*kind);
@@ -285,8 +284,8 @@ private:
     if (isAcc(lhs) == isAcc(rhs) || !plan.selectCombine[*accOutput(isAcc(lhs) ? lhs : rhs)])
       return Value();
     Value acc = lookup(isAcc(lhs) ? lhs : rhs), x = lookup(isAcc(lhs) ? rhs : lhs);
-    auto pred = isa<arith::MaxNumFOp>(bodyOp) ? arith::CmpFPredicate::OGT
-                                              : arith::CmpFPredicate::OLT;
+    auto pred =
+        isa<arith::MaxNumFOp>(bodyOp) ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT;
     Value take = arith::CmpFOp::create(b, loc, pred, x, acc);
     return arith::SelectOp::create(b, loc, take, x, acc);
   }
@@ -417,17 +416,17 @@ private:
           v = live[i++];
     };
     if (unrolled > 0) {
-      auto loop = scf::ForOp::create(
-          b, loc, index(b, 0), index(b, unrolled), index(b, block), carried(accs),
-          [&](OpBuilder &nb, Location, Value k, ValueRange args) {
-            SmallVector<Value> state(accs);
-            uncarry(args, state);
-            for (int64_t u = 0; u < accumulators; ++u) {
-              Value ku = arith::AddIOp::create(nb, loc, k, index(nb, u * lanes));
-              step(nb, ku, Value(), u, state);
-            }
-            scf::YieldOp::create(nb, loc, carried(state));
-          });
+      auto loop =
+          scf::ForOp::create(b, loc, index(b, 0), index(b, unrolled), index(b, block),
+                             carried(accs), [&](OpBuilder &nb, Location, Value k, ValueRange args) {
+                               SmallVector<Value> state(accs);
+                               uncarry(args, state);
+                               for (int64_t u = 0; u < accumulators; ++u) {
+                                 Value ku = arith::AddIOp::create(nb, loc, k, index(nb, u * lanes));
+                                 step(nb, ku, Value(), u, state);
+                               }
+                               scf::YieldOp::create(nb, loc, carried(state));
+                             });
       uncarry(loop.getResults(), accs);
     }
     // Whole vectors left after the unrolled loop (fewer than `accumulators`), then the tail.

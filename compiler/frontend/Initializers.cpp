@@ -6,8 +6,8 @@
 #include "mlir/IR/Threading.h"
 
 #include "llvm/ADT/APFloat.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SwapByteOrder.h"
 
 #include <cmath>
@@ -42,11 +42,11 @@ class ElementEncoder {
 public:
   ElementEncoder(Type elementType, int64_t count)
       : elementType(elementType), width(std::max(1u, elementType.getIntOrFloatBitWidth() / 8)),
-        form(elementType.isF32()                ? Form::F32
-             : elementType.isF64()              ? Form::F64
-             : isa<FloatType>(elementType)      ? Form::OtherFloat
-             : elementType.isInteger(1)         ? Form::Bool
-                                                : Form::Integer) {
+        form(elementType.isF32()           ? Form::F32
+             : elementType.isF64()         ? Form::F64
+             : isa<FloatType>(elementType) ? Form::OtherFloat
+             : elementType.isInteger(1)    ? Form::Bool
+                                           : Form::Integer) {
     if (form == Form::Bool)
       bools.resize(count);
     else
@@ -150,17 +150,22 @@ FailureOr<DenseElementsAttr> tlc::frontend::makeInitializer(RankedTensorType typ
                                                              : 0;
   auto valueAt = [&](int64_t i, SplitMix64 &rng) -> double {
     switch (spec.kind) {
-    case InitSpec::Zeros: return 0.0;
-    case InitSpec::Ones: return 1.0;
-    case InitSpec::Full: return spec.value;
-    case InitSpec::Uniform: return spec.low + (spec.high - spec.low) * rng.nextUnit();
+    case InitSpec::Zeros:
+      return 0.0;
+    case InitSpec::Ones:
+      return 1.0;
+    case InitSpec::Full:
+      return spec.value;
+    case InitSpec::Uniform:
+      return spec.low + (spec.high - spec.low) * rng.nextUnit();
     case InitSpec::Randn: {
       double u1 = rng.nextUnit();
       double u2 = rng.nextUnit();
       return spec.mean + spec.std * std::sqrt(-2.0 * std::log(1.0 - u1)) *
                              std::cos(2.0 * kPi * u2);
     }
-    case InitSpec::Arange: return spec.start + static_cast<double>(i) * spec.step;
+    case InitSpec::Arange:
+      return spec.start + static_cast<double>(i) * spec.step;
     }
     return 0.0;
   };

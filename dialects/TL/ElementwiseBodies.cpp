@@ -88,8 +88,8 @@ Value GeluOp::buildScalar(OpBuilder &b, Location loc, ValueRange a) {
     // among them), not four.
     const double c0 = -2.0 * std::sqrt(2.0 / M_PI), c1 = c0 * 0.044715;
     Value x2 = s::mul(b, loc, x, x);
-    Value poly = s::add(b, loc, s::constant(b, loc, t, c0),
-                        s::mul(b, loc, s::constant(b, loc, t, c1), x2));
+    Value poly =
+        s::add(b, loc, s::constant(b, loc, t, c0), s::mul(b, loc, s::constant(b, loc, t, c1), x2));
     Value arg = s::mul(b, loc, x, poly);
     return s::div(b, loc, x, s::add(b, loc, one, s::exp(b, loc, arg)));
   }

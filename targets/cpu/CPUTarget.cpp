@@ -196,8 +196,8 @@ public:
       if (wide)
         f.addFnAttr("prefer-vector-width", "512");
     }
-    TimingScope optimizeTiming = timing.nest("optimize (LLVM -O" +
-                                             std::to_string(options.optLevel) + ")");
+    TimingScope optimizeTiming =
+        timing.nest("optimize (LLVM -O" + std::to_string(options.optLevel) + ")");
     if (llvm::Error err = optimizeLLVMModule(*llvmModule, *tm, options.optLevel)) {
       std::string message = llvm::toString(std::move(err));
       return module.emitError() << "LLVM optimization failed: " << message;
