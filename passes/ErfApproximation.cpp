@@ -13,6 +13,7 @@
 // scripts/fit_erf_rational.py, which also emulates this expansion in f32: at most 3.9e-7
 // absolute error and 6.5 ulp where |erf| >= 2^-10, 2.1e-7 relative error below (erf is odd
 // and so is the expansion, so tiny inputs keep their relative accuracy).
+#include "passes/MathExpansion.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,15 +29,11 @@ struct FastErfF32 : OpRewritePattern<math::ErfOp> {
 
   LogicalResult matchAndRewrite(math::ErfOp op, PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    auto vectorType = dyn_cast<VectorType>(type);
-    if (!type.isF32() && !(vectorType && vectorType.getElementType().isF32()))
+    if (!tlc::isF32OrF32Vector(type))
       return rewriter.notifyMatchFailure(op, "not an f32 scalar or vector");
     Location loc = op.getLoc();
-    auto f = [&](float v) -> Value {
-      TypedAttr attr = rewriter.getF32FloatAttr(v);
-      if (vectorType)
-        attr = DenseElementsAttr::get(vectorType, ArrayRef<Attribute>(attr));
-      return arith::ConstantOp::create(rewriter, loc, attr);
+    auto f = [&](float v) {
+      return tlc::splatConstant(rewriter, loc, type, rewriter.getF32FloatAttr(v));
     };
     auto horner = [&](ArrayRef<float> c, Value s) {
       Value acc = f(c.back());
@@ -44,14 +41,10 @@ struct FastErfF32 : OpRewritePattern<math::ErfOp> {
         acc = math::FmaOp::create(rewriter, loc, acc, s, f(coefficient));
       return acc;
     };
-    // Compare-and-select clamps: a NaN fails the compare and flows through to the result, and
-    // x86 selects each into one vmaxps/vminps.
-    auto clamp = [&](Value v, float bound) -> Value {
-      Value lo = f(-bound), hi = f(bound);
-      Value below = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, v, lo);
-      v = arith::SelectOp::create(rewriter, loc, below, lo, v);
-      Value above = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGT, v, hi);
-      return arith::SelectOp::create(rewriter, loc, above, hi, v);
+    // Compare-and-select clamps to [-bound, bound] (tlc::clampBySelect: NaN flows through).
+    auto clamp = [&](Value v, float bound) {
+      v = tlc::clampBySelect(rewriter, loc, v, arith::CmpFPredicate::OLT, f(-bound));
+      return tlc::clampBySelect(rewriter, loc, v, arith::CmpFPredicate::OGT, f(bound));
     };
 
     // Lowest degree first (scripts/fit_erf_rational.py).

@@ -19,6 +19,7 @@
 //
 // The polynomial is a degree-5 relative-error minimax fit of exp on [-ln2/2, ln2/2] with the
 // constant term fixed to 1, from scripts/fit_exp_polynomial.py (Lawson's iteration, fp64).
+#include "passes/MathExpansion.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -35,19 +36,15 @@ struct FastExpF32 : OpRewritePattern<math::ExpOp> {
 
   LogicalResult matchAndRewrite(math::ExpOp op, PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    auto vectorType = dyn_cast<VectorType>(type);
-    if (!type.isF32() && !(vectorType && vectorType.getElementType().isF32()))
+    if (!tlc::isF32OrF32Vector(type))
       return rewriter.notifyMatchFailure(op, "not an f32 scalar or vector");
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
+    auto vectorType = dyn_cast<VectorType>(type);
     Type intType = vectorType ? Type(vectorType.clone(i32)) : i32;
-    auto constant = [&](Type t, TypedAttr scalar) -> Value {
-      TypedAttr attr = scalar;
-      if (auto v = dyn_cast<VectorType>(t))
-        attr = DenseElementsAttr::get(v, ArrayRef<Attribute>(scalar));
-      return arith::ConstantOp::create(rewriter, loc, attr);
+    auto f = [&](float v) {
+      return tlc::splatConstant(rewriter, loc, type, rewriter.getF32FloatAttr(v));
     };
-    auto f = [&](float v) { return constant(type, rewriter.getF32FloatAttr(v)); };
     auto fma = [&](Value a, Value b, Value c) { return math::FmaOp::create(rewriter, loc, a, b, c); };
 
     // 2 * the minimax coefficients of exp (c0 = 1 exactly), lowest degree first.
@@ -58,13 +55,10 @@ struct FastExpF32 : OpRewritePattern<math::ExpOp> {
     constexpr float ln2Lo = -0x1.05c610p-29f;   // ln 2 - ln2Hi
 
     Value x = op.getOperand();
-    // Clamps as compare-and-select: a NaN fails both compares and flows through to the
-    // result (NaN times any scale is NaN), and x86 selects these into one vmaxps/vminps each
-    // (arith.maxnumf/minnumf cost four instructions there, plus a select to restore NaN).
-    auto clamp = [&](Value v, arith::CmpFPredicate pred, float bound) -> Value {
-      Value b = f(bound);
-      Value out = arith::CmpFOp::create(rewriter, loc, pred, v, b);
-      return arith::SelectOp::create(rewriter, loc, out, b, v);
+    // Clamps as compare-and-select (tlc::clampBySelect): a NaN flows through to the result
+    // (NaN times any scale is NaN).
+    auto clamp = [&](Value v, arith::CmpFPredicate pred, float bound) {
+      return tlc::clampBySelect(rewriter, loc, v, pred, f(bound));
     };
     Value xc = clamp(x, arith::CmpFPredicate::OLT, -87.5f);
     if (!op->hasAttr(tlc::kExpNonPositiveArgAttr))
@@ -78,7 +72,8 @@ struct FastExpF32 : OpRewritePattern<math::ExpOp> {
       poly = fma(poly, r, f(q[i]));
     Value bits = arith::BitcastOp::create(rewriter, loc, intType, t);
     bits = arith::ShLIOp::create(rewriter, loc, bits,
-                                 constant(intType, rewriter.getI32IntegerAttr(23)));
+                                 tlc::splatConstant(rewriter, loc, intType,
+                                                    rewriter.getI32IntegerAttr(23)));
     Value scale = arith::BitcastOp::create(rewriter, loc, type, bits);
     rewriter.replaceOpWithNewOp<arith::MulFOp>(op, poly, scale);
     return success();
