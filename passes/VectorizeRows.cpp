@@ -284,10 +284,14 @@ private:
     if (isAcc(lhs) == isAcc(rhs) || !plan.selectCombine[*accOutput(isAcc(lhs) ? lhs : rhs)])
       return Value();
     Value acc = lookup(isAcc(lhs) ? lhs : rhs), x = lookup(isAcc(lhs) ? rhs : lhs);
-    auto pred =
-        isa<arith::MaxNumFOp>(bodyOp) ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT;
-    Value take = arith::CmpFOp::create(b, loc, pred, x, acc);
-    return arith::SelectOp::create(b, loc, take, x, acc);
+    return selectExtreme(b, isa<arith::MaxNumFOp>(bodyOp), x, acc);
+  }
+
+  /// `x > y ? x : y` for a maximum (`<` for a minimum): one vmaxps/vminps on x86.
+  Value selectExtreme(OpBuilder &b, bool max, Value x, Value y) {
+    auto pred = max ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT;
+    Value take = arith::CmpFOp::create(b, loc, pred, x, y);
+    return arith::SelectOp::create(b, loc, take, x, y);
   }
 
   /// Combines two partial results of output `o`; compare-and-select maxnumf/minnumf partials
@@ -296,10 +300,7 @@ private:
     vector::CombiningKind kind = plan.kinds[o];
     if (!plan.selectCombine[o])
       return vector::makeArithReduction(b, loc, kind, x, y);
-    auto pred = kind == vector::CombiningKind::MAXNUMF ? arith::CmpFPredicate::OGT
-                                                       : arith::CmpFPredicate::OLT;
-    Value take = arith::CmpFOp::create(b, loc, pred, x, y);
-    return arith::SelectOp::create(b, loc, take, x, y);
+    return selectExtreme(b, kind == vector::CombiningKind::MAXNUMF, x, y);
   }
 
   /// Block-argument values for one vector step: loaded vectors, row scalars broadcast, and
