@@ -7,14 +7,12 @@ import argparse
 import sys
 
 import numpy as np
-from tlc_eval import evaluate
+from tlc_eval import add_tool_arguments, evaluate
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tlc", required=True)
-    ap.add_argument("--tlc-run", required=True)
-    ap.add_argument("--cpu", default="x86-64-v3")
+    add_tool_arguments(ap)
     ap.add_argument("--max-ulp", type=float, default=3.0)
     args = ap.parse_args()
 

@@ -10,7 +10,7 @@ import math
 import sys
 
 import numpy as np
-from tlc_eval import evaluate
+from tlc_eval import add_tool_arguments, evaluate
 
 
 def reference(x, form):
@@ -25,10 +25,8 @@ def reference(x, form):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tlc", required=True)
-    ap.add_argument("--tlc-run", required=True)
+    add_tool_arguments(ap)
     ap.add_argument("--form", choices=["tanh", "erf"], required=True)
-    ap.add_argument("--cpu", default="x86-64-v3")
     ap.add_argument("--max-ulp", type=float, default=4.0)
     ap.add_argument("--atol", type=float, default=1e-7)
     ap.add_argument("--ulp-above", type=float, default=1e-3)

@@ -9,7 +9,7 @@ import argparse
 import sys
 
 import numpy as np
-from tlc_eval import evaluate
+from tlc_eval import add_tool_arguments, evaluate
 
 N = 133  # not a multiple of the vector length: the masked tail sees the special values too
 
@@ -44,9 +44,7 @@ def reference(x, log):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tlc", required=True)
-    ap.add_argument("--tlc-run", required=True)
-    ap.add_argument("--cpu", default="x86-64-v3")
+    add_tool_arguments(ap)
     ap.add_argument("--rtol", type=float, default=1e-5)
     args = ap.parse_args()
     x = rows()

@@ -7,6 +7,13 @@ import tempfile
 import numpy as np
 
 
+def add_tool_arguments(ap):
+    """The options every check takes: the tlc and tlc-run binaries and the CPU to compile for."""
+    ap.add_argument("--tlc", required=True)
+    ap.add_argument("--tlc-run", required=True)
+    ap.add_argument("--cpu", default="x86-64-v3")
+
+
 def evaluate(tlc, tlc_run, cpu, source, inputs, outputs):
     """Compiles `source` (.tl text) for `cpu`, runs it on `inputs` (arrays, in the graph's
     input order) and returns the named `outputs` as fp64 arrays."""
