@@ -58,7 +58,7 @@ LogicalResult outline(RewriterBase &rewriter, scf::ParallelOp loop, SymbolTable 
   // expand_shape for a transpose) is rebuilt in the body from what it views, when that can be
   // passed: so the padding copy and stride-phase transpose of a convolution run on threads.
   llvm::SetVector<Value> passed, remat;
-  SmallVector<Operation *> views; // operands' views first
+  llvm::SetVector<Operation *> views; // operands' views first
   std::function<bool(Value)> capture = [&](Value v) {
     if (isRematerializable(v)) {
       remat.insert(v);
@@ -74,8 +74,7 @@ LogicalResult outline(RewriterBase &rewriter, scf::ParallelOp loop, SymbolTable 
       return false;
     if (!llvm::all_of(def->getOperands(), capture))
       return false;
-    if (!llvm::is_contained(views, def))
-      views.push_back(def);
+    views.insert(def);
     return true;
   };
   if (!llvm::all_of(above, capture))
