@@ -4,8 +4,12 @@
 // per-row scalars and one elementwise write. A row stays in the L1 cache between them, so the
 // whole op reads its input once and writes its output once; tlc-vectorize-rows then turns each
 // 1-D op into full-width vector loops. Per-row statistics accumulate in f32 for f16/bf16
-// inputs. Ops over a non-trailing axis (softmax along a strided axis) are left to the generic
-// patterns of tl-lower-to-linalg, as are dynamically shaped ones.
+// inputs. Each row's first pass reads it from memory and the later ones work in L1, so the
+// pass that first writes the output row (compute-bound: softmax's exp, layer_norm's affine
+// write) also prefetches the next row of the input and the output (kPrefetchNextRowAttr):
+// the next row's misses then overlap this row's arithmetic. Ops over a non-trailing axis
+// (softmax along a strided axis) are left to the generic patterns of tl-lower-to-linalg, as
+// are dynamically shaped ones.
 #include "passes/LinalgBuilders.h"
 #include "passes/Passes.h"
 
@@ -95,6 +99,13 @@ struct RowBuilder {
         .getResult(0);
   }
 };
+
+/// Policy: the pass producing `rowValue` (a row or a statistic of the per-row linalg ops)
+/// prefetches the following row of its row operands while it runs.
+void prefetchNextRowDuring(Value rowValue) {
+  Operation *op = rowValue.getDefiningOp();
+  op->setAttr(kPrefetchNextRowAttr, UnitAttr::get(op->getContext()));
+}
 
 /// The per-row body: receives the row of the input, the row of the output and one 0-D
 /// scratch tensor per statistic; returns the new output row.
@@ -226,6 +237,7 @@ struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
                               : s::div(nb, l, expShifted(nb, l, a[0], a[1]), a[2]);
               return s::convert(nb, l, v, rb.et);
             });
+            prefetchNextRowDuring(row);
             return row;
           }
           // exp(x - m) written and summed in one pass over the row.
@@ -235,6 +247,7 @@ struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
                 return expShifted(nb, l, a[0], a[1]);
               },
               [&](OpBuilder &nb, Location l, Value acc, Value v) { return s::add(nb, l, acc, v); });
+          prefetchNextRowDuring(exps);
           Value row = rb.write(exps, {}, {sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
             return s::mul(nb, l, a[1], s::div(nb, l, s::constant(nb, l, ct, 1.0), a[0]));
           });
@@ -289,6 +302,7 @@ struct LowerLayerNormRows : OpRewritePattern<tl::LayerNormOp> {
                 Value v = s::add(nb, l, s::mul(nb, l, norm, c(nb, l, a[3])), c(nb, l, a[4]));
                 return s::convert(nb, l, v, rb.et);
               });
+          prefetchNextRowDuring(row);
           return row;
         });
     rewriter.replaceOp(op, result);

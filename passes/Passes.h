@@ -57,6 +57,11 @@ void populateFastExpPattern(mlir::RewritePatternSet &patterns, mlir::PatternBene
 /// softmax): the fast expansion then skips its overflow clamp.
 inline constexpr llvm::StringLiteral kExpNonPositiveArgAttr = "tlc.nonpositive_arg";
 
+/// A unit attribute on a 1-D linalg.generic over rows of a matrix (a row op's pass, set by
+/// tl-lower-to-linalg): tlc-vectorize-rows prefetches the following row of its row operands
+/// while it runs, so that row's cache misses overlap this row's computation.
+inline constexpr llvm::StringLiteral kPrefetchNextRowAttr = "tlc.prefetch_next_row";
+
 /// A short f32 (scalar or vector) math.erf expansion: one rational function x P(x^2) / Q(x^2)
 /// on [-4, 4], at most ~4e-7 absolute error (part of tlc-approximate-math, ahead of MLIR's
 /// three-interval erf approximation).

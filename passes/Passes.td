@@ -298,7 +298,12 @@ def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
     innermost loop walks a strided dimension (e.g. a reduction over a non-last axis, left
     with a parallel innermost loop by tlc-interchange-loops, qualifies as elementwise instead),
     elementwise rows shorter than one vector, dynamic shapes, index computations
-    (`linalg.index`) and i1 buffers are left to `convert-linalg-to-loops`.
+    (`linalg.index`) and i1 buffers are left to `convert-linalg-to-loops`. A 1-D op marked
+    `tlc.prefetch_next_row` (a row op's compute-bound pass, set by tl-lower-to-linalg) also
+    prefetches, at each whole-vector step, the same columns of the next row of each operand
+    that is one row of a 2-D buffer (a rank-reducing `memref.subview`, through further
+    subviews to their root buffer; the row index clamped to the root's last row): `read` for
+    inputs, `write` for outputs, so the next row's cache misses overlap this row's arithmetic.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
@@ -307,7 +312,8 @@ def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
            "independent vector accumulators per reduction output">,
   ];
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::scf::SCFDialect",
-                           "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+                           "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect"];
 }
 
 def TLCParallelizeLoops : Pass<"tlc-parallelize-loops", "mlir::func::FuncOp"> {

@@ -9,10 +9,13 @@
 // row's last partial vector is masked. Outer loops become scf.for loops around the row. Operands
 // the innermost loop does not index (a per-row mean or maximum, a scalar) are read once per row
 // and broadcast. The scalar body is cloned on vectors, so every elementwise-mappable body works
-// (f16/bf16 bodies that extend to f32 included).
+// (f16/bf16 bodies that extend to f32 included). An op marked kPrefetchNextRowAttr prefetches
+// the next row of its row operands as it goes (see nextRowOf).
 #include "passes/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -43,6 +46,8 @@ struct RowPlan {
   SmallVector<TypedAttr> identities;
   // Per output: a maxnumf/minnumf reduction combined by compare-and-select (see numCombine).
   SmallVector<bool> selectCombine;
+  // The op asks for the next row of its row operands to be prefetched (kPrefetchNextRowAttr).
+  bool prefetchNextRow = false;
 };
 
 bool isVectorizableScalar(Type t) {
@@ -143,6 +148,7 @@ std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
     plan.kinds.push_back(*kind);
     plan.identities.push_back(*identity);
   }
+  plan.prefetchNextRow = op->hasAttr(tlc::kPrefetchNextRowAttr) && op.getNumLoops() == 1;
   for (Operation &bodyOp : op.getBlock()->without_terminator()) {
     if (bodyOp.getNumRegions() != 0)
       return std::nullopt;
@@ -158,6 +164,70 @@ std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
         return std::nullopt;
   }
   return plan;
+}
+
+/// The start of the row after a row operand in the buffer it is a view of.
+struct NextRow {
+  Value root;
+  SmallVector<Value> indices; // of column 0 of the next row in `root`
+  unsigned columnDim;         // the dimension of `root` the row's columns walk, unit stride
+};
+
+/// The position of kept dimension `dim` of a subview's result in its source.
+unsigned sourceDim(memref::SubViewOp view, unsigned dim) {
+  llvm::SmallBitVector dropped = view.getDroppedDims();
+  unsigned kept = 0, d = 0;
+  for (; d < dropped.size(); ++d)
+    if (!dropped.test(d) && kept++ == dim)
+      break;
+  return d;
+}
+
+/// Mechanism: for a `row` that is one row of a 2-D buffer (a rank-reducing memref.subview
+/// taking [1, N] at row i) viewed through any chain of further subviews with unit strides
+/// along the row, where column 0 of row i + 1 lies in the chain's root buffer, the row index
+/// clamped to the root's last row (which then refers to itself). std::nullopt for other
+/// operands. Built once per row: the indices are resolved with upstream's subview folding.
+std::optional<NextRow> nextRowOf(OpBuilder &b, Location loc, Value row) {
+  auto view = row.getDefiningOp<memref::SubViewOp>();
+  if (!view || view.getSourceType().getRank() != 2 || view.getType().getRank() != 1 ||
+      !view.getDroppedDims().test(0))
+    return std::nullopt;
+  SmallVector<memref::SubViewOp> chain = {view};
+  for (auto parent = view.getSource().getDefiningOp<memref::SubViewOp>(); parent;
+       parent = parent.getSource().getDefiningOp<memref::SubViewOp>())
+    chain.push_back(parent);
+  unsigned rowDim = 0, columnDim = 1;
+  for (memref::SubViewOp v : chain) {
+    if (v != view) {
+      rowDim = sourceDim(v, rowDim);
+      columnDim = sourceDim(v, columnDim);
+    }
+    std::optional<int64_t> stride = getConstantIntValue(v.getMixedStrides()[columnDim]);
+    if (!stride || *stride != 1)
+      return std::nullopt;
+  }
+  Value root = chain.back().getSource();
+  auto rootType = cast<MemRefType>(root.getType());
+  if (rootType.isDynamicDim(rowDim))
+    return std::nullopt;
+  IRRewriter rewriter(b);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> indices;
+  affine::resolveIndicesIntoOpWithOffsetsAndStrides(rewriter, loc, view.getMixedOffsets(),
+                                                    view.getMixedStrides(), view.getDroppedDims(),
+                                                    ValueRange{zero}, indices);
+  indices[0] = arith::AddIOp::create(b, loc, indices[0], arith::ConstantIndexOp::create(b, loc, 1));
+  for (memref::SubViewOp parent : llvm::drop_begin(chain)) {
+    SmallVector<Value> resolved;
+    affine::resolveIndicesIntoOpWithOffsetsAndStrides(rewriter, loc, parent.getMixedOffsets(),
+                                                      parent.getMixedStrides(),
+                                                      parent.getDroppedDims(), indices, resolved);
+    indices = std::move(resolved);
+  }
+  Value last = arith::ConstantIndexOp::create(b, loc, rootType.getDimSize(rowDim) - 1);
+  indices[rowDim] = arith::MinSIOp::create(b, loc, indices[rowDim], last);
+  return NextRow{root, std::move(indices), columnDim};
 }
 
 /// Emits the vector loops replacing one op.
@@ -184,7 +254,10 @@ private:
   int64_t lanes, accumulators;
   Location loc;
   SmallVector<Value> outerIvs;
-  SmallVector<Value> rowScalars; // per operand: the value read once per row, or null
+  // Per operand: the value read once per row, or null.
+  SmallVector<Value> rowScalars;
+  // Per operand, with plan.prefetchNextRow: where its next row starts, if it is a row.
+  SmallVector<std::optional<NextRow>> nextRows;
 
   Value index(OpBuilder &b, int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
@@ -324,12 +397,32 @@ private:
     return args;
   }
 
+  /// With plan.prefetchNextRow: prefetches column `k` of the following row of each row
+  /// operand (for writing, if it is an output), so the next row's misses overlap this row's
+  /// compute; one prefetch per vector step, which is one cache line for 16 f32 lanes.
+  void prefetchNextRow(OpBuilder &b, Value k) {
+    for (auto [i, next] : llvm::enumerate(nextRows)) {
+      if (!next)
+        continue;
+      SmallVector<Value> indices(next->indices);
+      indices[next->columnDim] = arith::AddIOp::create(b, loc, indices[next->columnDim], k);
+      memref::PrefetchOp::create(b, loc, next->root, indices,
+                                 /*isWrite=*/i >= static_cast<size_t>(op.getNumDpsInputs()),
+                                 /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    }
+  }
+
   void emitRow(OpBuilder &b, ValueRange ivs) {
     outerIvs.assign(ivs.begin(), ivs.end());
     rowScalars.assign(op->getNumOperands(), Value());
     for (unsigned i = 0; i < op->getNumOperands(); ++i)
       if (!plan.isVector[i])
         rowScalars[i] = memref::LoadOp::create(b, loc, op->getOperand(i), indices(b, i, {}));
+    nextRows.assign(op->getNumOperands(), std::nullopt);
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      if (plan.prefetchNextRow && plan.isVector[i])
+        nextRows[i] = nextRowOf(b, loc, op->getOperand(i));
     if (plan.reduction)
       emitReductionRow(b);
     else
@@ -339,6 +432,8 @@ private:
   void emitElementwiseRow(OpBuilder &b) {
     int64_t full = plan.extent / lanes * lanes, rest = plan.extent - full;
     auto step = [&](OpBuilder &nb, Value k, Value mask) {
+      if (!mask)
+        prefetchNextRow(nb, k);
       SmallVector<Value> results = body(nb, bodyArgs(nb, load(nb, k, mask), {}));
       for (auto [i, v] : llvm::enumerate(results))
         storeColumn(nb, i, k, mask, v);
@@ -387,6 +482,8 @@ private:
       accs.append(accumulators, identity);
     }
     auto step = [&](OpBuilder &nb, Value k, Value mask, unsigned u, MutableArrayRef<Value> state) {
+      if (!mask)
+        prefetchNextRow(nb, k);
       SmallVector<Value> current;
       for (unsigned o = 0; o < numOut; ++o)
         current.push_back(state[o * accumulators + u]);

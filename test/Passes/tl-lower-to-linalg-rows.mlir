@@ -5,7 +5,9 @@
 // NaN still reaches every output through exp(x - max)), one pass writing exp(x - max) into the
 // output row and summing it (a reduction with a per-column output beside the 0-D sum), and the
 // row scaled in place by 1 / sum. The exp is marked
-// tlc.nonpositive_arg (x - max <= 0), so tlc-approximate-math drops its overflow clamp.
+// tlc.nonpositive_arg (x - max <= 0), so tlc-approximate-math drops its overflow clamp. The exp
+// pass (compute-bound, the first to write the output row) is marked tlc.prefetch_next_row, the
+// max pass (which reads the row from memory) and the scale pass (in L1) are not.
 // CHECK-LABEL: func.func @softmax_rows
 // CHECK: tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [130, 10]
 // CHECK: scf.forall (%[[C:.+]]) in (44) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<130x10xf32>)
@@ -17,17 +19,17 @@
 // CHECK: %[[ROW:.+]] = tensor.extract_slice %{{.+}} : tensor<130x10xf32> to tensor<10xf32>
 // CHECK: %[[OROW:.+]] = tensor.extract_slice %[[ACC]][%[[I]], 0] [1, 10] [1, 1]
 // CHECK: %[[MAXI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[MAXE]] : tensor<f32>)
-// CHECK: %[[MAX:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]] : tensor<10xf32>) outs(%[[MAXI]] : tensor<f32>)
+// CHECK: %[[MAX:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]] : tensor<10xf32>) outs(%[[MAXI]] : tensor<f32>) {
 // CHECK: arith.maxnumf
 // CHECK-NOT: arith.maximumf
 // CHECK: %[[SUMI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[SUME]] : tensor<f32>)
-// CHECK: %[[EXP:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[MAX]] : tensor<10xf32>, tensor<f32>) outs(%[[OROW]], %[[SUMI]] : tensor<10xf32>, tensor<f32>)
+// CHECK: %[[EXP:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[MAX]] : tensor<10xf32>, tensor<f32>) outs(%[[OROW]], %[[SUMI]] : tensor<10xf32>, tensor<f32>) attrs = {tlc.prefetch_next_row} {
 // CHECK: ^bb0(%{{.+}}: f32, %{{.+}}: f32, %{{.+}}: f32, %[[S:.+]]: f32):
 // CHECK: %[[D:.+]] = arith.subf
 // CHECK: %[[E:.+]] = math.exp %[[D]] {tlc.nonpositive_arg} : f32
 // CHECK: %[[NS:.+]] = arith.addf %[[S]], %[[E]] : f32
 // CHECK: linalg.yield %[[E]], %[[NS]] : f32, f32
-// CHECK: %[[SCALED:.+]] = linalg.generic {{.+}} ins(%[[EXP]]#1 : tensor<f32>) outs(%[[EXP]]#0 : tensor<10xf32>)
+// CHECK: %[[SCALED:.+]] = linalg.generic {{.+}} ins(%[[EXP]]#1 : tensor<f32>) outs(%[[EXP]]#0 : tensor<10xf32>) {
 // CHECK: arith.divf
 // CHECK: arith.mulf
 // CHECK: tensor.insert_slice %[[SCALED]] into %[[ACC]][%[[I]], 0] [1, 10] [1, 1]
@@ -40,16 +42,17 @@ func.func @softmax_rows(%x: tensor<2x65x10xf32>) -> tensor<2x65x10xf32> {
 // -----
 
 // f16 log_softmax: the max and the sum of exponentials accumulate in f32; the result is
-// rounded to f16 once, at the end.
+// rounded to f16 once, at the end. The write pass (the only one writing the output row)
+// prefetches the next row.
 // CHECK-LABEL: func.func @log_softmax_f16
 // CHECK: scf.forall (%{{.+}}) in (4)
-// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<8xf16>) outs(%{{.+}} : tensor<f32>)
+// CHECK: linalg.generic {{.+}} ins(%{{.+}} : tensor<8xf16>) outs(%{{.+}} : tensor<f32>) {
 // CHECK: arith.extf %{{.+}} : f16 to f32
 // CHECK: arith.maxnumf %{{.+}} : f32
-// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<f32>)
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<f32>) {
 // CHECK: math.exp %{{.+}} {tlc.nonpositive_arg} : f32
 // CHECK: arith.addf %{{.+}} : f32
-// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<8xf16>)
+// CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<8xf16>) attrs = {tlc.prefetch_next_row} {
 // CHECK: math.log %{{.+}} : f32
 // CHECK: arith.truncf %{{.+}} : f32 to f16
 func.func @log_softmax_f16(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
@@ -60,18 +63,19 @@ func.func @log_softmax_f16(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
 // -----
 
 // layer_norm over the two trailing axes: rows of 32, scale and bias collapsed to [32]; the
-// sum, then the sum of squared deviations from the mean (two-pass variance), then one write.
+// sum, then the sum of squared deviations from the mean (two-pass variance), then one write,
+// which prefetches the next row (the passes before it do not).
 // CHECK-LABEL: func.func @layer_norm_trailing
 // CHECK-DAG: %[[G:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
 // CHECK-DAG: %[[B:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
 // CHECK: scf.forall (%{{.+}}) in (3)
-// CHECK: %[[SUM:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW:.+]] : tensor<32xf32>)
-// CHECK: %[[SQ:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[SUM]] : tensor<32xf32>, tensor<f32>)
+// CHECK: %[[SUM:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW:.+]] : tensor<32xf32>) outs(%{{.+}} : tensor<f32>) {
+// CHECK: %[[SQ:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[SUM]] : tensor<32xf32>, tensor<f32>) outs(%{{.+}} : tensor<f32>) {
 // CHECK: arith.constant 3.125000e-02 : f32
 // CHECK: arith.subf
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// CHECK: linalg.generic {{.+}} iterator_types = ["parallel"]} ins(%[[ROW]], %[[SUM]], %[[SQ]], %[[G]], %[[B]] :
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel"]} ins(%[[ROW]], %[[SUM]], %[[SQ]], %[[G]], %[[B]] : {{.+}} attrs = {tlc.prefetch_next_row} {
 // CHECK: math.rsqrt
 func.func @layer_norm_trailing(%x: tensor<3x4x8xf32>, %g: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<3x4x8xf32> {
   %0 = tl.layer_norm %x, %g, %b axis = 1 epsilon = 1.0e-05 : tensor<3x4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32> -> tensor<3x4x8xf32>
@@ -83,6 +87,7 @@ func.func @layer_norm_trailing(%x: tensor<3x4x8xf32>, %g: tensor<4x8xf32>, %b: t
 // Not a row op: softmax over a middle axis keeps the whole-tensor lowering (no loop).
 // CHECK-LABEL: func.func @softmax_middle_axis
 // CHECK-NOT: scf.forall
+// CHECK-NOT: tlc.prefetch_next_row
 // CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "reduction", "parallel"]
 // CHECK: arith.maximumf
 func.func @softmax_middle_axis(%x: tensor<2x5x6xf32>) -> tensor<2x5x6xf32> {

@@ -149,7 +149,7 @@ func.func @row_maxnum_nan_init(%x: memref<4x37xf32>, %out: memref<4xf32>) {
 // CHECK-LABEL: func.func @exp_sub
 // CHECK: scf.for %[[R:.+]] =
 // CHECK: %[[M:.+]] = memref.load %{{.+}}[%[[R]]] : memref<4xf32>
-// CHECK: scf.for %[[K:.+]] =
+// CHECK: scf.for %[[K:[^ ]+]] =
 // CHECK: %[[X:.+]] = vector.load %{{.+}}[%[[R]], %[[K]]]
 // CHECK: %[[MB:.+]] = vector.broadcast %[[M]] : f32 to vector<8xf32>
 // CHECK: %[[D:.+]] = arith.subf %[[X]], %[[MB]] : vector<8xf32>
@@ -312,6 +312,93 @@ func.func @row_per_column_read(%x: memref<4x20xf32>, %y: memref<4x20xf32>, %sum:
     %e = arith.addf %a, %out : f32
     %s = arith.addf %acc, %e : f32
     linalg.yield %e, %s : f32, f32
+  }
+  return
+}
+
+// -----
+
+// A pass marked tlc.prefetch_next_row (a row op's compute-bound pass) over rows of 2-D
+// buffers: each whole-vector step also prefetches the same columns of the next row, so its
+// misses overlap this row's arithmetic. The input's rows are subviews of %x (row i + 1,
+// clamped to the last row, 3); the output's rows are subviews of a two-row chunk of %y, so
+// its next row is resolved into %y (chunk offset + i + 1, clamped to 7) and prefetched for
+// writing. The masked tail prefetches nothing; the 0-D sum is not a row.
+// CHECK-LABEL: func.func @prefetch_next_row
+// CHECK-SAME: (%[[X:[^:]+]]: memref<4x37xf32>, %[[Y:[^:]+]]: memref<8x37xf32>, %[[C:[^:]+]]: index
+// CHECK-DAG: %[[C1:.+]] = arith.constant 1 : index
+// CHECK-DAG: %[[C3:.+]] = arith.constant 3 : index
+// CHECK-DAG: %[[C7:.+]] = arith.constant 7 : index
+// CHECK: scf.for %[[I:[^ ]+]] =
+// CHECK: %[[XN:.+]] = arith.addi %[[I]], %[[C1]] : index
+// CHECK: %[[XR:.+]] = arith.minsi %[[XN]], %[[C3]] : index
+// CHECK: %[[YN:.+]] = arith.addi %[[I]], %[[C1]] : index
+// CHECK: %[[YA:.+]] = affine.apply #{{.+}}()[%[[C]], %[[YN]]]
+// CHECK: %[[YR:.+]] = arith.minsi %[[YA]], %[[C7]] : index
+// CHECK: scf.for %[[K:[^ ]+]] =
+// CHECK: memref.prefetch %[[X]][%[[XR]], %[[K]]], read, locality<3>, data : memref<4x37xf32>
+// CHECK: memref.prefetch %[[Y]][%[[YR]], %[[K]]], write, locality<3>, data : memref<8x37xf32>
+// CHECK: vector.load
+// CHECK: %[[K8:.+]] = arith.addi %[[K]], %{{.+}} : index
+// CHECK: memref.prefetch %[[X]][%[[XR]], %[[K8]]], read
+// CHECK: memref.prefetch %[[Y]][%[[YR]], %[[K8]]], write
+// CHECK: scf.yield
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.maskedload
+// CHECK: vector.reduction
+func.func @prefetch_next_row(%x: memref<4x37xf32>, %y: memref<8x37xf32>, %c: index, %sum: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %chunk = memref.subview %y[%c, 0] [2, 37] [1, 1] : memref<8x37xf32> to memref<2x37xf32, strided<[37, 1], offset: ?>>
+  scf.for %i = %c0 to %c2 step %c1 {
+    %xr = memref.subview %x[%i, 0] [1, 37] [1, 1] : memref<4x37xf32> to memref<37xf32, strided<[1], offset: ?>>
+    %yr = memref.subview %chunk[%i, 0] [1, 37] [1, 1] : memref<2x37xf32, strided<[37, 1], offset: ?>> to memref<37xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                    iterator_types = ["reduction"]}
+        ins(%xr : memref<37xf32, strided<[1], offset: ?>>)
+        outs(%yr, %sum : memref<37xf32, strided<[1], offset: ?>>, memref<f32>) attrs = {tlc.prefetch_next_row} {
+    ^bb0(%a: f32, %o: f32, %s: f32):
+      %e = math.exp %a : f32
+      %n = arith.addf %s, %e : f32
+      linalg.yield %e, %n : f32, f32
+    }
+  }
+  return
+}
+
+// -----
+
+// No prefetches: the same row pass without tlc.prefetch_next_row, and a marked pass whose
+// operands are not rows of a 2-D buffer (a whole 1-D buffer, a row of a 3-D one), so there
+// is no next row to name; both are still vectorized.
+// CHECK-LABEL: func.func @no_prefetch
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.store
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.store
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @no_prefetch(%x: memref<4x37xf32>, %y: memref<4x37xf32>, %v: memref<2x3x16xf32>, %w: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %xr = memref.subview %x[%i, 0] [1, 37] [1, 1] : memref<4x37xf32> to memref<37xf32, strided<[1], offset: ?>>
+    %yr = memref.subview %y[%i, 0] [1, 37] [1, 1] : memref<4x37xf32> to memref<37xf32, strided<[1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+        ins(%xr : memref<37xf32, strided<[1], offset: ?>>) outs(%yr : memref<37xf32, strided<[1], offset: ?>>) {
+    ^bb0(%a: f32, %o: f32):
+      %e = math.exp %a : f32
+      linalg.yield %e : f32
+    }
+  }
+  %vr = memref.subview %v[1, 1, 0] [1, 1, 16] [1, 1, 1] : memref<2x3x16xf32> to memref<16xf32, strided<[1], offset: 64>>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%vr : memref<16xf32, strided<[1], offset: 64>>) outs(%w : memref<16xf32>) attrs = {tlc.prefetch_next_row} {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
   }
   return
 }
