@@ -292,7 +292,8 @@ def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
     and whose body is elementwise-mappable scalar code. Outer loops become `scf.for`; the row
     is strip-mined by `vector-bits`/32 lanes. A reduction along the row (each output one
     combiner recognized by `matchReduction`: add, mul, max/min, and/or/xor) keeps
-    `accumulators` independent vector accumulators, folds them pairwise and reduces across
+    `accumulators` independent vector accumulators (the loop is unrolled by that many vector
+    steps, emitted op by op so their dependence chains interleave), folds them pairwise and reduces across
     lanes (`vector.reduction`, reassociating float sums) into the output's current value; an
     elementwise row stores whole vectors. The last partial vector is masked. Ops whose
     innermost loop walks a strided dimension (e.g. a reduction over a non-last axis, left

@@ -2,10 +2,11 @@
 //
 // The innermost loop of each qualifying op is strip-mined by the target's vector length. A
 // reduction along it keeps several independent vector accumulators (hiding the combiner's
-// latency), folds them into one at the end of the row and reduces that horizontally into the
-// output element; an elementwise innermost loop loads, computes and stores whole vectors. A
-// reduction may also write a value per column (softmax's exp(x - max) beside their sum): such
-// outputs are stored vector by vector in the same loop. The
+// latency; the unrolled steps are emitted op by op, interleaved, so a long body such as
+// softmax's exp overlaps its dependence chains), folds them into one at the end of the row and
+// reduces that horizontally into the output element; an elementwise innermost loop loads,
+// computes and stores whole vectors. A reduction may also write a value per column (softmax's
+// exp(x - max) beside their sum): such outputs are stored vector by vector in the same loop. The
 // row's last partial vector is masked. Outer loops become scf.for loops around the row. Operands
 // the innermost loop does not index (a per-row mean or maximum, a scalar) are read once per row
 // and broadcast. The scalar body is cloned on vectors, so every elementwise-mappable body works
@@ -304,36 +305,53 @@ private:
 
   /// The scalar body on vectors: `args` holds one vector per block argument.
   SmallVector<Value> body(OpBuilder &b, ArrayRef<Value> args) {
-    IRMapping map;
+    return bodies(b, {SmallVector<Value>(args)}).front();
+  }
+
+  /// The scalar body on several independent vector steps at once, op by op (each op for
+  /// every step before the next op), so their dependence chains interleave in the emitted
+  /// code: `argSets` holds one vector per block argument for each step.
+  SmallVector<SmallVector<Value>> bodies(OpBuilder &b, ArrayRef<SmallVector<Value>> argSets) {
     Block *block = op.getBlock();
-    for (auto [arg, v] : llvm::zip(block->getArguments(), args))
-      map.map(arg, v);
-    auto lookup = [&](Value v) -> Value {
-      if (Value mapped = map.lookupOrNull(v))
-        return mapped;
-      return vector::BroadcastOp::create(b, loc, vectorOf(v.getType()), v); // from above
-    };
+    SmallVector<IRMapping> maps(argSets.size());
+    for (auto [map, args] : llvm::zip(maps, argSets))
+      for (auto [arg, v] : llvm::zip(block->getArguments(), args))
+        map.map(arg, v);
     for (Operation &bodyOp : block->without_terminator()) {
-      if (matchPattern(&bodyOp, m_Constant())) {
-        Operation *scalar = b.clone(bodyOp);
-        map.map(bodyOp.getResult(0), lookup(scalar->getResult(0)));
-        continue;
+      for (IRMapping &map : maps) {
+        auto lookup = [&](Value v) -> Value {
+          if (Value mapped = map.lookupOrNull(v))
+            return mapped;
+          return vector::BroadcastOp::create(b, loc, vectorOf(v.getType()), v); // from above
+        };
+        if (matchPattern(&bodyOp, m_Constant())) {
+          Operation *scalar = b.clone(bodyOp);
+          map.map(bodyOp.getResult(0), lookup(scalar->getResult(0)));
+          continue;
+        }
+        if (Value combined = numCombine(b, bodyOp, lookup)) {
+          map.map(bodyOp.getResult(0), combined);
+          continue;
+        }
+        IRMapping operands;
+        for (Value v : bodyOp.getOperands())
+          operands.map(v, lookup(v));
+        Operation *vectorOp = b.clone(bodyOp, operands);
+        for (OpResult r : vectorOp->getResults())
+          r.setType(vectorOf(r.getType()));
+        map.map(bodyOp.getResults(), vectorOp->getResults());
       }
-      if (Value combined = numCombine(b, bodyOp, lookup)) {
-        map.map(bodyOp.getResult(0), combined);
-        continue;
-      }
-      IRMapping operands;
-      for (Value v : bodyOp.getOperands())
-        operands.map(v, lookup(v));
-      Operation *vectorOp = b.clone(bodyOp, operands);
-      for (OpResult r : vectorOp->getResults())
-        r.setType(vectorOf(r.getType()));
-      map.map(bodyOp.getResults(), vectorOp->getResults());
     }
-    SmallVector<Value> yields;
-    for (Value v : block->getTerminator()->getOperands())
-      yields.push_back(lookup(v));
+    SmallVector<SmallVector<Value>> yields;
+    for (IRMapping &map : maps) {
+      SmallVector<Value> values;
+      for (Value v : block->getTerminator()->getOperands()) {
+        Value mapped = map.lookupOrNull(v);
+        values.push_back(mapped ? mapped
+                                : vector::BroadcastOp::create(b, loc, vectorOf(v.getType()), v));
+      }
+      yields.push_back(std::move(values));
+    }
     return yields;
   }
 
@@ -481,23 +499,36 @@ private:
           b, loc, type, DenseElementsAttr::get(type, ArrayRef<Attribute>(plan.identities[o])));
       accs.append(accumulators, identity);
     }
-    auto step = [&](OpBuilder &nb, Value k, Value mask, unsigned u, MutableArrayRef<Value> state) {
-      if (!mask)
-        prefetchNextRow(nb, k);
-      SmallVector<Value> current;
-      for (unsigned o = 0; o < numOut; ++o)
-        current.push_back(state[o * accumulators + u]);
-      SmallVector<Value> next = body(nb, bodyArgs(nb, load(nb, k, mask), current));
-      for (unsigned o = 0; o < numOut; ++o) {
-        Value v = next[o];
-        if (isPerColumn(o)) {
-          storeColumn(nb, o, k, mask, v);
-          continue;
-        }
-        if (mask) // lanes past the row keep their accumulator
-          v = arith::SelectOp::create(nb, loc, mask, v, current[o]);
-        state[o * accumulators + u] = v;
+    // Vector steps at columns `ks`, step i into accumulators `us[i]`, their bodies
+    // interleaved (see bodies).
+    auto steps = [&](OpBuilder &nb, ArrayRef<Value> ks, Value mask, ArrayRef<unsigned> us,
+                     MutableArrayRef<Value> state) {
+      SmallVector<SmallVector<Value>> currents, argSets;
+      for (auto [k, u] : llvm::zip(ks, us)) {
+        if (!mask)
+          prefetchNextRow(nb, k);
+        SmallVector<Value> current;
+        for (unsigned o = 0; o < numOut; ++o)
+          current.push_back(state[o * accumulators + u]);
+        argSets.push_back(bodyArgs(nb, load(nb, k, mask), current));
+        currents.push_back(std::move(current));
       }
+      SmallVector<SmallVector<Value>> nexts = bodies(nb, argSets);
+      for (auto [k, u, current, next] : llvm::zip(ks, us, currents, nexts)) {
+        for (unsigned o = 0; o < numOut; ++o) {
+          Value v = next[o];
+          if (isPerColumn(o)) {
+            storeColumn(nb, o, k, mask, v);
+            continue;
+          }
+          if (mask) // lanes past the row keep their accumulator
+            v = arith::SelectOp::create(nb, loc, mask, v, current[o]);
+          state[o * accumulators + u] = v;
+        }
+      }
+    };
+    auto step = [&](OpBuilder &nb, Value k, Value mask, unsigned u, MutableArrayRef<Value> state) {
+      steps(nb, {k}, mask, {u}, state);
     };
     // Only the accumulators are loop-carried.
     auto carried = [&](ArrayRef<Value> all) {
@@ -514,17 +545,20 @@ private:
           v = live[i++];
     };
     if (unrolled > 0) {
-      auto loop =
-          scf::ForOp::create(b, loc, index(b, 0), index(b, unrolled), index(b, block),
-                             carried(accs), [&](OpBuilder &nb, Location, Value k, ValueRange args) {
-                               SmallVector<Value> state(accs);
-                               uncarry(args, state);
-                               for (int64_t u = 0; u < accumulators; ++u) {
-                                 Value ku = arith::AddIOp::create(nb, loc, k, index(nb, u * lanes));
-                                 step(nb, ku, Value(), u, state);
-                               }
-                               scf::YieldOp::create(nb, loc, carried(state));
-                             });
+      auto loop = scf::ForOp::create(
+          b, loc, index(b, 0), index(b, unrolled), index(b, block), carried(accs),
+          [&](OpBuilder &nb, Location, Value k, ValueRange args) {
+            SmallVector<Value> state(accs);
+            uncarry(args, state);
+            SmallVector<Value> ks;
+            SmallVector<unsigned> us;
+            for (int64_t u = 0; u < accumulators; ++u) {
+              ks.push_back(arith::AddIOp::create(nb, loc, k, index(nb, u * lanes)));
+              us.push_back(u);
+            }
+            steps(nb, ks, Value(), us, state);
+            scf::YieldOp::create(nb, loc, carried(state));
+          });
       uncarry(loop.getResults(), accs);
     }
     // Whole vectors left after the unrolled loop (fewer than `accumulators`), then the tail.

@@ -1,8 +1,9 @@
 // RUN: tlc-opt %s -split-input-file -tlc-vectorize-rows="vector-bits=256 accumulators=2" -canonicalize | FileCheck %s
 
 // A row maximum over 37 columns, 8 lanes, 2 accumulators: an unrolled loop of 16 columns per
-// step up to 32, one more whole vector (32..40 would overrun, so none), a masked tail of 5,
-// the accumulators folded and reduced across lanes into the row's current value.
+// step up to 32 (its two vector steps interleaved op by op: both loads, then both maxima, so
+// their dependence chains overlap), one more whole vector (32..40 would overrun, so none), a
+// masked tail of 5, the accumulators folded and reduced across lanes into the row's value.
 // CHECK-LABEL: func.func @row_max
 // CHECK-DAG: %[[NEG:.+]] = arith.constant dense<0xFF800000> : vector<8xf32>
 // CHECK-DAG: %[[C16:.+]] = arith.constant 16 : index
@@ -10,10 +11,10 @@
 // CHECK: scf.for %[[R:.+]] =
 // CHECK: %[[INIT:.+]] = memref.load %{{.+}}[%[[R]]] : memref<4xf32>
 // CHECK: %[[ACC:.+]]:2 = scf.for %[[K:.+]] = %{{.+}} to %[[C32]] step %[[C16]] iter_args(%[[A0:.+]] = %[[NEG]], %[[A1:.+]] = %[[NEG]])
-// CHECK: vector.load %{{.+}}[%[[R]], %[[K]]] : memref<4x37xf32>, vector<8xf32>
-// CHECK: arith.maximumf %[[A0]], %{{.+}} : vector<8xf32>
-// CHECK: vector.load
-// CHECK: arith.maximumf %[[A1]], %{{.+}} : vector<8xf32>
+// CHECK: %[[X0:.+]] = vector.load %{{.+}}[%[[R]], %[[K]]] : memref<4x37xf32>, vector<8xf32>
+// CHECK: %[[X1:.+]] = vector.load
+// CHECK: arith.maximumf %[[A0]], %[[X0]] : vector<8xf32>
+// CHECK: arith.maximumf %[[A1]], %[[X1]] : vector<8xf32>
 // CHECK: %[[MASK:.+]] = vector.constant_mask [5] : vector<8xi1>
 // CHECK: vector.maskedload %{{.+}}[%[[R]], %[[C32]]], %[[MASK]]
 // CHECK: %[[TAIL:.+]] = arith.select %[[MASK]]
@@ -45,9 +46,9 @@ func.func @row_max(%x: memref<4x37xf32>, %out: memref<4xf32>) {
 // CHECK: %[[INIT:.+]] = memref.load %{{.+}}[%[[R]]] : memref<4xf32>
 // CHECK: %[[ACC:.+]]:2 = scf.for %{{.+}} iter_args(%[[A0:.+]] = %[[NEG]], %[[A1:.+]] = %[[NEG]])
 // CHECK: %[[X0:.+]] = vector.load
+// CHECK: %[[X1:.+]] = vector.load
 // CHECK: %[[GT0:.+]] = arith.cmpf ogt, %[[X0]], %[[A0]] : vector<8xf32>
 // CHECK: arith.select %[[GT0]], %[[X0]], %[[A0]] : vector<8xi1>, vector<8xf32>
-// CHECK: %[[X1:.+]] = vector.load
 // CHECK: %[[GT1:.+]] = arith.cmpf ogt, %[[X1]], %[[A1]] : vector<8xf32>
 // CHECK: arith.select %[[GT1]], %[[X1]], %[[A1]] : vector<8xi1>, vector<8xf32>
 // CHECK: %[[MASK:.+]] = vector.constant_mask [5] : vector<8xi1>
@@ -268,12 +269,13 @@ func.func @negative(%x: memref<16x8xf32>, %o: memref<8xf32>, %i: memref<64xi32>,
 // CHECK: %[[INIT:.+]] = memref.load %{{.+}}[%[[R]]] : memref<4xf32>
 // CHECK: %[[ACC:.+]]:2 = scf.for %[[K:.+]] = %{{.+}} to %[[C32]] step %[[C16]] iter_args(%[[A0:.+]] = %[[ZERO]], %[[A1:.+]] = %[[ZERO]]) -> (vector<8xf32>, vector<8xf32>)
 // CHECK: %[[X0:.+]] = vector.load %{{.+}}[%[[R]], %[[K]]] : memref<4x36xf32>, vector<8xf32>
+// CHECK: %[[X1:.+]] = vector.load
 // CHECK: %[[E0:.+]] = math.exp %[[X0]] : vector<8xf32>
+// CHECK: %[[E1:.+]] = math.exp %[[X1]] : vector<8xf32>
 // CHECK: %[[S0:.+]] = arith.addf %[[A0]], %[[E0]] : vector<8xf32>
+// CHECK: %[[S1:.+]] = arith.addf %[[A1]], %[[E1]] : vector<8xf32>
 // CHECK: vector.store %[[E0]], %{{.+}}[%[[R]], %[[K]]] : memref<4x36xf32>, vector<8xf32>
-// CHECK: math.exp
-// CHECK: %[[S1:.+]] = arith.addf %[[A1]], %{{.+}} : vector<8xf32>
-// CHECK: vector.store
+// CHECK: vector.store %[[E1]]
 // CHECK: scf.yield %[[S0]], %[[S1]] : vector<8xf32>, vector<8xf32>
 // CHECK: %[[MASK:.+]] = vector.constant_mask [4] : vector<8xi1>
 // CHECK: vector.maskedload %{{.+}}[%[[R]], %[[C32]]], %[[MASK]]
@@ -336,12 +338,14 @@ func.func @row_per_column_read(%x: memref<4x20xf32>, %y: memref<4x20xf32>, %sum:
 // CHECK: %[[YA:.+]] = affine.apply #{{.+}}()[%[[C]], %[[YN]]]
 // CHECK: %[[YR:.+]] = arith.minsi %[[YA]], %[[C7]] : index
 // CHECK: scf.for %[[K:[^ ]+]] =
+// CHECK: %[[K8:.+]] = arith.addi %[[K]], %{{.+}} : index
 // CHECK: memref.prefetch %[[X]][%[[XR]], %[[K]]], read, locality<3>, data : memref<4x37xf32>
 // CHECK: memref.prefetch %[[Y]][%[[YR]], %[[K]]], write, locality<3>, data : memref<8x37xf32>
 // CHECK: vector.load
-// CHECK: %[[K8:.+]] = arith.addi %[[K]], %{{.+}} : index
 // CHECK: memref.prefetch %[[X]][%[[XR]], %[[K8]]], read
 // CHECK: memref.prefetch %[[Y]][%[[YR]], %[[K8]]], write
+// CHECK: vector.load
+// CHECK: math.exp
 // CHECK: scf.yield
 // CHECK-NOT: memref.prefetch
 // CHECK: vector.maskedload
