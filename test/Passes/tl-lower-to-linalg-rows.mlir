@@ -62,24 +62,58 @@ func.func @log_softmax_f16(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
 
 // -----
 
-// layer_norm over the two trailing axes: rows of 32, scale and bias collapsed to [32]; the
-// sum, then the sum of squared deviations from the mean (two-pass variance), then one write;
-// no pass prefetches the next row (measured slower: the passes are short).
+// layer_norm over the two trailing axes: rows of 32, scale and bias collapsed to [32]; one row
+// per chunk, so three passes per row: the sum, then (the mean in its own 0-D tensor) the sum
+// of squared deviations from the mean (two-pass variance), then one write. No pass
+// prefetches the next row (measured slower: the passes are short).
 // CHECK-LABEL: func.func @layer_norm_trailing
 // CHECK-DAG: %[[G:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
 // CHECK-DAG: %[[B:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
 // CHECK: scf.forall (%{{.+}}) in (3)
+// CHECK: scf.for %{{.+}} iter_args(%{{[^ ]+}} = %{{[^ ]+}}) -> (tensor<1x32xf32>)
 // CHECK: %[[SUM:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW:.+]] : tensor<32xf32>) outs(%{{.+}} : tensor<f32>) {
-// CHECK: %[[SQ:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[SUM]] : tensor<32xf32>, tensor<f32>) outs(%{{.+}} : tensor<f32>) {
+// CHECK: %[[MEAN:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[SUM]] : tensor<f32>) outs(%{{.+}} : tensor<f32>) {
 // CHECK: arith.constant 3.125000e-02 : f32
+// CHECK: %[[SQ:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[MEAN]] : tensor<32xf32>, tensor<f32>) outs(%{{.+}} : tensor<f32>) {
 // CHECK: arith.subf
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// CHECK: linalg.generic {{.+}} iterator_types = ["parallel"]} ins(%[[ROW]], %[[SUM]], %[[SQ]], %[[G]], %[[B]] : {{.+}} outs(%{{.+}} : tensor<32xf32>) {
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel"]} ins(%[[ROW]], %[[MEAN]], %[[SQ]], %[[G]], %[[B]] : {{.+}} outs(%{{.+}} : tensor<32xf32>) {
 // CHECK: math.rsqrt
 func.func @layer_norm_trailing(%x: tensor<3x4x8xf32>, %g: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<3x4x8xf32> {
   %0 = tl.layer_norm %x, %g, %b axis = 1 epsilon = 1.0e-05 : tensor<3x4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32> -> tensor<3x4x8xf32>
   return %0 : tensor<3x4x8xf32>
+}
+
+// -----
+
+// layer_norm with 8 rows per chunk: software-pipelined. The chunk's first row is summed before
+// its loop, which carries each row's sum; per row the mean (its own 0-D tensor), the squared
+// deviations, then one pass that writes the row and sums the next one (clamped to the last
+// row) into the carried sum, filled in place, yielded to the next row.
+// CHECK-LABEL: func.func @layer_norm_pipelined
+// CHECK: scf.forall (%{{.+}}) in (64)
+// CHECK: %[[FIRST:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%{{.+}} : tensor<16xf32>) outs(%{{.+}} : tensor<f32>) {
+// CHECK: scf.for %{{.+}} iter_args(%[[ACC:[^ ]+]] = %{{[^ ]+}}, %[[CSUM:[^ ]+]] = %[[FIRST]]) -> (tensor<8x16xf32>, tensor<f32>)
+// CHECK: %[[R:.+]] = arith.addi
+// CHECK: %[[ROW:.+]] = tensor.extract_slice %{{.+}}[%[[R]], 0] [1, 16] [1, 1]
+// CHECK: %[[R1:.+]] = arith.addi %[[R]], %{{.+}} : index
+// CHECK: %[[NR:.+]] = arith.minsi %[[R1]], %{{.+}} : index
+// CHECK: %[[NEXT:.+]] = tensor.extract_slice %{{.+}}[%[[NR]], 0] [1, 16] [1, 1]
+// CHECK: %[[OROW:.+]] = tensor.extract_slice %[[ACC]]
+// CHECK: %[[MEAN:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[CSUM]] : tensor<f32>)
+// CHECK: %[[SQ:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[MEAN]] : tensor<16xf32>, tensor<f32>)
+// CHECK: %[[INIT:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[CSUM]] : tensor<f32>)
+// CHECK: %[[LAST:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[NEXT]], %[[MEAN]], %[[SQ]], %{{.+}}, %{{.+}} : {{.+}}) outs(%[[OROW]], %[[INIT]] : tensor<16xf32>, tensor<f32>) {
+// CHECK: ^bb0(%[[X:[^:]+]]: f32, %[[XN:[^:]+]]: f32, %{{.+}}: f32, %{{.+}}: f32, %{{.+}}: f32, %{{.+}}: f32, %{{.+}}: f32, %[[S:[^:]+]]: f32):
+// CHECK: math.rsqrt
+// CHECK: %[[NS:.+]] = arith.addf %[[S]], %[[XN]] : f32
+// CHECK: linalg.yield %{{.+}}, %[[NS]] : f32, f32
+// CHECK: %[[INS:.+]] = tensor.insert_slice %[[LAST]]#0 into %[[ACC]]
+// CHECK: scf.yield %[[INS]], %[[LAST]]#1 : tensor<8x16xf32>, tensor<f32>
+func.func @layer_norm_pipelined(%x: tensor<512x16xf32>, %g: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<512x16xf32> {
+  %0 = tl.layer_norm %x, %g, %b axis = 1 epsilon = 1.0e-05 : tensor<512x16xf32>, tensor<16xf32>, tensor<16xf32> -> tensor<512x16xf32>
+  return %0 : tensor<512x16xf32>
 }
 
 // -----
