@@ -12,6 +12,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -56,6 +57,13 @@ void populateFastExpPattern(mlir::RewritePatternSet &patterns, mlir::PatternBene
 /// A unit attribute on a math.exp whose argument is known to be <= 0 or NaN (x - max(row) in
 /// softmax): the fast expansion then skips its overflow clamp.
 inline constexpr llvm::StringLiteral kExpNonPositiveArgAttr = "tlc.nonpositive_arg";
+
+/// A short f32 (scalar or vector) math.exp2 expansion (exponent-bits range reduction, a
+/// degree-5 polynomial of 2^f on [-1/2, 1/2], at most ~2 ulp, results below ~1.7e-38 flushed to
+/// zero; with `avx512`, 16-lane vectors scale by 2^k with vscalefps instead, with gradual
+/// underflow), and f16/bf16 exp2 computed through it (part of tlc-approximate-math).
+void populateFastExp2Patterns(mlir::RewritePatternSet &patterns, bool avx512,
+                              mlir::PatternBenefit benefit = 1);
 
 /// A short f32 (scalar or vector) math.erf expansion: one rational function x P(x^2) / Q(x^2)
 /// on [-4, 4], at most ~4e-7 absolute error (part of tlc-approximate-math, ahead of MLIR's
