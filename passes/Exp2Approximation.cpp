@@ -1,6 +1,6 @@
 // A short f32 exp2 approximation (12 vector instructions on x86, 10 on AVX-512), used by
-// tlc-approximate-math in place of a call to exp2f per element. GELU's tanh form is written with exp2
-// (dialects/TL/ElementwiseBodies.cpp): folding log2(e) into its argument's constants saves
+// tlc-approximate-math in place of a call to exp2f per element. GELU's tanh form is written with
+// exp2 (dialects/TL/ElementwiseBodies.cpp): folding log2(e) into its argument's constants saves
 // exp's multiply and its two-FMA Cody-Waite reduction, since t - round(t) is exact.
 //
 //   tc = clamp(t, -126, 128)                (NaN stays NaN)
@@ -13,7 +13,7 @@
 // As in the exp expansion (ExpApproximation.cpp), 2^(k-1) and the doubled q keep the exponent
 // field in range over the clamped input: exp2(128) overflows to +inf in the final multiply,
 // results under 2^-125.5 flush to +0. At most about 2 ulp over the rest of the range
-// (test/e2e/exp_accuracy.test measures it against fp64).
+// (test/e2e/exp2_accuracy.test measures it against fp64, both forms).
 //
 // With AVX-512 (the pass's x86-avx512 option), 16-lane vectors scale by vscalefps instead:
 //
@@ -41,8 +41,8 @@ using namespace mlir;
 namespace {
 
 // 2^f on [-1/2, 1/2], lowest degree first.
-constexpr float kExp2Coefficients[] = {0x1p+0f,         0x1.62e42ap-1f,  0x1.ebf9bcp-3f,
-                                       0x1.c6b752p-5f,  0x1.3cea88p-7f,  0x1.5bba14p-10f};
+constexpr float kExp2Coefficients[] = {0x1p+0f,        0x1.62e42ap-1f, 0x1.ebf9bcp-3f,
+                                       0x1.c6b752p-5f, 0x1.3cea88p-7f, 0x1.5bba14p-10f};
 
 struct FastExp2F32 : OpRewritePattern<math::Exp2Op> {
   FastExp2F32(MLIRContext *context, bool avx512, PatternBenefit benefit)
@@ -95,9 +95,9 @@ private:
     Value k = arith::SubFOp::create(rewriter, loc, s, constant(rewriter, loc, type, shifter));
     Value poly = polynomial(rewriter, loc, arith::SubFOp::create(rewriter, loc, t, k), 2.0f);
     Value bits = arith::BitcastOp::create(rewriter, loc, intType, s);
-    bits = arith::ShLIOp::create(rewriter, loc, bits,
-                                 tlc::splatConstant(rewriter, loc, intType,
-                                                    rewriter.getI32IntegerAttr(23)));
+    bits = arith::ShLIOp::create(
+        rewriter, loc, bits,
+        tlc::splatConstant(rewriter, loc, intType, rewriter.getI32IntegerAttr(23)));
     Value scale = arith::BitcastOp::create(rewriter, loc, type, bits);
     return arith::MulFOp::create(rewriter, loc, poly, scale);
   }
@@ -112,8 +112,7 @@ private:
     // order (src, a, b), whatever their names: the first is the value scaled, the second the
     // exponent (test/tlc/gelu-avx512.tl pins the intrinsic's operands).
     Value allLanes = arith::ConstantOp::create(rewriter, loc, rewriter.getI16IntegerAttr(-1));
-    Value currentRounding =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(4));
+    Value currentRounding = arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(4));
     return x86vector::MaskScaleFOp::create(rewriter, loc, /*scaled=*/poly, /*exponent=*/k,
                                            /*passthrough=*/poly, allLanes, currentRounding);
   }
