@@ -12,6 +12,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -61,6 +62,13 @@ inline constexpr llvm::StringLiteral kExpNonPositiveArgAttr = "tlc.nonpositive_a
 /// tl-lower-to-linalg): tlc-vectorize-rows prefetches the following row of its row operands
 /// while it runs, so that row's cache misses overlap this row's computation.
 inline constexpr llvm::StringLiteral kPrefetchNextRowAttr = "tlc.prefetch_next_row";
+
+/// A short f32 (scalar or vector) math.exp2 expansion (exponent-bits range reduction, a
+/// degree-5 polynomial of 2^f on [-1/2, 1/2], at most ~2 ulp, results below ~1.7e-38 flushed to
+/// zero; with `avx512`, 16-lane vectors scale by 2^k with vscalefps instead, with gradual
+/// underflow), and f16/bf16 exp2 computed through it (part of tlc-approximate-math).
+void populateFastExp2Patterns(mlir::RewritePatternSet &patterns, bool avx512,
+                              mlir::PatternBenefit benefit = 1);
 
 /// A short f32 (scalar or vector) math.erf expansion: one rational function x P(x^2) / Q(x^2)
 /// on [-4, 4], at most ~4e-7 absolute error (part of tlc-approximate-math, ahead of MLIR's

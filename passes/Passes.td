@@ -443,10 +443,20 @@ def TLCApproximateMath : Pass<"tlc-approximate-math", "mlir::ModuleOp"> {
     results below ~1.7e-38 flushed to zero; 12 without the overflow clamp where the exp
     carries `tlc.nonpositive_arg`, as softmax's exp(x - max) does) instead of MLIR's, and f32 erf one rational
     function on [-4, 4] (populateFastErfPattern: ~17 operations and one division, at most
-    ~4.3e-7 absolute error) instead of MLIR's three intervals with per-coefficient selects.
+    ~4.3e-7 absolute error) instead of MLIR's three intervals with per-coefficient selects;
+    erf(c x) with a constant 1/16 <= |c| <= 16 (GELU's erf(x / sqrt 2)) folds c into the
+    coefficients. f32 exp2 (which MLIR does not approximate) uses populateFastExp2Patterns:
+    exponent-bits range reduction and a degree-5 polynomial of 2^f, 12 vector instructions, at
+    most ~2 ulp; with `x86-avx512`, 16-lane vectors build 2^k with `x86vector.avx512.mask.scalef`
+    (vscalefps) and round with `math.roundeven` (vrndscaleps) instead: 10 instructions.
   }];
+  let options = [
+    Option<"x86Avx512", "x86-avx512", "bool", /*default=*/"false",
+           "The target has AVX-512F: use vscalefps/vrndscaleps in the exp2 expansion (the "
+           "x86vector ops then need convert-vector-to-llvm's enable-x86vector)">
+  ];
   let dependentDialects = ["mlir::math::MathDialect", "mlir::arith::ArithDialect",
-                           "mlir::vector::VectorDialect"];
+                           "mlir::vector::VectorDialect", "mlir::x86vector::X86VectorDialect"];
 }
 
 def TLCAddEntryPoint : Pass<"tlc-add-entry-point", "mlir::ModuleOp"> {

@@ -79,23 +79,28 @@ Value ReluOp::buildScalar(OpBuilder &b, Location loc, ValueRange a) {
 Value GeluOp::buildScalar(OpBuilder &b, Location loc, ValueRange a) {
   Value x = a[0];
   Type t = x.getType();
-  Value one = s::constant(b, loc, t, 1.0);
   if (getApproximate() == GeluApproximation::tanh) {
-    // 0.5 x (1 + tanh(u)) == x / (1 + exp(-2u)), u = sqrt(2/pi) (x + 0.044715 x^3): one exp
-    // instead of tanh's rational approximation, and no cancellation in 1 + tanh(u) for
-    // negative x (the result keeps exp's relative accuracy out in the tail).
-    // -2u = x (c0 + c1 x^2) with the constants folded: three operations (a multiply-add
-    // among them), not four.
-    const double c0 = -2.0 * std::sqrt(2.0 / M_PI), c1 = c0 * 0.044715;
+    Value one = s::constant(b, loc, t, 1.0);
+    // 0.5 x (1 + tanh(u)) == x / (1 + exp(-2u)) == x / (1 + exp2(-2u log2(e))),
+    // u = sqrt(2/pi) (x + 0.044715 x^3): one exp2 instead of tanh's rational approximation, and
+    // no cancellation in 1 + tanh(u) for negative x (the result keeps exp2's relative accuracy
+    // out in the tail). exp2, not exp: with log2(e) folded into the constants below, the
+    // expansion's range reduction is t - round(t), exact, instead of exp's multiply by
+    // log2(e) and two-FMA reduction by ln(2) (passes/Exp2Approximation.cpp).
+    // -2u log2(e) = x (c0 + c1 x^2): three operations (a multiply-add among them).
+    const double c0 = -2.0 * std::sqrt(2.0 / M_PI) * M_LOG2E, c1 = c0 * 0.044715;
     Value x2 = s::mul(b, loc, x, x);
     Value poly =
         s::add(b, loc, s::constant(b, loc, t, c0), s::mul(b, loc, s::constant(b, loc, t, c1), x2));
     Value arg = s::mul(b, loc, x, poly);
-    return s::div(b, loc, x, s::add(b, loc, one, s::exp(b, loc, arg)));
+    return s::div(b, loc, x, s::add(b, loc, one, math::Exp2Op::create(b, loc, arg)));
   }
-  Value half = s::constant(b, loc, t, 0.5);
+  // 0.5 x (1 + erf(x / sqrt 2)) as h + h erf(x / sqrt 2) with h = 0.5 x: one multiply-add
+  // (contracted) instead of an add and a multiply, and 1 + erf is never rounded on its own
+  // (it cancels for negative x).
+  Value half = s::mul(b, loc, s::constant(b, loc, t, 0.5), x);
   Value inner = math::ErfOp::create(b, loc, s::mul(b, loc, x, s::constant(b, loc, t, M_SQRT1_2)));
-  return s::mul(b, loc, s::mul(b, loc, half, x), s::add(b, loc, one, inner));
+  return s::add(b, loc, half, s::mul(b, loc, half, inner));
 }
 int64_t GeluOp::getFlopsPerElement() { return 8; }
 

@@ -77,7 +77,9 @@ public:
     VectorTransferToSCFOptions toSCF;
     toSCF.enableFullUnroll();
     pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(toSCF));
-    pm.addPass(createTLCApproximateMath());
+    TLCApproximateMathOptions approximate;
+    approximate.x86Avx512 = hasAVX512(options);
+    pm.addPass(createTLCApproximateMath(approximate));
     pm.addPass(createConvertMathToFuncs());
     // bf16 conversions as integer arithmetic: libgcc before GCC 13 has no __truncsfbf2.
     arith::ArithExpandOpsPassOptions expand;
@@ -93,6 +95,8 @@ public:
     // vectorization drops the flag): horizontal vector reductions become shuffle trees.
     ConvertVectorToLLVMPassOptions vectorToLLVM;
     vectorToLLVM.reassociateFPReductions = true;
+    // tlc-approximate-math's AVX-512 exp2 uses x86vector ops (vscalefps).
+    vectorToLLVM.x86Vector = approximate.x86Avx512;
     pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
     pm.addPass(createFinalizeMemRefToLLVMConversionPass());
     pm.addPass(createConvertMathToLLVMPass());
@@ -223,6 +227,13 @@ private:
   struct VectorRegisters {
     unsigned bits = 128, count = 16;
   };
+
+  bool hasAVX512(const TargetOptions &options) const {
+    std::string error;
+    std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
+    return tm && tm->getTargetTriple().isX86() &&
+           tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
+  }
 
   VectorRegisters getVectorRegisters(const TargetOptions &options) const {
     std::string error;

@@ -36,8 +36,10 @@ func.func @elementwise_outer_broadcast(%a: tensor<1x4x1xi32>, %b: tensor<1x8xi32
 
 // -----
 
-// Unary ops through their scalar bodies; gelu in both forms (tanh as x / (1 + exp(-2u)),
-// -2u = x (c0 + c1 x^2) with c0 = -2 sqrt(2/pi) and c1 = 0.044715 c0 folded).
+// Unary ops through their scalar bodies; gelu in both forms (erf as h + h erf(x / sqrt 2) with
+// h = 0.5 x, tanh as x / (1 + exp2(t)),
+// t = -2u log2(e) = x (c0 + c1 x^2) with c0 = -2 sqrt(2/pi) log2(e) and c1 = 0.044715 c0
+// folded).
 // CHECK-LABEL: func.func @unary
 // CHECK: linalg.generic
 // CHECK: math.exp
@@ -45,20 +47,27 @@ func.func @elementwise_outer_broadcast(%a: tensor<1x4x1xi32>, %b: tensor<1x8xi32
 // CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: arith.maximumf %{{.+}}, %[[ZERO]] : f32
 // CHECK: linalg.generic
-// CHECK: math.erf
+// CHECK-NEXT: ^bb0(%[[XE:.+]]: f32, %{{.+}}: f32):
+// CHECK: %[[HALF:.+]] = arith.constant 5.000000e-01 : f32
+// CHECK: %[[H:.+]] = arith.mulf %[[HALF]], %[[XE]] : f32
+// CHECK: %[[RSQRT2:.+]] = arith.constant 0.707106769 : f32
+// CHECK: %[[XS:.+]] = arith.mulf %[[XE]], %[[RSQRT2]] : f32
+// CHECK: %[[ERF:.+]] = math.erf %[[XS]] : f32
+// CHECK: %[[HE:.+]] = arith.mulf %[[H]], %[[ERF]] : f32
+// CHECK: %[[GE:.+]] = arith.addf %[[H]], %[[HE]] : f32
 // CHECK-NOT: math.tanh
-// CHECK: linalg.yield
+// CHECK: linalg.yield %[[GE]]
 // CHECK: linalg.generic
 // CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %{{.+}}: f32):
 // CHECK-NOT: math.tanh
 // CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK-DAG: %[[C0:.+]] = arith.constant -1.59576917 : f32
-// CHECK-DAG: %[[C1:.+]] = arith.constant -0.0713548139 : f32
+// CHECK-DAG: %[[C0:.+]] = arith.constant -2.30220819 : f32
+// CHECK-DAG: %[[C1:.+]] = arith.constant -0.102943242 : f32
 // CHECK-DAG: %[[X2:.+]] = arith.mulf %[[X]], %[[X]] : f32
 // CHECK: %[[T:.+]] = arith.mulf %[[C1]], %[[X2]] : f32
 // CHECK: %[[P:.+]] = arith.addf %[[C0]], %[[T]] : f32
 // CHECK: %[[ARG:.+]] = arith.mulf %[[X]], %[[P]] : f32
-// CHECK: %[[E:.+]] = math.exp %[[ARG]] : f32
+// CHECK: %[[E:.+]] = math.exp2 %[[ARG]] : f32
 // CHECK: %[[D:.+]] = arith.addf %[[ONE]], %[[E]] : f32
 // CHECK: %[[Y:.+]] = arith.divf %[[X]], %[[D]] : f32
 // CHECK-NOT: math.erf

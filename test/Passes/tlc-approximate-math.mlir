@@ -174,3 +174,48 @@ func.func @untouched(%x: f32, %d: f64) -> (f32, f32, f64, f64, f64) {
   %4 = math.erf %d : f64
   return %0, %1, %2, %3, %4 : f32, f32, f64, f64, f64
 }
+
+// -----
+
+// erf(c x) with a constant c (GELU's erf(x / sqrt 2)): c folds into the coefficients (P's
+// constant term 1.12837911 c = 0.797884523, the clamp at 4 / c) and the multiply by c goes away.
+// CHECK-LABEL: func.func @erf_scaled
+// CHECK-SAME: (%[[V:.+]]: vector<16xf32>)
+// CHECK-NOT: math.erf
+// CHECK-DAG: %[[M:.+]] = arith.constant dense<-5.65685415> : vector<16xf32>
+// CHECK-DAG: %[[P:.+]] = arith.constant dense<5.65685415> : vector<16xf32>
+// CHECK-DAG: %[[P0:.+]] = arith.constant dense<0.797884523> : vector<16xf32>
+// CHECK-NOT: arith.mulf %[[V]], %{{.+}} : vector<16xf32>
+// CHECK: %[[LT:.+]] = arith.cmpf olt, %[[V]], %[[M]] : vector<16xf32>
+// CHECK: %[[A:.+]] = arith.select %[[LT]], %[[M]], %[[V]]
+// CHECK: %[[GT:.+]] = arith.cmpf ogt, %[[A]], %[[P]] : vector<16xf32>
+// CHECK: %[[XC:.+]] = arith.select %[[GT]], %[[P]], %[[A]]
+// CHECK: %[[S:.+]] = arith.mulf %[[XC]], %[[XC]] : vector<16xf32>
+// CHECK: %[[PS:.+]] = math.fma %{{.+}}, %[[S]], %[[P0]] : vector<16xf32>
+// CHECK: arith.mulf %[[XC]], %[[PS]] : vector<16xf32>
+// CHECK: arith.divf
+func.func @erf_scaled(%v: vector<16xf32>) -> vector<16xf32> {
+  %c = arith.constant dense<0.707106769> : vector<16xf32>
+  %x = arith.mulf %v, %c : vector<16xf32>
+  %0 = math.erf %x : vector<16xf32>
+  return %0 : vector<16xf32>
+}
+
+// -----
+
+// Not folded: a factor that is not a constant, or one outside [1/16, 16] (its scaled
+// coefficients could leave f32's normal range): the product is computed and clamped to +-4.
+// CHECK-LABEL: func.func @erf_scaled_not_folded
+// CHECK-SAME: (%[[X:.+]]: f32, %[[Y:.+]]: f32)
+// CHECK: %[[XY:.+]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK: arith.cmpf olt, %[[XY]], %{{.+}} : f32
+// CHECK: %[[XB:.+]] = arith.mulf %[[X]], %{{.+}} : f32
+// CHECK: arith.cmpf olt, %[[XB]], %{{.+}} : f32
+func.func @erf_scaled_not_folded(%x: f32, %y: f32) -> (f32, f32) {
+  %big = arith.constant 100.0 : f32
+  %xy = arith.mulf %x, %y : f32
+  %0 = math.erf %xy : f32
+  %xb = arith.mulf %x, %big : f32
+  %1 = math.erf %xb : f32
+  return %0, %1 : f32, f32
+}

@@ -14,11 +14,12 @@ def add_tool_arguments(ap):
     ap.add_argument("--cpu", default="x86-64-v3")
 
 
-def evaluate(tlc, tlc_run, cpu, source, inputs, outputs):
-    """Compiles `source` (.tl text) for `cpu`, runs it on `inputs` (arrays, in the graph's
-    input order) and returns the named `outputs` as fp64 arrays."""
+def evaluate(tlc, tlc_run, cpu, source, inputs, outputs, suffix=".tl"):
+    """Compiles `source` (.tl text, or MLIR with suffix=".mlir" and a function @g) for `cpu`,
+    runs it on `inputs` (arrays, in the graph's input order) and returns the named `outputs` as
+    fp64 arrays."""
     with tempfile.TemporaryDirectory() as tmp:
-        tl, so = os.path.join(tmp, "g.tl"), os.path.join(tmp, "g.so")
+        tl, so = os.path.join(tmp, "g" + suffix), os.path.join(tmp, "g.so")
         with open(tl, "w") as f:
             f.write(source)
         subprocess.run([tlc, tl, "--cpu=" + cpu, "--shared", "-o", so], check=True)
