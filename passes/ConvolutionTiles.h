@@ -53,12 +53,12 @@ bool canLowerConvDirect(mlir::linalg::Conv2DNchwFchwOp op);
 
 /// Policy: the output rows per direct tile (a divisor of `outH`) for `batch` images of
 /// `outH` x `outW` outputs over input rows of pitch `inW`: most useful lanes (real output
-/// pixels over the 32-wide register tiles the row-pitch pixel range fills) times an even
+/// pixels over the `align`-wide register tiles the row-pitch pixel range fills) times an even
 /// spread over `slots`, with at most 4 x `pixels` pixels and an input window (rows plus two,
 /// `windowBytesPerRow` bytes each) within `blockBytes`.
 int64_t chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int64_t inW,
                              int64_t windowBytesPerRow, int64_t pixels, int64_t blockBytes,
-                             int64_t slots);
+                             int64_t slots, int64_t align);
 
 /// Mechanism: rewrites `op` (canLowerConvDirect) as a one-dimensional scf.forall over tiles
 /// of `rows` output rows of one image that read the input in place: each channel's image
@@ -67,9 +67,13 @@ int64_t chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int64_t 
 /// tile contracts the filter [F, C, KH, KW] with its input window into a filled [F, q]
 /// accumulator (one linalg.generic over (m, q, c, y, x); tlc-view-window-operands makes its
 /// window operand a strided view once on buffers), then copies the [F, rows, OW] part of it
-/// (the W - OW columns past each row's end are computed and dropped) into the output.
+/// (the W - OW columns past each row's end are computed and dropped) into the output. The
+/// pixel range q is rounded up to a multiple of `pixelAlign` (the register tile width: no
+/// partial register tile); the rows that rounding reads past an image are added below it
+/// (the padding's fill rebuilt taller, or a zero-filled copy of an unpadded input).
 mlir::LogicalResult lowerConvToDirectTiles(mlir::RewriterBase &rewriter,
-                                           mlir::linalg::Conv2DNchwFchwOp op, int64_t rows);
+                                           mlir::linalg::Conv2DNchwFchwOp op, int64_t rows,
+                                           int64_t pixelAlign);
 
 } // namespace tlc
 

@@ -118,7 +118,9 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     rows in place, one `linalg.generic` over (m, q, c, y, x) whose input map is
     `(c, q + y * DH * W + x * DW)` (each channel's image as one row of pixels, the tile's
     output pixels counted over the input's row pitch W), into a `[F, rows * W]` accumulator
-    whose `[F, rows, OW]` part is then copied into the output. `tlc-view-window-operands`
+    whose `[F, rows, OW]` part is then copied into the output. The pixel range is rounded
+    up to a multiple of `direct-align` (whole register tiles); the rows this reads past an
+    image are added below it (the padding rebuilt taller). `tlc-view-window-operands`
     turns that input map into a strided view on buffers.
   }];
   let options = [
@@ -139,6 +141,9 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
            "tile only convolutions whose whole im2col matrix is larger (bytes)">,
     Option<"direct", "direct", "bool", /*default=*/"true",
            "tile stride-1 convolutions as direct contractions over the input (no im2col)">,
+    Option<"directAlign", "direct-align", "int64_t", /*default=*/"32",
+           "round a direct tile's pixel range up to a multiple of this (the register tile "
+           "width)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",

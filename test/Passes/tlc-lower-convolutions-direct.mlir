@@ -1,8 +1,10 @@
-// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0" -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0 direct-align=6" -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0" -mlir-print-local-scope | FileCheck %s --check-prefix=ALIGN
 // RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0 direct=false" | FileCheck %s --check-prefix=OFF
 
 // Stride 1 onto a zero-filled output, the input already padded (10x10 for 8x8 outputs of a
-// 3x3 window): tiles of 2 rows contract the input in place. Each channel's image is one row
+// 3x3 window), pixel ranges aligned to 6 (so 18 pixels need no rounding): tiles of 2 rows
+// (16 of 18 lanes useful) contract the input in place. Each channel's image is one row
 // of 100 pixels; a tile's output pixels run over the row pitch 10 (q = r * 10 + w, 18 of
 // them: row 0 whole, row 1 up to its 8 outputs), tap (y, x) reads pixel q + y * 10 + x of
 // its window (from pixel row0 * 10 on, 18 + 2 * 10 + 2 = 40 pixels). The [F, 2 * 10]
@@ -28,6 +30,21 @@
 // CHECK: %[[ROWS:.+]] = tensor.expand_shape %[[BACK]] {{\[}}[0], [1, 2]] output_shape [32, 2, 10]
 // CHECK: %[[TILE:.+]] = tensor.extract_slice %[[ROWS]][0, 0, 0] [32, 2, 8] [1, 1, 1]
 // CHECK: tensor.parallel_insert_slice %[[TILE]] into %[[OUT]][%[[IMG]], 0, %[[R0]], 0] [1, 32, 2, 8] [1, 1, 1, 1]
+// With the default direct-align=32 the 18 pixels round up to 32 (one whole register tile):
+// the input gets 2 more (zero) rows per image so the rounded range reads stay in it, the
+// window is 32 + 2 * 10 + 2 = 54 pixels, the accumulator 4 rows of 10.
+// ALIGN-LABEL: func.func @direct
+// ALIGN-SAME: (%[[IN:.+]]: tensor<1x8x10x10xf32>,
+// ALIGN: %[[E:.+]] = tensor.empty() : tensor<1x8x12x10xf32>
+// ALIGN: %[[Z:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[E]] : tensor<1x8x12x10xf32>)
+// ALIGN: %[[TALL:.+]] = tensor.insert_slice %[[IN]] into %[[Z]][0, 0, 0, 0] [1, 8, 10, 10] [1, 1, 1, 1]
+// ALIGN: tensor.collapse_shape %[[TALL]] {{\[}}[0], [1], [2, 3]] : tensor<1x8x12x10xf32> into tensor<1x8x120xf32>
+// ALIGN: scf.forall
+// ALIGN: tensor.extract_slice %{{.+}} [1, 8, 54] [1, 1, 1] : tensor<1x8x120xf32> to tensor<8x54xf32>
+// ALIGN: tensor.empty() : tensor<32x40xf32>
+// ALIGN: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<32x32xf32>)
+// ALIGN: tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2]] output_shape [32, 4, 10]
+// ALIGN: tensor.extract_slice %{{.+}}[0, 0, 0] [32, 2, 8] [1, 1, 1]
 // OFF-LABEL: func.func @direct
 // OFF: scf.for
 // OFF-NOT: d3 * 10
