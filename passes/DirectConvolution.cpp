@@ -114,13 +114,13 @@ LogicalResult tlc::lowerConvToDirectTiles(RewriterBase &rewriter, linalg::Conv2D
   // Each channel's image as one row of pixels: the tap (y, x) of output pixel q (counted
   // over the input's row pitch) reads pixel q + y * DH * W + x * DW of it.
   int64_t imagePixels = (inH + extraRows) * inW;
-  Value flat = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({n, c, imagePixels}, et), input,
-      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  Value flat =
+      tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({n, c, imagePixels}, et),
+                                      input, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
   int64_t rowBlocks = oh / rows;
-  auto forall = scf::ForallOp::create(
-      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(n * rowBlocks)},
-      ValueRange{fill.getOutputs()[0]}, std::nullopt);
+  auto forall = scf::ForallOp::create(rewriter, loc,
+                                      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(n * rowBlocks)},
+                                      ValueRange{fill.getOutputs()[0]}, std::nullopt);
   rewriter.setInsertionPoint(forall.getTerminator());
   Value t = forall.getInductionVars()[0];
   Value outArg = forall.getRegionIterArgs()[0];
@@ -147,36 +147,34 @@ LogicalResult tlc::lowerConvToDirectTiles(RewriterBase &rewriter, linalg::Conv2D
   SmallVector<OpFoldResult> accOffsets = {zero, zero}, accSizes = {idx(f), idx(q)},
                             accUnit = {one, one};
   auto accQType = RankedTensorType::get({f, q}, et);
-  Value accQ = tensor::ExtractSliceOp::create(rewriter, loc, accQType, acc, accOffsets, accSizes,
-                                              accUnit);
+  Value accQ =
+      tensor::ExtractSliceOp::create(rewriter, loc, accQType, acc, accOffsets, accSizes, accUnit);
   accQ = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], accQ).getResult(0);
   // (m, p, c, y, x): acc[m, p] += filter[m, c, y, x] * window[c, p + y * DH * W + x * DW]
   AffineExpr m, p, cc, y, x;
   bindDims(ctx, m, p, cc, y, x);
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(5, 0, {m, cc, y, x}, ctx),
-      AffineMap::get(5, 0, {cc, p + y * (dh * inW) + x * dw}, ctx),
-      AffineMap::get(5, 0, {m, p}, ctx)};
-  Value mm = linalg::GenericOp::create(
-                 rewriter, loc, TypeRange{accQType}, ValueRange{filter, window}, ValueRange{accQ},
-                 maps,
-                 SmallVector<IT>{IT::parallel, IT::parallel, IT::reduction, IT::reduction,
-                                 IT::reduction},
-                 buildMacBody)
-                 .getResult(0);
+  SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {m, cc, y, x}, ctx),
+                                 AffineMap::get(5, 0, {cc, p + y * (dh * inW) + x * dw}, ctx),
+                                 AffineMap::get(5, 0, {m, p}, ctx)};
+  Value mm =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{accQType}, ValueRange{filter, window}, ValueRange{accQ}, maps,
+          SmallVector<IT>{IT::parallel, IT::parallel, IT::reduction, IT::reduction, IT::reduction},
+          buildMacBody)
+          .getResult(0);
   acc = tensor::InsertSliceOp::create(rewriter, loc, mm, acc, accOffsets, accSizes, accUnit);
-  Value rowsAcc = tensor::ExpandShapeOp::create(
-      rewriter, loc, RankedTensorType::get({f, accRows, inW}, et), acc,
-      ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+  Value rowsAcc =
+      tensor::ExpandShapeOp::create(rewriter, loc, RankedTensorType::get({f, accRows, inW}, et),
+                                    acc, ArrayRef<ReassociationIndices>{{0}, {1, 2}});
   auto tileType = RankedTensorType::get({f, rows, ow}, et);
   Value tile = tensor::ExtractSliceOp::create(
       rewriter, loc, tileType, rowsAcc, ArrayRef<OpFoldResult>{zero, zero, zero},
       ArrayRef<OpFoldResult>{idx(f), idx(rows), idx(ow)}, ArrayRef<OpFoldResult>{one, one, one});
   rewriter.setInsertionPointToEnd(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(
-      rewriter, loc, tile, outArg, ArrayRef<OpFoldResult>{img, zero, row0, zero},
-      ArrayRef<OpFoldResult>{one, idx(f), idx(rows), idx(ow)},
-      ArrayRef<OpFoldResult>{one, one, one, one});
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, tile, outArg,
+                                        ArrayRef<OpFoldResult>{img, zero, row0, zero},
+                                        ArrayRef<OpFoldResult>{one, idx(f), idx(rows), idx(ow)},
+                                        ArrayRef<OpFoldResult>{one, one, one, one});
   Value oldInput = op.getInputs()[0];
   rewriter.replaceOp(op, forall.getResults());
   if (fill->use_empty())

@@ -148,9 +148,8 @@ struct TLCLowerConvolutionsPass
     // its windows per tile.
     if (direct && tlc::canLowerConvDirect(conv)) {
       int64_t inW = cast<RankedTensorType>(conv.getInputs()[0].getType()).getDimSize(3);
-      int64_t directRows = tlc::chooseDirectConvRows(n, oh, ow, inW, shape.c * inW * 4,
-                                                     tilePixels, tileBytes, tileSlots,
-                                                     directAlign);
+      int64_t directRows = tlc::chooseDirectConvRows(n, oh, ow, inW, shape.c * inW * 4, tilePixels,
+                                                     tileBytes, tileSlots, directAlign);
       if (n * (oh / directRows) >= minTiles)
         return tlc::lowerConvToDirectTiles(rewriter, conv, directRows, directAlign);
     }

@@ -221,8 +221,8 @@ linalg::LinalgOp dropJoinedK(RewriterBase &rewriter, linalg::LinalgOp tile,
     SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0)),
         strides(type.getRank(), rewriter.getIndexAttr(1));
     SmallVector<OpFoldResult> sizes = memref::getMixedSizes(rewriter, loc, operand.get());
-    auto reduced = memref::SubViewOp::inferRankReducedResultType(shape, type, offsets, sizes,
-                                                                 strides);
+    auto reduced =
+        memref::SubViewOp::inferRankReducedResultType(shape, type, offsets, sizes, strides);
     operands.push_back(memref::SubViewOp::create(rewriter, loc, cast<MemRefType>(reduced),
                                                  operand.get(), offsets, sizes, strides));
   }

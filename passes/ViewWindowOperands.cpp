@@ -47,8 +47,8 @@ bool appendTerms(AffineExpr e, int64_t scale, SmallVectorImpl<Term> &terms) {
 /// with one dimension per loop dimension it is read through: its size that loop's range,
 /// its stride the coefficient times the stride of the result it appears in. The view's
 /// dimensions run by decreasing stride, parallel loops after reduction loops among equals
-/// (the innermost parallel loop is the one vector code runs along), then by loop. Fails without changing
-/// the IR when the operand does not qualify.
+/// (the innermost parallel loop is the one vector code runs along), then by loop. Fails without
+/// changing the IR when the operand does not qualify.
 LogicalResult viewOperand(RewriterBase &rewriter, linalg::GenericOp op, OpOperand &operand) {
   AffineMap map = op.getMatchingIndexingMap(&operand);
   auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -69,7 +69,9 @@ LogicalResult viewOperand(RewriterBase &rewriter, linalg::GenericOp op, OpOperan
     if (!seen.insert(term.dim).second || ShapedType::isDynamic(ranges[term.dim]))
       return failure();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  auto isParallel = [&](const Term &t) { return iterators[t.dim] == utils::IteratorType::parallel; };
+  auto isParallel = [&](const Term &t) {
+    return iterators[t.dim] == utils::IteratorType::parallel;
+  };
   llvm::sort(terms, [&](const Term &a, const Term &b) {
     if (a.stride != b.stride)
       return a.stride > b.stride;
@@ -81,8 +83,7 @@ LogicalResult viewOperand(RewriterBase &rewriter, linalg::GenericOp op, OpOperan
   rewriter.setInsertionPoint(op);
   OpFoldResult viewOffset = rewriter.getIndexAttr(offset);
   if (ShapedType::isDynamic(offset))
-    viewOffset =
-        memref::ExtractStridedMetadataOp::create(rewriter, loc, operand.get()).getOffset();
+    viewOffset = memref::ExtractStridedMetadataOp::create(rewriter, loc, operand.get()).getOffset();
   SmallVector<OpFoldResult> sizes, viewStrides;
   SmallVector<AffineExpr> results;
   for (const Term &term : terms) {
@@ -102,8 +103,7 @@ LogicalResult viewOperand(RewriterBase &rewriter, linalg::GenericOp op, OpOperan
   return success();
 }
 
-struct TLCViewWindowOperandsPass
-    : tlc::impl::TLCViewWindowOperandsBase<TLCViewWindowOperandsPass> {
+struct TLCViewWindowOperandsPass : tlc::impl::TLCViewWindowOperandsBase<TLCViewWindowOperandsPass> {
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {
