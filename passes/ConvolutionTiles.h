@@ -46,6 +46,35 @@ int64_t chooseConvTileRows(int64_t batch, int64_t outH, int64_t outW, int64_t de
 mlir::LogicalResult lowerConvToTiles(mlir::RewriterBase &rewriter,
                                      mlir::linalg::Conv2DNchwFchwOp op, int64_t rows);
 
+/// Whether `op` can be lowered by lowerConvToDirectTiles: stride 1, a window wider than 1x1,
+/// an input exactly as large as the window sweep needs (padding already applied) and a
+/// constant-filled (linalg.fill) output.
+bool canLowerConvDirect(mlir::linalg::Conv2DNchwFchwOp op);
+
+/// Policy: the output rows per direct tile (a divisor of `outH`) for `batch` images of
+/// `outH` x `outW` outputs over input rows of pitch `inW`: most useful lanes (real output
+/// pixels over the `align`-wide register tiles the row-pitch pixel range fills) times an even
+/// spread over `slots`, with at most 4 x `pixels` pixels and an input window (rows plus two,
+/// `windowBytesPerRow` bytes each) within `blockBytes`.
+int64_t chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int64_t inW,
+                             int64_t windowBytesPerRow, int64_t pixels, int64_t blockBytes,
+                             int64_t slots, int64_t align);
+
+/// Mechanism: rewrites `op` (canLowerConvDirect) as a one-dimensional scf.forall over tiles
+/// of `rows` output rows of one image that read the input in place: each channel's image
+/// flattened to one pixel row, a tile's output pixels counted over the input's row pitch W
+/// (q = r * W + w), so tap (y, x) of pixel q reads input pixel q + y * DH * W + x * DW. The
+/// tile contracts the filter [F, C, KH, KW] with its input window into a filled [F, q]
+/// accumulator (one linalg.generic over (m, q, c, y, x); tlc-view-window-operands makes its
+/// window operand a strided view once on buffers), then copies the [F, rows, OW] part of it
+/// (the W - OW columns past each row's end are computed and dropped) into the output. The
+/// pixel range q is rounded up to a multiple of `pixelAlign` (the register tile width: no
+/// partial register tile); the rows that rounding reads past an image are added below it
+/// (the padding's fill rebuilt taller, or a zero-filled copy of an unpadded input).
+mlir::LogicalResult lowerConvToDirectTiles(mlir::RewriterBase &rewriter,
+                                           mlir::linalg::Conv2DNchwFchwOp op, int64_t rows,
+                                           int64_t pixelAlign);
+
 } // namespace tlc
 
 #endif // TLC_PASSES_CONVOLUTIONTILES_H

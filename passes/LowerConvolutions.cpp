@@ -1,6 +1,6 @@
-// tlc-lower-convolutions: 2-D convolutions on tensors as im2col + contraction (which the
-// contraction tiler and vectorizer handle) and depthwise convolutions as loops in a
-// vectorizable order.
+// tlc-lower-convolutions: 2-D convolutions on tensors as im2col + contraction or as direct
+// contractions over the input (which the contraction tiler and vectorizer handle) and
+// depthwise convolutions as loops in a vectorizable order.
 #include "passes/ConvolutionTiles.h"
 #include "passes/Passes.h"
 
@@ -144,6 +144,15 @@ struct TLCLowerConvolutionsPass
     if (!tileIm2col || !window || im2colBytes <= minIm2colBytes ||
         rows * ow < minTilePixels || n * (oh / rows) < minTiles)
       return lowerConv(rewriter, conv);
+    // The same convolutions, when stride 1, contract the input in place instead of copying
+    // its windows per tile.
+    if (direct && tlc::canLowerConvDirect(conv)) {
+      int64_t inW = cast<RankedTensorType>(conv.getInputs()[0].getType()).getDimSize(3);
+      int64_t directRows = tlc::chooseDirectConvRows(n, oh, ow, inW, shape.c * inW * 4, tilePixels,
+                                                     tileBytes, tileSlots, directAlign);
+      if (n * (oh / directRows) >= minTiles)
+        return tlc::lowerConvToDirectTiles(rewriter, conv, directRows, directAlign);
+    }
     return tlc::lowerConvToTiles(rewriter, conv, rows);
   }
 

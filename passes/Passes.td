@@ -112,6 +112,16 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     zero-filled output is not filled up front (the whole-output fill is erased): each tile
     fills its own output slice, viewed as `[F, rows * OW]`, right before contracting into it,
     and `tlc-tile-contractions` moves that fill into the register tiles.
+
+    With `direct` (the default), such a tiled convolution of stride 1 over a zero-filled
+    output copies nothing: each tile contracts the filter `[F, C, KH, KW]` with its input
+    rows in place, one `linalg.generic` over (m, q, c, y, x) whose input map is
+    `(c, q + y * DH * W + x * DW)` (each channel's image as one row of pixels, the tile's
+    output pixels counted over the input's row pitch W), into a `[F, rows * W]` accumulator
+    whose `[F, rows, OW]` part is then copied into the output. The pixel range is rounded
+    up to a multiple of `direct-align` (whole register tiles); the rows this reads past an
+    image are added below it (the padding rebuilt taller). `tlc-view-window-operands`
+    turns that input map into a strided view on buffers.
   }];
   let options = [
     Option<"tileIm2col", "tile-im2col", "bool", /*default=*/"true",
@@ -129,6 +139,11 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
            "tile only convolutions whose tiles have at least this many pixels">,
     Option<"minIm2colBytes", "min-im2col-bytes", "int64_t", /*default=*/"4194304",
            "tile only convolutions whose whole im2col matrix is larger (bytes)">,
+    Option<"direct", "direct", "bool", /*default=*/"true",
+           "tile stride-1 convolutions as direct contractions over the input (no im2col)">,
+    Option<"directAlign", "direct-align", "int64_t", /*default=*/"32",
+           "round a direct tile's pixel range up to a multiple of this (the register tile "
+           "width)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
@@ -199,6 +214,34 @@ def TLCSetFastMath : Pass<"tlc-set-fast-math", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def TLCViewWindowOperands : Pass<"tlc-view-window-operands", "mlir::func::FuncOp"> {
+  let summary = "Read sliding-window operands of linalg ops on buffers through strided views";
+  let description = [{
+    A `linalg.generic` input on buffers (a memref with static strides) read through a map
+    whose results are sums of distinct loop dimensions with positive coefficients, e.g. a
+    direct convolution's `(c, q + y * 58 + x)`, is replaced by a `memref.reinterpret_cast` of
+    the same memory with one dimension per loop dimension (size: the loop's range, stride:
+    the coefficient times the stride of its result; dimensions of equal stride may overlap)
+    and read through those dimensions, e.g. `(c, y, x, q)` with strides
+    `[HW, 58, 1, 1]`. The op then has projected-permutation maps only, so it is a
+    contraction for `tlc-tile-contractions` and `tlc-vectorize`. The view's dimensions run by
+    decreasing stride, parallel loops after reduction loops among equal strides. Operands
+    with a constant term, a repeated dimension, a non-positive coefficient or dynamic
+    strides are left alone.
+
+    Example:
+    ```mlir
+    linalg.generic {indexing_maps = [..., affine_map<(m, q, c, y, x) -> (c, q + y * 58 + x)>, ...]}
+      ins(%w, %in : memref<64x64x3x3xf32>, memref<64x520xf32, strided<[3364, 1], offset: ?>>)
+    // becomes
+    %v = memref.reinterpret_cast %in to offset: [%off], sizes: [64, 3, 3, 404],
+         strides: [3364, 58, 1, 1]
+    linalg.generic {indexing_maps = [..., affine_map<(m, q, c, y, x) -> (c, y, x, q)>, ...]}
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
   let summary = "Tile linalg contractions on buffers for the caches and the register file";
   let description = [{
@@ -215,6 +258,12 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     if each launch has at least `parallel-min-flops` of work. Tile sizes
     are policy: the CPU target derives them from its vector width and register count.
     Ops with dynamic shapes or tensor semantics are left alone.
+
+    A contraction with several reduction dimensions of more than one iteration whose total
+    k extent is at most `max-joined-k` (e.g. a direct convolution's c x kh x kw) keeps all of
+    them inside the register tile (loops n, m, then every k, so the accumulators stay in
+    registers across the whole reduction) and leaves the outer ones untiled at the cache
+    level; larger ones tile their outer k dimensions by 1 outside the register tile.
 
     With `pack-rhs`, the right operand's k x n slice of each cache block (read with n as its
     contiguous axis) is copied, before the m block loop, into a 64-byte aligned stack buffer
@@ -240,6 +289,9 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     Option<"cacheM", "cache-m", "int64_t", /*default=*/"64", "m block (rows of the output)">,
     Option<"cacheN", "cache-n", "int64_t", /*default=*/"256", "n block (output columns)">,
     Option<"cacheK", "cache-k", "int64_t", /*default=*/"256", "k block (reduction)">,
+    Option<"maxJoinedK", "max-joined-k", "int64_t", /*default=*/"1024",
+           "most total k iterations for which several k dimensions all run inside the "
+           "register tile">,
     Option<"registerM", "register-m", "int64_t", /*default=*/"8", "register tile rows">,
     Option<"registerN", "register-n", "int64_t", /*default=*/"32",
            "register tile columns (a multiple of the vector length)">,

@@ -13,6 +13,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCTILECONTRACTIONS
@@ -29,11 +30,32 @@ struct ContractionLoops {
   unsigned m, n, k;
   unsigned numLoops;
   int64_t mRange, nRange, kRange;
+  /// Outer k dimensions (more than one iteration) that run inside the register tile, outer
+  /// to inner, and stay untiled at the cache level (see joinOuterK).
+  SmallVector<unsigned> joinedK;
 };
+
+/// Policy: the outer k dimensions of `loops` join the register tile when all k dimensions
+/// together have at most `maxJoinedK` iterations (e.g. a direct convolution's c x kh x kw):
+/// the accumulators then stay in registers across the whole reduction instead of being
+/// stored and reloaded per outer k iteration.
+void joinOuterK(linalg::LinalgOp op, ContractionLoops &loops, int64_t maxJoinedK) {
+  FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> outer;
+  int64_t total = 1;
+  for (unsigned d : dims->k) {
+    total *= ranges[d];
+    if (d != loops.k && ranges[d] > 1)
+      outer.push_back(d);
+  }
+  if (!outer.empty() && total <= maxJoinedK)
+    loops.joinedK = outer;
+}
 
 /// Mechanism: which ops qualify. A static, buffer-semantics contraction with at least one
 /// m, n and k dimension and a plain multiply-add body.
-std::optional<ContractionLoops> matchContraction(linalg::LinalgOp op) {
+std::optional<ContractionLoops> matchContraction(linalg::LinalgOp op, int64_t maxJoinedK) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 2)
     return std::nullopt;
   if (!linalg::isaContractionOpInterface(op) || op.hasDynamicShape())
@@ -48,17 +70,22 @@ std::optional<ContractionLoops> matchContraction(linalg::LinalgOp op) {
   unsigned m = tlc::innermostNonUnitDim(dims->m, ranges);
   unsigned n = tlc::innermostNonUnitDim(dims->n, ranges);
   unsigned k = tlc::innermostNonUnitDim(dims->k, ranges);
-  return ContractionLoops{m, n, k, op.getNumLoops(), ranges[m], ranges[n], ranges[k]};
+  ContractionLoops loops{m, n, k, op.getNumLoops(), ranges[m], ranges[n], ranges[k], {}};
+  joinOuterK(op, loops, maxJoinedK);
+  return loops;
 }
 
-/// Tile sizes per loop: `m`, `n`, `k` for the matching dimensions, 1 for every other one
-/// (batch and outer m/n/k dimensions). A size of 0 leaves that loop untiled.
+/// Tile sizes per loop: `m`, `n`, `k` for the matching dimensions, `joinedK` for the joined
+/// outer k dimensions, 1 for every other one (batch and outer m/n/k dimensions). A size of 0
+/// leaves that loop untiled.
 SmallVector<OpFoldResult> tileSizes(MLIRContext *ctx, const ContractionLoops &loops, int64_t m,
-                                    int64_t n, int64_t k) {
+                                    int64_t n, int64_t k, int64_t joinedK) {
   SmallVector<OpFoldResult> sizes;
   Builder b(ctx);
   for (unsigned d = 0; d < loops.numLoops; ++d) {
     int64_t size = d == loops.m ? m : d == loops.n ? n : d == loops.k ? k : 1;
+    if (llvm::is_contained(loops.joinedK, d))
+      size = joinedK;
     sizes.push_back(b.getIndexAttr(size));
   }
   return sizes;
@@ -142,13 +169,75 @@ linalg::FillOp fillOfInit(linalg::LinalgOp op) {
   return nullptr;
 }
 
-/// Whether `k` is `op`'s only reduction dimension with more than one iteration.
-bool onlyReduction(linalg::LinalgOp op, unsigned k) {
+/// Whether every reduction dimension of `op` with more than one iteration runs inside the
+/// register tile (`loops.k` or a joined one).
+bool reductionsInRegisterTile(linalg::LinalgOp op, const ContractionLoops &loops) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::reduction && d != k && ranges[d] != 1)
+    if (iterator == utils::IteratorType::reduction && d != loops.k && ranges[d] != 1 &&
+        !llvm::is_contained(loops.joinedK, d))
       return false;
   return true;
+}
+
+/// Mechanism: a register tile with joined k dimensions (each of one iteration inside it)
+/// rebuilt without them: operands read through them become rank-reducing subviews, so
+/// tlc-vectorize sees a plain (m, n, k) tile whose vector contraction lowers to outer
+/// products and whose masks come from subview sizes (linalg::dropUnitDims does this for
+/// tensors only). Leaves the tile as it is (and returns it) unless it is a generic whose
+/// joined-k operands are memrefs.
+linalg::LinalgOp dropJoinedK(RewriterBase &rewriter, linalg::LinalgOp tile,
+                             const ContractionLoops &loops) {
+  auto generic = dyn_cast<linalg::GenericOp>(tile.getOperation());
+  if (!generic)
+    return tile;
+  MLIRContext *ctx = rewriter.getContext();
+  llvm::SmallBitVector dropped(tile.getNumLoops());
+  for (unsigned d : loops.joinedK)
+    dropped.set(d);
+  Location loc = tile.getLoc();
+  rewriter.setInsertionPoint(tile);
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  for (OpOperand &operand : tile->getOpOperands()) {
+    AffineMap map = tile.getMatchingIndexingMap(&operand);
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      return tile;
+    SmallVector<AffineExpr> kept;
+    SmallVector<int64_t> shape;
+    for (auto [i, e] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (dim && dropped.test(dim.getPosition()))
+        continue;
+      kept.push_back(e);
+      shape.push_back(type.getDimSize(i));
+    }
+    maps.push_back(compressDims(AffineMap::get(map.getNumDims(), 0, kept, ctx), dropped));
+    if (kept.size() == map.getNumResults()) {
+      operands.push_back(operand.get());
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0)),
+        strides(type.getRank(), rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes = memref::getMixedSizes(rewriter, loc, operand.get());
+    auto reduced =
+        memref::SubViewOp::inferRankReducedResultType(shape, type, offsets, sizes, strides);
+    operands.push_back(memref::SubViewOp::create(rewriter, loc, cast<MemRefType>(reduced),
+                                                 operand.get(), offsets, sizes, strides));
+  }
+  SmallVector<utils::IteratorType> iterators;
+  for (auto [d, it] : llvm::enumerate(tile.getIteratorTypesArray()))
+    if (!dropped.test(d))
+      iterators.push_back(it);
+  unsigned numInputs = tile.getNumDpsInputs();
+  auto result = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{}, ArrayRef<Value>(operands).take_front(numInputs),
+      ArrayRef<Value>(operands).drop_front(numInputs), maps, iterators);
+  rewriter.inlineRegionBefore(generic.getRegion(), result.getRegion(), result.getRegion().end());
+  result->setAttr("tlc.register_tile", rewriter.getUnitAttr());
+  rewriter.eraseOp(tile);
+  return cast<linalg::LinalgOp>(result.getOperation());
 }
 
 /// Mechanism: `op` (on buffers) as two ops over k in [0, split) and [split, K) of its k loop
@@ -177,14 +266,19 @@ splitReduction(RewriterBase &rewriter, linalg::LinalgOp op, unsigned k, int64_t 
 /// Mechanism: fills each register tile's accumulator slice right before its k loop instead
 /// of the whole output before the contraction (`fill`), so `tlc-vectorize` starts the
 /// accumulators from the fill value in registers (no memset of the output, no load of it).
-/// `kLoop` is the register tile's innermost loop over k (null when k has one iteration). Only
-/// valid when the output is not tiled along k above the register tile (one k block).
-/// Fails without changing the IR when the tile's output slice is not invariant in `kLoop`.
+/// `kLoop` is the register tile's outermost loop over k (null when k has one iteration);
+/// the loops from the tile out to it run over k only. Only valid when the output is not
+/// tiled along k above the register tile (one k block). Fails without changing the IR when
+/// the tile's output slice is not invariant in `kLoop`.
 LogicalResult fuseFillIntoRegisterTile(RewriterBase &rewriter, linalg::FillOp fill,
                                        linalg::LinalgOp registerTile, scf::ForOp kLoop) {
   Operation *before = registerTile;
   if (kLoop) {
-    moveLoopInvariantCode(cast<LoopLikeOpInterface>(kLoop.getOperation()));
+    // Innermost first, so the output slice moves out of every k loop.
+    for (Operation *p = registerTile->getParentOp(); p != kLoop->getParentOp();
+         p = p->getParentOp())
+      if (auto loop = dyn_cast<LoopLikeOpInterface>(p))
+        moveLoopInvariantCode(loop);
     if (!kLoop.isDefinedOutsideOfLoop(registerTile.getDpsInitOperand(0)->get()))
       return failure();
     before = kLoop;
@@ -202,7 +296,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   void runOnOperation() override {
     SmallVector<std::pair<linalg::LinalgOp, ContractionLoops>> found;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (std::optional<ContractionLoops> loops = matchContraction(op))
+      if (std::optional<ContractionLoops> loops = matchContraction(op, maxJoinedK))
         found.push_back({op, *loops});
     });
     MLIRContext *ctx = &getContext();
@@ -218,9 +312,10 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     };
     SmallVector<Work> work;
     for (auto [op, loops] : found) {
-      // Other reduction dimensions are tiled by 1 outside the register tile: a fill inside it
-      // would run once per iteration of theirs, so only a contraction with one is eligible.
-      linalg::FillOp fill = fuseFill && onlyReduction(op, loops.k) ? fillOfInit(op) : nullptr;
+      // Other reduction dimensions not joined are tiled by 1 outside the register tile: a
+      // fill inside it would run once per iteration of theirs, so such ops are not eligible.
+      linalg::FillOp fill =
+          fuseFill && reductionsInRegisterTile(op, loops) ? fillOfInit(op) : nullptr;
       if (!fill) {
         work.push_back({op, loops, nullptr});
         continue;
@@ -235,8 +330,8 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         op.emitOpError("splitting the reduction failed");
         return signalPassFailure();
       }
-      std::optional<ContractionLoops> first = matchContraction(parts->first),
-                                      rest = matchContraction(parts->second);
+      std::optional<ContractionLoops> first = matchContraction(parts->first, maxJoinedK),
+                                      rest = matchContraction(parts->second, maxJoinedK);
       if (first)
         work.push_back({parts->first, *first, fill});
       if (rest)
@@ -279,7 +374,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       }
       // Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left).
       FailureOr<scf::SCFTilingResult> outer =
-          tile(rewriter, op, tileSizes(ctx, loops, cacheM, cacheN, cacheK),
+          tile(rewriter, op, tileSizes(ctx, loops, cacheM, cacheN, cacheK, 0),
                interchange(loops, {loops.n, loops.k, loops.m}));
       if (failed(outer)) {
         op.emitOpError("cache-level tiling failed");
@@ -288,24 +383,30 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       // Level 2: register tiles registerM x registerN, the k loop innermost (one rank-1
       // update per iteration, the accumulators stay in registers across it).
       auto block = cast<linalg::LinalgOp>(outer->tiledOps.back());
+      SmallVector<unsigned> registerOrder = {loops.n, loops.m};
+      llvm::append_range(registerOrder, loops.joinedK);
+      registerOrder.push_back(loops.k);
       FailureOr<scf::SCFTilingResult> inner =
-          tile(rewriter, block, tileSizes(ctx, loops, registerM, registerN, 1),
-               interchange(loops, {loops.n, loops.m, loops.k}));
+          tile(rewriter, block, tileSizes(ctx, loops, registerM, registerN, 1, 1),
+               interchange(loops, registerOrder));
       if (failed(inner)) {
         block.emitOpError("register-level tiling failed");
         return signalPassFailure();
       }
       auto registerTile = cast<linalg::LinalgOp>(inner->tiledOps.back());
       registerTile->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+      if (!loops.joinedK.empty())
+        registerTile = dropJoinedK(rewriter, registerTile, loops);
       if (fill) {
-        // The register loops run (others, n, m, k): the last one is k's unless k has one
-        // iteration (then no loop was made for it).
+        // The register loops run (others, n, m, joined k..., k): the last ones are the k
+        // loops (none is made for a k of one iteration); the fill goes before the first.
+        size_t kLoops = loops.joinedK.size() + (loops.kRange > 1 ? 1 : 0);
         scf::ForOp kLoop;
-        if (loops.kRange > 1 && !inner->loops.empty())
-          kLoop = dyn_cast<scf::ForOp>(inner->loops.back().getOperation());
-        if (kLoop && registerTile->getParentOp() != kLoop.getOperation())
+        if (kLoops > 0 && inner->loops.size() >= kLoops)
+          kLoop = dyn_cast<scf::ForOp>(inner->loops[inner->loops.size() - kLoops].getOperation());
+        if (kLoop && !kLoop->isProperAncestor(registerTile))
           kLoop = nullptr;
-        if ((loops.kRange == 1 || kLoop) &&
+        if ((kLoops == 0 || kLoop) &&
             succeeded(fuseFillIntoRegisterTile(rewriter, fill, registerTile, kLoop)))
           fusedFills.push_back(fill);
       }

@@ -60,6 +60,8 @@ public:
     // Bufferized scf.forall loops (e.g. the attention kernel's batch loop) are independent
     // iterations: as scf.parallel they run on the thread pool (tlc-outline-parallel-loops).
     pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+    // Sliding-window reads (direct convolutions) as strided views: contractions like any other.
+    pm.addNestedPass<func::FuncOp>(createTLCViewWindowOperands());
     // Contractions: cache and register tiling, then register tiles to FMAs on full vectors.
     pm.addNestedPass<func::FuncOp>(createTLCTileContractions(contractionTiles(options)));
     pm.addPass(createCanonicalizerPass());

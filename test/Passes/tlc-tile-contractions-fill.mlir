@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16" -canonicalize | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 max-joined-k=16" -canonicalize | FileCheck %s
 // RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 fuse-fill=false" -canonicalize | FileCheck %s --check-prefix=OFF
 
 // A matmul onto a zero-filled output with k = 32 (one cache block): the whole-output fill is
@@ -45,8 +45,9 @@ func.func @fill_split(%a: memref<32x80xf32>, %b: memref<80x64xf32>, %c: memref<3
 
 // -----
 
-// Two reduction dimensions (the outer one tiled by 1 around the register tiles, where a fill
-// would run once per iteration), and a write between the fill and the contraction: the
+// Two reduction dimensions of 32 iterations in all, more than max-joined-k (the outer one is
+// tiled by 1 around the register tiles, where a fill would run once per iteration; see
+// tlc-tile-contractions-joined-k.mlir for joined ones), and a write between the fill and the contraction: the
 // fills stay whole, before the loops.
 // CHECK-LABEL: func.func @not_fused
 // CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<16x32xf32>)
