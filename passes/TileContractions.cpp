@@ -362,6 +362,23 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
           (void)tlc::packRhsPanel(rewriter, panel);
         }
       }
+      if (packLhs && std::min<int64_t>(cacheN, loops.nRange) >= packLhsMinCols) {
+        if (auto lhs = tlc::matchLhsOperand(registerTile, loops.m, loops.n, loops.k)) {
+          auto [operand, mResult, kResult] = *lhs;
+          // The copy is inside the m block loop: when that loop runs on threads, the buffer
+          // lives in its body (one per thread).
+          tlc::LhsBlock block{registerTile,
+                              operand,
+                              inner->loops.front().getOperation(),
+                              packedBufferHome(parallelLoop, outer->loops.front()),
+                              mResult,
+                              kResult,
+                              std::min<int64_t>(cacheM, loops.mRange),
+                              std::min<int64_t>(cacheK, loops.kRange),
+                              registerN};
+          (void)tlc::packLhsBlock(rewriter, block);
+        }
+      }
       // Peel the register-level m and n loops so full tiles get static shapes (once a
       // canonicalization folds the constant sizes into the subviews).
       // Innermost first, so the outer peel copies an already peeled inner loop.
