@@ -235,7 +235,8 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     rows are then `cache-k` elements apart instead of the operand's row length (8 KiB at
     k = 2048, so all of a tile's rows fall into one L1 set and onto as many pages), and the
     copy reads the block as long contiguous rows. Blocks read by fewer than
-    `pack-lhs-min-cols` columns of n are not packed.
+    `pack-lhs-min-cols` columns of n, and left operands whose buffer (behind any views) is
+    smaller than `pack-lhs-min-bytes`, are not packed.
 
     With `fuse-fill` (the default), a contraction whose output buffer a `linalg.fill` sets
     right before it (only view ops between) has that fill moved into its register tiles: each
@@ -270,6 +271,8 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "copy each m x k block of the left operand into a compact stack buffer">,
     Option<"packLhsMinCols", "pack-lhs-min-cols", "int64_t", /*default=*/"64",
            "pack only when at least this many columns of n read each packed block">,
+    Option<"packLhsMinBytes", "pack-lhs-min-bytes", "int64_t", /*default=*/"0",
+           "pack only a left operand whose buffer has at least this many bytes">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -124,6 +125,16 @@ Operation *packedBufferHome(scf::ForOp parallelLoop, Operation *outermost) {
     if (isa<scf::ParallelOp>(p))
       home = p;
   return home;
+}
+
+/// The size of the buffer behind the memref view `v` (through subviews, casts, reshapes), 0
+/// when it is not statically shaped.
+int64_t bufferBytes(Value v) {
+  auto root = memref::skipViewLikeOps(cast<TypedValue<BaseMemRefType>>(v));
+  auto type = dyn_cast<MemRefType>(root.getType());
+  if (!type || !type.hasStaticShape())
+    return 0;
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
 }
 
 /// The linalg.fill that sets all of `op`'s init buffer right before it: an earlier op of the
@@ -277,6 +288,14 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         if (!wholeOperandBefore && loops.mRange < packMinRows)
           rhs.reset();
       }
+      // Left-operand packing: its blocks must be read by enough register strips of n, and
+      // the operand large enough (packLhsMinBytes: a small one stays cached between the n
+      // blocks that re-read it, so the copy only adds work).
+      std::optional<std::tuple<unsigned, unsigned, unsigned>> lhs;
+      if (packLhs && std::min<int64_t>(cacheN, loops.nRange) >= packLhsMinCols)
+        lhs = tlc::matchLhsOperand(op, loops.m, loops.n, loops.k);
+      if (lhs && bufferBytes(op->getOperand(std::get<0>(*lhs))) < packLhsMinBytes)
+        lhs.reset();
       // Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left).
       FailureOr<scf::SCFTilingResult> outer =
           tile(rewriter, op, tileSizes(ctx, loops, cacheM, cacheN, cacheK),
@@ -362,22 +381,20 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
           (void)tlc::packRhsPanel(rewriter, panel);
         }
       }
-      if (packLhs && std::min<int64_t>(cacheN, loops.nRange) >= packLhsMinCols) {
-        if (auto lhs = tlc::matchLhsOperand(registerTile, loops.m, loops.n, loops.k)) {
-          auto [operand, mResult, kResult] = *lhs;
-          // The copy is inside the m block loop: when that loop runs on threads, the buffer
-          // lives in its body (one per thread).
-          tlc::LhsBlock block{registerTile,
-                              operand,
-                              inner->loops.front().getOperation(),
-                              packedBufferHome(parallelLoop, outer->loops.front()),
-                              mResult,
-                              kResult,
-                              std::min<int64_t>(cacheM, loops.mRange),
-                              std::min<int64_t>(cacheK, loops.kRange),
-                              registerN};
-          (void)tlc::packLhsBlock(rewriter, block);
-        }
+      if (lhs) {
+        auto [operand, mResult, kResult] = *lhs;
+        // The copy is inside the m block loop: when that loop runs on threads, the buffer
+        // lives in its body (one per thread).
+        tlc::LhsBlock block{registerTile,
+                            operand,
+                            inner->loops.front().getOperation(),
+                            packedBufferHome(parallelLoop, outer->loops.front()),
+                            mResult,
+                            kResult,
+                            std::min<int64_t>(cacheM, loops.mRange),
+                            std::min<int64_t>(cacheK, loops.kRange),
+                            registerN};
+        (void)tlc::packLhsBlock(rewriter, block);
       }
       // Peel the register-level m and n loops so full tiles get static shapes (once a
       // canonicalization folds the constant sizes into the subviews).

@@ -1,13 +1,15 @@
-// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-lhs=true pack-lhs-min-cols=32" -canonicalize -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-lhs=true pack-lhs-min-cols=32 pack-lhs-min-bytes=16000" -canonicalize -mlir-print-local-scope | FileCheck %s
 // RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-lhs=true pack-lhs-min-cols=128" -canonicalize | FileCheck %s --check-prefix=NARROW
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-lhs=true pack-lhs-min-cols=32 pack-lhs-min-bytes=16004" -canonicalize | FileCheck %s --check-prefix=NARROW
 // RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-lhs=true pack-lhs-min-cols=32 parallel-min-flops=100000" -canonicalize | FileCheck %s --check-prefix=PAR
 
 // The left operand's 16 x 32 cache block (here 16 or 8 rows, 32 or 4 columns: 40 = 2 x 16
 // + 8, 100 = 3 x 32 + 4) is copied row by row into a 16 x 32 stack buffer, right before the
 // block's register loops: full 16-wide vectors unmasked, a row's partial tail masked. The
 // register tiles read their 4 x 1 slice of the buffer (rows 32 elements apart, not 100), not
-// the operand. In the second run an n block of 64 columns is below pack-lhs-min-cols: nothing
-// is packed.
+// the operand. The operand's 16000 bytes reach pack-lhs-min-bytes in the first run; in the
+// second an n block of 64 columns is below pack-lhs-min-cols, in the third the operand is
+// below pack-lhs-min-bytes: nothing is packed.
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: %[[A:[^:]+]]: memref<40x100xf32>
 // CHECK: %[[P:.+]] = memref.alloca() {alignment = 64 : i64} : memref<16x32xf32>
