@@ -236,7 +236,9 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     k = 2048, so all of a tile's rows fall into one L1 set and onto as many pages), and the
     copy reads the block as long contiguous rows. Blocks read by fewer than
     `pack-lhs-min-cols` columns of n, and left operands whose buffer (behind any views) is
-    smaller than `pack-lhs-min-bytes`, are not packed.
+    smaller than `pack-lhs-min-bytes`, are not packed. A contraction whose left operand is
+    packed takes n blocks of `pack-lhs-cache-n` columns when set (each copy then serves more
+    register strips, and the operand is re-read by fewer n blocks).
 
     With `fuse-fill` (the default), a contraction whose output buffer a `linalg.fill` sets
     right before it (only view ops between) has that fill moved into its register tiles: each
@@ -273,6 +275,8 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "pack only when at least this many columns of n read each packed block">,
     Option<"packLhsMinBytes", "pack-lhs-min-bytes", "int64_t", /*default=*/"0",
            "pack only a left operand whose buffer has at least this many bytes">,
+    Option<"packLhsCacheN", "pack-lhs-cache-n", "int64_t", /*default=*/"0",
+           "n block of a contraction whose left operand is packed (0: cache-n)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",

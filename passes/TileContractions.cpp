@@ -296,9 +296,12 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         lhs = tlc::matchLhsOperand(op, loops.m, loops.n, loops.k);
       if (lhs && bufferBytes(op->getOperand(std::get<0>(*lhs))) < packLhsMinBytes)
         lhs.reset();
+      // A packed left-operand block may serve a wider n block (more strips per copy, and the
+      // operand re-read by half as many n blocks).
+      int64_t blockN = lhs && packLhsCacheN > 0 ? packLhsCacheN : cacheN;
       // Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left).
       FailureOr<scf::SCFTilingResult> outer =
-          tile(rewriter, op, tileSizes(ctx, loops, cacheM, cacheN, cacheK),
+          tile(rewriter, op, tileSizes(ctx, loops, cacheM, blockN, cacheK),
                interchange(loops, {loops.n, loops.k, loops.m}));
       if (failed(outer)) {
         op.emitOpError("cache-level tiling failed");
@@ -354,7 +357,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
             continue;
           }
           if (launches > 1 &&
-              (order[i] != loops.m || 2 * loops.mRange * std::min<int64_t>(cacheN, loops.nRange) *
+              (order[i] != loops.m || 2 * loops.mRange * std::min<int64_t>(blockN, loops.nRange) *
                                               std::min<int64_t>(cacheK, loops.kRange) <
                                           parallelMinFlops))
             break;
@@ -374,7 +377,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
                                                                                 : parallelLoop,
                              outer->loops.front()),
             wholeOperandBefore, kResult, nResult, std::min<int64_t>(cacheK, loops.kRange),
-            std::min<int64_t>(cacheN, loops.nRange), registerN};
+            std::min<int64_t>(blockN, loops.nRange), registerN};
         // Whole-operand packing may not apply (e.g. a batch of panels): then per block.
         if (failed(tlc::packRhsPanel(rewriter, panel)) && panel.wholeOperandBefore) {
           panel.wholeOperandBefore = nullptr;

@@ -2,6 +2,7 @@
 // RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-lhs=true pack-lhs-min-cols=128" -canonicalize | FileCheck %s --check-prefix=NARROW
 // RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-lhs=true pack-lhs-min-cols=32 pack-lhs-min-bytes=16004" -canonicalize | FileCheck %s --check-prefix=NARROW
 // RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-lhs=true pack-lhs-min-cols=32 parallel-min-flops=100000" -canonicalize | FileCheck %s --check-prefix=PAR
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=32 cache-k=32 register-m=4 register-n=16 pack-lhs=true pack-lhs-min-cols=32 pack-lhs-cache-n=64" -canonicalize | FileCheck %s --check-prefix=WIDE
 
 // The left operand's 16 x 32 cache block (here 16 or 8 rows, 32 or 4 columns: 40 = 2 x 16
 // + 8, 100 = 3 x 32 + 4) is copied row by row into a 16 x 32 stack buffer, right before the
@@ -101,5 +102,18 @@ func.func @parallel_m(%w: memref<64x128xf32>, %col: memref<1x128x48xf32>, %out: 
     %s = arith.addf %z, %p : f32
     linalg.yield %s : f32
   }
+  return
+}
+
+// -----
+
+// With pack-lhs-cache-n (fourth run), a contraction whose left operand is packed takes 64-column
+// n blocks instead of cache-n's 32: two parallel n blocks of 128 columns, not four.
+// WIDE-LABEL: func.func @wide
+// WIDE: scf.parallel (%{{.+}}) = (%{{.+}}) to (%{{.+}}) step (%c64)
+// WIDE-NEXT: memref.alloca() {alignment = 64 : i64} : memref<16x32xf32>
+// WIDE: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c16
+func.func @wide(%a: memref<40x100xf32>, %b: memref<100x128xf32>, %c: memref<40x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<40x100xf32>, memref<100x128xf32>) outs(%c : memref<40x128xf32>)
   return
 }
