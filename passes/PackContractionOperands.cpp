@@ -1,4 +1,5 @@
-// Packs a contraction's right-operand cache panel into contiguous register-tile strips.
+// Packs a contraction's operands: right-operand cache panels into contiguous register-tile
+// strips, left-operand cache blocks into compact row-major copies.
 #include "passes/PackContractionOperands.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -7,6 +8,7 @@
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -210,6 +212,117 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
   Value view =
       memref::SubViewOp::create(rewriter, loc, viewType, packed, offsets, sizes, unitStrides);
   rewriter.modifyOpInPlace(tile, [&] { tile->setOperand(panel.operand, view); });
+  if (tileSlice->use_empty())
+    rewriter.eraseOp(tileSlice);
+  return success();
+}
+
+std::optional<std::tuple<unsigned, unsigned, unsigned>>
+tlc::matchLhsOperand(linalg::LinalgOp op, unsigned m, unsigned n, unsigned k) {
+  MLIRContext *ctx = op.getContext();
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (map.getNumResults() == 0 || !map.isProjectedPermutation(/*allowZeroInResults=*/false) ||
+        map.isFunctionOfDim(n))
+      continue;
+    std::optional<unsigned> mResult = map.getResultPosition(getAffineDimExpr(m, ctx));
+    std::optional<unsigned> kResult = map.getResultPosition(getAffineDimExpr(k, ctx));
+    if (mResult && kResult)
+      return std::make_tuple(operand->getOperandNumber(), *mResult, *kResult);
+  }
+  return std::nullopt;
+}
+
+LogicalResult tlc::packLhsBlock(RewriterBase &rewriter, const LhsBlock &lhs) {
+  linalg::LinalgOp tile = lhs.registerTile;
+  auto tileSlice = tile->getOperand(lhs.operand).getDefiningOp<memref::SubViewOp>();
+  if (!tileSlice)
+    return failure();
+  Value block = tileSlice.getSource();
+  auto blockType = dyn_cast<MemRefType>(block.getType());
+  if (!blockType || !blockType.getElementType().isIntOrFloat())
+    return failure();
+  unsigned rank = blockType.getRank();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(blockType.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return failure();
+  // Rows along the contiguous axis (k for a row-major left operand, m for a transposed one),
+  // one row per index of the other.
+  unsigned inner = rank - 1;
+  if (inner != lhs.mResult && inner != lhs.kResult)
+    return failure();
+  unsigned outer = inner == lhs.mResult ? lhs.kResult : lhs.mResult;
+  SmallVector<int64_t> packedShape;
+  for (unsigned i = 0; i < rank; ++i) {
+    int64_t bound = i == lhs.mResult ? lhs.blockM : i == lhs.kResult ? lhs.blockK : 1;
+    int64_t size = blockType.getDimSize(i);
+    if (!ShapedType::isDynamic(size) && size > bound)
+      return failure();
+    packedShape.push_back(bound);
+  }
+  Operation *home = lhs.bufferHome;
+  if (!home || home->getNumRegions() != 1 || home->getRegion(0).empty())
+    return failure();
+  // The copy runs where the block's view is defined, before any register tile reads it.
+  if (!DominanceInfo(lhs.copyBefore->getParentOp()).properlyDominates(block, lhs.copyBefore))
+    return failure();
+
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = tile.getLoc();
+  Type elementType = blockType.getElementType();
+  auto packedType = MemRefType::get(packedShape, elementType);
+  rewriter.setInsertionPointToStart(&home->getRegion(0).front());
+  Value packed =
+      memref::AllocaOp::create(rewriter, loc, packedType, rewriter.getI64IntegerAttr(64));
+
+  // for r in rows: for c in row, step w: packed[.., r, c:c+w] = block[.., r, c:c+w]; the
+  // packed row starts at the same indices, only the row stride shrinks to the block's.
+  rewriter.setInsertionPoint(lhs.copyBefore);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, lhs.copyWidth);
+  Value rows = memref::DimOp::create(rewriter, loc, block, outer);
+  Value cols = memref::DimOp::create(rewriter, loc, block, inner);
+  auto rowLoop = scf::ForOp::create(rewriter, loc, zero, rows, one);
+  rewriter.setInsertionPointToStart(rowLoop.getBody());
+  auto colLoop = scf::ForOp::create(rewriter, loc, zero, cols, step);
+  rewriter.setInsertionPointToStart(colLoop.getBody());
+  Value col = colLoop.getInductionVar();
+  AffineExpr d0, d1;
+  bindDims(ctx, d0, d1);
+  Value width = affine::AffineMinOp::create(
+      rewriter, loc,
+      AffineMap::get(2, 0, {getAffineConstantExpr(lhs.copyWidth, ctx), d1 - d0}, ctx),
+      ValueRange{col, cols});
+  Value mask = vector::CreateMaskOp::create(
+      rewriter, loc, VectorType::get({lhs.copyWidth}, rewriter.getI1Type()), ValueRange{width});
+  Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elementType));
+  SmallVector<Value> indices(rank, zero);
+  indices[outer] = rowLoop.getInductionVar();
+  indices[inner] = col;
+  AffineMap rowMap = AffineMap::getMinorIdentityMap(rank, 1, ctx);
+  ArrayAttr inBounds = rewriter.getBoolArrayAttr({true});
+  Value v =
+      vector::TransferReadOp::create(rewriter, loc, VectorType::get({lhs.copyWidth}, elementType),
+                                     block, indices, rowMap, padding, mask, inBounds);
+  vector::TransferWriteOp::create(rewriter, loc, Type(), v, packed, indices, rowMap, mask,
+                                  inBounds);
+  // Full vectors unmasked (the mask folds to all-true), the row's last partial one masked.
+  scf::ForOp partial;
+  rewriter.setInsertionPoint(colLoop);
+  (void)scf::peelForLoopAndSimplifyBounds(rewriter, colLoop, partial);
+
+  // The register tile reads the same slice of the packed block.
+  rewriter.setInsertionPoint(tile);
+  SmallVector<OpFoldResult> offsets = tileSlice.getMixedOffsets(),
+                            sizes = tileSlice.getMixedSizes(),
+                            sliceStrides = tileSlice.getMixedStrides();
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      tileSlice.getType().getShape(), packedType, offsets, sizes, sliceStrides);
+  Value view =
+      memref::SubViewOp::create(rewriter, loc, viewType, packed, offsets, sizes, sliceStrides);
+  rewriter.modifyOpInPlace(tile, [&] { tile->setOperand(lhs.operand, view); });
   if (tileSlice->use_empty())
     rewriter.eraseOp(tileSlice);
   return success();

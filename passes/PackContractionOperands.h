@@ -1,4 +1,4 @@
-// Packing a contraction's right operand into register-tile strips (used by tlc-tile-contractions).
+// Packing a contraction's operands into contiguous stack buffers (used by tlc-tile-contractions).
 #ifndef TLC_PASSES_PACKCONTRACTIONOPERANDS_H
 #define TLC_PASSES_PACKCONTRACTIONOPERANDS_H
 
@@ -49,6 +49,37 @@ mlir::scf::ForOp outermostInvariantLoop(mlir::Value value, mlir::Operation *op,
 /// from there; with `wholeOperandBefore`, the whole operand once before that loop. Fails
 /// without changing the IR when the slice is not invariant in the loop it is copied before.
 mlir::LogicalResult packRhsPanel(mlir::RewriterBase &rewriter, const RhsPanel &panel);
+
+/// Where and how one left-operand cache block is packed.
+struct LhsBlock {
+  /// The register tile whose operand `operand` is a memref.subview of the cache block's slice
+  /// of the left operand.
+  mlir::linalg::LinalgOp registerTile;
+  unsigned operand;
+  /// The block is copied right before this op (the outermost register-level loop), once per
+  /// cache block, and every register tile of the block reads its rows from the copy.
+  mlir::Operation *copyBefore;
+  /// As RhsPanel::bufferHome.
+  mlir::Operation *bufferHome;
+  /// The operand's map results of the m and k loops; one of them must be the last result (the
+  /// contiguous axis), every other result a unit slice of the block.
+  unsigned mResult, kResult;
+  /// Static upper bounds of the block's m and k extents, and the copy's vector width.
+  int64_t blockM, blockK, copyWidth;
+};
+
+/// The operand of `op` that is the left operand of a contraction over loops m, n, k: it is
+/// read with m and k, without n, every result a plain loop dimension. Returns its operand
+/// number and the results of m and k.
+std::optional<std::tuple<unsigned, unsigned, unsigned>>
+matchLhsOperand(mlir::linalg::LinalgOp op, unsigned m, unsigned n, unsigned k);
+
+/// Mechanism: copies the cache block's m x k slice of the left operand into a stack buffer of
+/// the block's shape (its rows contiguous, blockK or blockM elements apart instead of the
+/// operand's full row length), once per block before the register loops, and makes the
+/// register tile read its rows from there. Fails without changing the IR when the operand's
+/// slice is not laid out as required.
+mlir::LogicalResult packLhsBlock(mlir::RewriterBase &rewriter, const LhsBlock &block);
 
 } // namespace tlc
 

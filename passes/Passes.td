@@ -277,6 +277,18 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     the row-tile loop of an epilogue-fused contraction, tlc-fuse-epilogues) has the whole
     operand packed once before that loop, and all its row tiles read it from there.
 
+    With `pack-lhs`, the left operand's m x k slice of each cache block (read with k or m as
+    its contiguous axis) is copied, right before the block's register loops, into a 64-byte
+    aligned stack buffer of the block's shape (`cache-m` x `cache-k`, one per thread like the
+    right operand's), and the register tiles read their rows from there: a register tile's
+    rows are then `cache-k` elements apart instead of the operand's row length (8 KiB at
+    k = 2048, so all of a tile's rows fall into one L1 set and onto as many pages), and the
+    copy reads the block as long contiguous rows. Blocks read by fewer than
+    `pack-lhs-min-cols` columns of n, and left operands whose buffer (behind any views) is
+    smaller than `pack-lhs-min-bytes`, are not packed. A contraction whose left operand is
+    packed takes n blocks of `pack-lhs-cache-n` columns when set (each copy then serves more
+    register strips, and the operand is re-read by fewer n blocks).
+
     With `fuse-fill` (the default), a contraction whose output buffer a `linalg.fill` sets
     right before it (only view ops between) has that fill moved into its register tiles: each
     tile fills its own output slice right before its k loop (the fill is marked
@@ -309,6 +321,14 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "this size">,
     Option<"fuseFill", "fuse-fill", "bool", /*default=*/"true",
            "move the fill of a contraction's output into its register tiles">,
+    Option<"packLhs", "pack-lhs", "bool", /*default=*/"false",
+           "copy each m x k block of the left operand into a compact stack buffer">,
+    Option<"packLhsMinCols", "pack-lhs-min-cols", "int64_t", /*default=*/"64",
+           "pack only when at least this many columns of n read each packed block">,
+    Option<"packLhsMinBytes", "pack-lhs-min-bytes", "int64_t", /*default=*/"0",
+           "pack only a left operand whose buffer has at least this many bytes">,
+    Option<"packLhsCacheN", "pack-lhs-cache-n", "int64_t", /*default=*/"0",
+           "n block of a contraction whose left operand is packed (0: cache-n)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -151,6 +152,16 @@ Operation *packedBufferHome(scf::ForOp parallelLoop, Operation *outermost) {
     if (isa<scf::ParallelOp>(p))
       home = p;
   return home;
+}
+
+/// The size of the buffer behind the memref view `v` (through subviews, casts, reshapes), 0
+/// when it is not statically shaped.
+int64_t bufferBytes(Value v) {
+  auto root = memref::skipViewLikeOps(cast<TypedValue<BaseMemRefType>>(v));
+  auto type = dyn_cast<MemRefType>(root.getType());
+  if (!type || !type.hasStaticShape())
+    return 0;
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
 }
 
 /// The linalg.fill that sets all of `op`'s init buffer right before it: an earlier op of the
@@ -372,9 +383,20 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         if (!wholeOperandBefore && loops.mRange < packMinRows)
           rhs.reset();
       }
+      // Left-operand packing: its blocks must be read by enough register strips of n, and
+      // the operand large enough (packLhsMinBytes: a small one stays cached between the n
+      // blocks that re-read it, so the copy only adds work).
+      std::optional<std::tuple<unsigned, unsigned, unsigned>> lhs;
+      if (packLhs && std::min<int64_t>(cacheN, loops.nRange) >= packLhsMinCols)
+        lhs = tlc::matchLhsOperand(op, loops.m, loops.n, loops.k);
+      if (lhs && bufferBytes(op->getOperand(std::get<0>(*lhs))) < packLhsMinBytes)
+        lhs.reset();
+      // A packed left-operand block may serve a wider n block (more strips per copy, and the
+      // operand re-read by half as many n blocks).
+      int64_t blockN = lhs && packLhsCacheN > 0 ? packLhsCacheN : cacheN;
       // Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left).
       FailureOr<scf::SCFTilingResult> outer =
-          tile(rewriter, op, tileSizes(ctx, loops, cacheM, cacheN, cacheK, 0),
+          tile(rewriter, op, tileSizes(ctx, loops, cacheM, blockN, cacheK, 0),
                interchange(loops, {loops.n, loops.k, loops.m}));
       if (failed(outer)) {
         op.emitOpError("cache-level tiling failed");
@@ -436,7 +458,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
             continue;
           }
           if (launches > 1 &&
-              (order[i] != loops.m || 2 * loops.mRange * std::min<int64_t>(cacheN, loops.nRange) *
+              (order[i] != loops.m || 2 * loops.mRange * std::min<int64_t>(blockN, loops.nRange) *
                                               std::min<int64_t>(cacheK, loops.kRange) <
                                           parallelMinFlops))
             break;
@@ -456,12 +478,27 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
                                                                                 : parallelLoop,
                              outer->loops.front()),
             wholeOperandBefore, kResult, nResult, std::min<int64_t>(cacheK, loops.kRange),
-            std::min<int64_t>(cacheN, loops.nRange), registerN};
+            std::min<int64_t>(blockN, loops.nRange), registerN};
         // Whole-operand packing may not apply (e.g. a batch of panels): then per block.
         if (failed(tlc::packRhsPanel(rewriter, panel)) && panel.wholeOperandBefore) {
           panel.wholeOperandBefore = nullptr;
           (void)tlc::packRhsPanel(rewriter, panel);
         }
+      }
+      if (lhs) {
+        auto [operand, mResult, kResult] = *lhs;
+        // The copy is inside the m block loop: when that loop runs on threads, the buffer
+        // lives in its body (one per thread).
+        tlc::LhsBlock block{registerTile,
+                            operand,
+                            inner->loops.front().getOperation(),
+                            packedBufferHome(parallelLoop, outer->loops.front()),
+                            mResult,
+                            kResult,
+                            std::min<int64_t>(cacheM, loops.mRange),
+                            std::min<int64_t>(cacheK, loops.kRange),
+                            registerN};
+        (void)tlc::packLhsBlock(rewriter, block);
       }
       // Peel the register-level m and n loops so full tiles get static shapes (once a
       // canonicalization folds the constant sizes into the subviews).

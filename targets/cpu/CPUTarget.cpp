@@ -272,6 +272,17 @@ private:
     // would copy its whole im2col panel for 8 register tiles) costs about as much to copy as
     // its conflict-free reads save.
     tiles.packMinRows = 16 * tiles.registerM;
+    // A left-operand block is re-read by every register strip of its n block, and the whole
+    // operand once per n block. Packed, its rows are cache-k apart, not one operand row (set
+    // and page conflicts at k = 1024-2048), and each copy reads long contiguous rows. That
+    // paid only where the operand comes from memory again at each n block (16 MiB, 2048^2
+    // f32), and most with n blocks twice as wide (half the copies and re-reads; alone, the
+    // wider block was slower); at 4 MiB (1024^2), cached between n blocks, the copies cost
+    // 2-6%.
+    tiles.packLhs = true;
+    tiles.packLhsMinCols = 4 * tiles.registerN;
+    tiles.packLhsMinBytes = 8 << 20;
+    tiles.packLhsCacheN = 2 * tiles.cacheN;
     return tiles;
   }
 
