@@ -358,7 +358,8 @@ def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
 def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
   let summary = "Vectorize linalg ops along contiguous rows: multi-accumulator reductions, masked tails";
   let description = [{
-    Rewrites each statically shaped `linalg.generic` on buffers whose innermost loop walks the
+    Generalizes each `linalg.copy` on buffers (a convolution's padding copy, a tile's copy-out)
+    and then rewrites each statically shaped `linalg.generic` on buffers whose innermost loop walks the
     last, unit-stride dimension of every operand that it indexes (operands it does not index
     are read once per row and broadcast; map results must be loop dimensions or constants)
     and whose body is elementwise-mappable scalar code. Outer loops become `scf.for`; the row

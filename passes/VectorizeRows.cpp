@@ -612,6 +612,20 @@ struct TLCVectorizeRowsPass : tlc::impl::TLCVectorizeRowsBase<TLCVectorizeRowsPa
   void runOnOperation() override {
     int64_t lanes = std::max<int64_t>(vectorBits / 32, 2);
     int64_t accs = std::max<int64_t>(accumulators, 1);
+    // Copies on buffers (tlc-lower-memref-copy's, e.g. a convolution's padding copy and its
+    // tiles' copy-out) are rows like any elementwise op: as generics they take the same
+    // vector path (LLVM left their short rows as unrolled scalar moves).
+    SmallVector<linalg::CopyOp> copies;
+    getOperation().walk([&](linalg::CopyOp op) {
+      if (op.hasPureBufferSemantics())
+        copies.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::CopyOp copy : copies) {
+      rewriter.setInsertionPoint(copy);
+      if (failed(linalg::generalizeNamedOp(rewriter, copy)))
+        return signalPassFailure();
+    }
     SmallVector<std::pair<linalg::GenericOp, RowPlan>, 4> work;
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<RowPlan> plan = analyze(op, lanes))

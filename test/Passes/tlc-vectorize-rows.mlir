@@ -406,3 +406,30 @@ func.func @no_prefetch(%x: memref<4x37xf32>, %y: memref<4x37xf32>, %v: memref<2x
   }
   return
 }
+
+// -----
+
+// A copy on buffers (a convolution's padding copy: 20 columns into the interior of a padded
+// image) is a row like any elementwise op: two whole vectors of 8 and a masked tail of 4,
+// no scalar loop. A copy whose innermost loop is strided in its source (a transpose) is left
+// as a generic for convert-linalg-to-loops.
+// CHECK-LABEL: func.func @copy_rows
+// CHECK-NOT: linalg.copy
+// CHECK: scf.for %[[R:.+]] =
+// CHECK: %[[V:.+]] = vector.load %{{.+}}[%[[R]], %{{.+}}] : memref<3x20xf32>, vector<8xf32>
+// CHECK: vector.store %[[V]], %{{.+}}[%[[R]], %{{.+}}] : memref<3x20xf32, strided<[22, 1], offset: 23>>, vector<8xf32>
+// CHECK: vector.maskedload
+// CHECK: vector.maskedstore
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel"]
+// CHECK-NOT: vector.load
+// CHECK: return
+func.func @copy_rows(%x: memref<3x20xf32>, %padded: memref<5x22xf32>, %t: memref<20x3xf32>) {
+  %interior = memref.subview %padded[1, 1] [3, 20] [1, 1]
+      : memref<5x22xf32> to memref<3x20xf32, strided<[22, 1], offset: 23>>
+  linalg.copy ins(%x : memref<3x20xf32>) outs(%interior : memref<3x20xf32, strided<[22, 1], offset: 23>>)
+  %xt = memref.transpose %x (d0, d1) -> (d1, d0)
+      : memref<3x20xf32> to memref<20x3xf32, strided<[1, 20]>>
+  linalg.copy ins(%xt : memref<20x3xf32, strided<[1, 20]>>) outs(%t : memref<20x3xf32>)
+  return
+}
