@@ -62,6 +62,22 @@ Value copyRows(OpBuilder &b, Location loc, Value from, Value into) {
 
 } // namespace
 
+tlc::ConvTileLoop tlc::buildConvTileLoop(RewriterBase &rewriter, Location loc, int64_t images,
+                                         int64_t rowBlocks, int64_t rows, Value dest) {
+  auto forall = scf::ForallOp::create(
+      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(images * rowBlocks)},
+      ValueRange{dest}, std::nullopt);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  Value t = forall.getInductionVars()[0];
+  AffineExpr d0 = getAffineDimExpr(0, rewriter.getContext());
+  auto apply = [&](AffineExpr e, OpFoldResult v) {
+    return affine::makeComposedFoldedAffineApply(rewriter, loc, e, {v});
+  };
+  OpFoldResult rowBlock = apply(d0 % rowBlocks, t);
+  return {forall, forall.getRegionIterArgs()[0], apply(d0.floorDiv(rowBlocks), t), rowBlock,
+          apply(d0 * rows, rowBlock)};
+}
+
 void tlc::buildMacBody(OpBuilder &b, Location loc, ValueRange args) {
   Value p = arith::MulFOp::create(b, loc, args[0], args[1]);
   Value s = arith::AddFOp::create(b, loc, args[2], p);
@@ -146,22 +162,11 @@ LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFc
     fillValue = fill.getInputs()[0];
     dest = fill.getOutputs()[0];
   }
-  // One loop over all tiles (the thread pool and the per-iteration buffer bound take
-  // one-dimensional loops): tile t is image t / RB, row block t % RB.
-  int64_t rowBlocks = oh / rows;
-  auto forall = scf::ForallOp::create(
-      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(n * rowBlocks)},
-      ValueRange{dest}, std::nullopt);
-  rewriter.setInsertionPoint(forall.getTerminator());
-  Value t = forall.getInductionVars()[0];
-  Value outArg = forall.getRegionIterArgs()[0];
+  ConvTileLoop loop = buildConvTileLoop(rewriter, loc, n, oh / rows, rows, dest);
+  scf::ForallOp forall = loop.forall;
+  Value outArg = loop.outArg;
+  OpFoldResult img = loop.image, rowBlock = loop.rowBlock, row0 = loop.firstRow;
   AffineExpr d0 = getAffineDimExpr(0, ctx);
-  auto apply = [&](AffineExpr e, OpFoldResult v) {
-    return affine::makeComposedFoldedAffineApply(rewriter, loc, e, {v});
-  };
-  OpFoldResult img = apply(d0.floorDiv(rowBlocks), t);
-  OpFoldResult rowBlock = apply(d0 % rowBlocks, t);
-  OpFoldResult row0 = apply(d0 * rows, rowBlock);
   OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
   auto idx = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
 

@@ -4,6 +4,7 @@
 #define TLC_PASSES_CONVOLUTIONTILES_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tlc {
@@ -22,6 +23,18 @@ llvm::SmallVector<int64_t> convAttrValues(mlir::DenseIntElementsAttr attr);
 
 /// The multiply-accumulate body `acc + x * w` of a contraction generic.
 void buildMacBody(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args);
+
+/// The loop over a convolution's output tiles: one scf.forall of `images * rowBlocks`
+/// iterations carrying `dest` (the thread pool and the per-iteration buffer bound take
+/// one-dimensional loops); tile t is image t / rowBlocks, row block t % rowBlocks, its first
+/// output row `rowBlock * rows`. The builder is left before the loop's terminator.
+struct ConvTileLoop {
+  mlir::scf::ForallOp forall;
+  mlir::Value outArg;
+  mlir::OpFoldResult image, rowBlock, firstRow;
+};
+ConvTileLoop buildConvTileLoop(mlir::RewriterBase &rewriter, mlir::Location loc, int64_t images,
+                               int64_t rowBlocks, int64_t rows, mlir::Value dest);
 
 /// Policy: the output rows per tile for `batch` images of `outH` x `outW` output pixels and
 /// `depth` (C*KH*KW) im2col rows: a divisor of `outH` (static tile shapes) whose pixel count

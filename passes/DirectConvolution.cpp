@@ -117,19 +117,15 @@ LogicalResult tlc::lowerConvToDirectTiles(RewriterBase &rewriter, linalg::Conv2D
   Value flat =
       tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({n, c, imagePixels}, et),
                                       input, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-  int64_t rowBlocks = oh / rows;
-  auto forall = scf::ForallOp::create(rewriter, loc,
-                                      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(n * rowBlocks)},
-                                      ValueRange{fill.getOutputs()[0]}, std::nullopt);
-  rewriter.setInsertionPoint(forall.getTerminator());
-  Value t = forall.getInductionVars()[0];
-  Value outArg = forall.getRegionIterArgs()[0];
+  tlc::ConvTileLoop loop =
+      tlc::buildConvTileLoop(rewriter, loc, n, oh / rows, rows, fill.getOutputs()[0]);
+  scf::ForallOp forall = loop.forall;
+  Value outArg = loop.outArg;
+  OpFoldResult img = loop.image, row0 = loop.firstRow;
   AffineExpr d0 = getAffineDimExpr(0, ctx);
   auto apply = [&](AffineExpr e, OpFoldResult v) {
     return affine::makeComposedFoldedAffineApply(rewriter, loc, e, {v});
   };
-  OpFoldResult img = apply(d0.floorDiv(rowBlocks), t);
-  OpFoldResult row0 = apply((d0 % rowBlocks) * rows, t);
   OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
   auto idx = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
 

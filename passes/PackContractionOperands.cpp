@@ -47,6 +47,19 @@ static bool hoistOutOf(Value value, scf::ForOp loop, SmallVectorImpl<Operation *
 }
 
 /// The buffer a memref view is taken from (through subviews, views, casts and reshapes).
+/// `block`'s type when it is a memref of integers or floats whose last dimension has unit
+/// stride (rows a packing copy reads with vector loads); null otherwise.
+static MemRefType unitStrideRowsType(Value block) {
+  auto type = dyn_cast<MemRefType>(block.getType());
+  if (!type || !type.getElementType().isIntOrFloat())
+    return nullptr;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return nullptr;
+  return type;
+}
+
 static Value rootBuffer(Value v) {
   auto memref = dyn_cast<TypedValue<BaseMemRefType>>(v);
   return memref ? memref::skipViewLikeOps(memref) : v;
@@ -111,14 +124,10 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
     panelK = blockSlice.getSourceType().getDimSize(panel.kResult);
     panelN = blockSlice.getSourceType().getDimSize(panel.nResult);
   }
-  auto blockType = dyn_cast<MemRefType>(block.getType());
-  if (!blockType || !blockType.getElementType().isIntOrFloat())
+  MemRefType blockType = unitStrideRowsType(block);
+  if (!blockType)
     return failure();
   unsigned rank = blockType.getRank();
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(blockType.getStridesAndOffset(strides, offset)) || strides.back() != 1)
-    return failure();
   for (unsigned i = 0; i < rank; ++i)
     if (i != panel.kResult && i != panel.nResult && blockType.getDimSize(i) != 1)
       return failure();
@@ -239,14 +248,10 @@ LogicalResult tlc::packLhsBlock(RewriterBase &rewriter, const LhsBlock &lhs) {
   if (!tileSlice)
     return failure();
   Value block = tileSlice.getSource();
-  auto blockType = dyn_cast<MemRefType>(block.getType());
-  if (!blockType || !blockType.getElementType().isIntOrFloat())
+  MemRefType blockType = unitStrideRowsType(block);
+  if (!blockType)
     return failure();
   unsigned rank = blockType.getRank();
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(blockType.getStridesAndOffset(strides, offset)) || strides.back() != 1)
-    return failure();
   // Rows along the contiguous axis (k for a row-major left operand, m for a transposed one),
   // one row per index of the other.
   unsigned inner = rank - 1;

@@ -13,27 +13,16 @@ import math
 
 import numpy as np
 
+import fit_exp_polynomial as fit_exp  # the Lawson fit and the f32 FMA emulation
+
 f32 = np.float32
 
 
 def fit(degree=5, iterations=300):
-    f = np.cos(np.linspace(0, np.pi, 4001)) * 0.5
-    e = np.exp2(f)
-    powers = np.vander(f, degree + 1, increasing=True)
-    weights = np.ones_like(f)
-    for _ in range(iterations):
-        w = np.sqrt(weights)[:, None]
-        tail, *_ = np.linalg.lstsq(powers[:, 1:] * w / e[:, None], w[:, 0] * (e - 1) / e,
-                                   rcond=None)
-        c = np.concatenate([[1.0], tail])
-        err = np.abs(powers @ c / e - 1)
-        weights = weights * err
-        weights /= weights.sum()
-    return c, err.max()
+    return fit_exp.fit(degree, iterations, func=np.exp2, half=0.5)
 
 
-def fma(a, b, c):  # a product of two f32 values is exact in f64: one rounding, like an FMA
-    return (np.float64(a) * np.float64(b) + np.float64(c)).astype(f32)
+fma = fit_exp.fma
 
 
 def exp2_portable(t, c32):

@@ -12,10 +12,12 @@ import numpy as np
 f32 = np.float32
 
 
-def fit(degree=5, iterations=300):
-    half = np.log(2) / 2
+def fit(degree=5, iterations=300, func=np.exp, half=np.log(2) / 2):
+    """Lawson's iteration: the degree-`degree` relative-error minimax fit of `func` on
+    [-half, half] with the constant term fixed to 1 (func(0) == 1). Returns the coefficients
+    (lowest degree first) and the fit's largest relative error."""
     r = np.cos(np.linspace(0, np.pi, 4001)) * half
-    e = np.exp(r)
+    e = func(r)
     powers = np.vander(r, degree + 1, increasing=True)
     weights = np.ones_like(r)
     for _ in range(iterations):
