@@ -59,12 +59,6 @@ struct FastErfF32 : OpRewritePattern<math::ErfOp> {
     auto f = [&](float v) {
       return tlc::splatConstant(rewriter, loc, type, rewriter.getF32FloatAttr(v));
     };
-    auto horner = [&](ArrayRef<float> c, Value s) {
-      Value acc = f(c.back());
-      for (float coefficient : llvm::reverse(c.drop_back()))
-        acc = math::FmaOp::create(rewriter, loc, acc, s, f(coefficient));
-      return acc;
-    };
     // Compare-and-select clamps to [-bound, bound] (tlc::clampBySelect: NaN flows through).
     auto clamp = [&](Value v, float bound) {
       v = tlc::clampBySelect(rewriter, loc, v, arith::CmpFPredicate::OLT, f(-bound));
@@ -102,8 +96,8 @@ struct FastErfF32 : OpRewritePattern<math::ErfOp> {
     SmallVector<float> ps = scaled(p, c), qs = scaled(q, 1.0);
     x = clamp(x, static_cast<float>(4.0 / std::fabs(c)));
     Value s = arith::MulFOp::create(rewriter, loc, x, x);
-    Value num = arith::MulFOp::create(rewriter, loc, x, horner(ps, s));
-    Value r = arith::DivFOp::create(rewriter, loc, num, horner(qs, s));
+    Value num = arith::MulFOp::create(rewriter, loc, x, tlc::hornerFma(rewriter, loc, ps, s));
+    Value r = arith::DivFOp::create(rewriter, loc, num, tlc::hornerFma(rewriter, loc, qs, s));
     rewriter.replaceOp(op, clamp(r, 1.0f));
     return success();
   }

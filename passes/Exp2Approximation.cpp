@@ -74,32 +74,22 @@ private:
                               constant(rewriter, loc, type, hi));
   }
 
-  // Horner over the coefficients times `scale` (2 in the exponent-bits form, 1 otherwise).
+  // The coefficients times `scale` (2 in the exponent-bits form, 1 otherwise), by Horner.
   static Value polynomial(PatternRewriter &rewriter, Location loc, Value frac, float scale) {
-    Type type = frac.getType();
-    Value poly = constant(rewriter, loc, type, scale * kExp2Coefficients[5]);
-    for (int i = 4; i >= 0; --i)
-      poly = math::FmaOp::create(rewriter, loc, poly, frac,
-                                 constant(rewriter, loc, type, scale * kExp2Coefficients[i]));
-    return poly;
+    SmallVector<float> scaled;
+    for (float c : kExp2Coefficients)
+      scaled.push_back(scale * c);
+    return tlc::hornerFma(rewriter, loc, scaled, frac);
   }
 
   static Value expandWithExponentBits(PatternRewriter &rewriter, Location loc, Value x) {
     Type type = x.getType();
-    Type i32 = rewriter.getI32Type();
-    auto vectorType = dyn_cast<VectorType>(type);
-    Type intType = vectorType ? Type(vectorType.clone(i32)) : i32;
     constexpr float shifter = 0x1.8p23f + 126.0f;
     Value t = clamp(rewriter, loc, x, -126.0f, 128.0f);
     Value s = arith::AddFOp::create(rewriter, loc, t, constant(rewriter, loc, type, shifter));
     Value k = arith::SubFOp::create(rewriter, loc, s, constant(rewriter, loc, type, shifter));
     Value poly = polynomial(rewriter, loc, arith::SubFOp::create(rewriter, loc, t, k), 2.0f);
-    Value bits = arith::BitcastOp::create(rewriter, loc, intType, s);
-    bits = arith::ShLIOp::create(
-        rewriter, loc, bits,
-        tlc::splatConstant(rewriter, loc, intType, rewriter.getI32IntegerAttr(23)));
-    Value scale = arith::BitcastOp::create(rewriter, loc, type, bits);
-    return arith::MulFOp::create(rewriter, loc, poly, scale);
+    return tlc::timesExponentBits(rewriter, loc, poly, s);
   }
 
   static Value expandWithScaleF(PatternRewriter &rewriter, Location loc, Value x) {

@@ -39,9 +39,6 @@ struct FastExpF32 : OpRewritePattern<math::ExpOp> {
     if (!tlc::isF32OrF32Vector(type))
       return rewriter.notifyMatchFailure(op, "not an f32 scalar or vector");
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
-    auto vectorType = dyn_cast<VectorType>(type);
-    Type intType = vectorType ? Type(vectorType.clone(i32)) : i32;
     auto f = [&](float v) {
       return tlc::splatConstant(rewriter, loc, type, rewriter.getF32FloatAttr(v));
     };
@@ -67,15 +64,8 @@ struct FastExpF32 : OpRewritePattern<math::ExpOp> {
     Value k = arith::SubFOp::create(rewriter, loc, t, f(shifter));
     Value r = fma(k, f(-ln2Hi), xc);
     r = fma(k, f(-ln2Lo), r);
-    Value poly = f(q[5]);
-    for (int i = 4; i >= 0; --i)
-      poly = fma(poly, r, f(q[i]));
-    Value bits = arith::BitcastOp::create(rewriter, loc, intType, t);
-    bits = arith::ShLIOp::create(rewriter, loc, bits,
-                                 tlc::splatConstant(rewriter, loc, intType,
-                                                    rewriter.getI32IntegerAttr(23)));
-    Value scale = arith::BitcastOp::create(rewriter, loc, type, bits);
-    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, poly, scale);
+    Value poly = tlc::hornerFma(rewriter, loc, q, r);
+    rewriter.replaceOp(op, tlc::timesExponentBits(rewriter, loc, poly, t));
     return success();
   }
 };

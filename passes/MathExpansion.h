@@ -1,9 +1,10 @@
 // Building blocks shared by tlc's f32 math expansions (ExpApproximation.cpp,
-// ErfApproximation.cpp).
+// Exp2Approximation.cpp, ErfApproximation.cpp).
 #ifndef TLC_PASSES_MATHEXPANSION_H
 #define TLC_PASSES_MATHEXPANSION_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -31,6 +32,33 @@ inline mlir::Value clampBySelect(mlir::OpBuilder &b, mlir::Location loc, mlir::V
                                  mlir::arith::CmpFPredicate pred, mlir::Value bound) {
   mlir::Value out = mlir::arith::CmpFOp::create(b, loc, pred, v, bound);
   return mlir::arith::SelectOp::create(b, loc, out, bound, v);
+}
+
+/// The polynomial with f32 `coefficients` (lowest degree first) at `x`, by Horner's rule with
+/// one FMA per degree.
+inline mlir::Value hornerFma(mlir::OpBuilder &b, mlir::Location loc,
+                             llvm::ArrayRef<float> coefficients, mlir::Value x) {
+  mlir::Type type = x.getType();
+  auto c = [&](float v) { return splatConstant(b, loc, type, b.getF32FloatAttr(v)); };
+  mlir::Value acc = c(coefficients.back());
+  for (float coefficient : llvm::reverse(coefficients.drop_back()))
+    acc = mlir::math::FmaOp::create(b, loc, acc, x, c(coefficient));
+  return acc;
+}
+
+/// `poly * 2^(k-1)`, where the low mantissa bits of the f32 `shifted` hold k + 126 (shifted =
+/// t + 1.5 * 2^23 + 126 for an integral t = k): those bits moved into the exponent field.
+inline mlir::Value timesExponentBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value poly,
+                                     mlir::Value shifted) {
+  mlir::Type type = poly.getType();
+  mlir::Type i32 = b.getI32Type();
+  auto vectorType = mlir::dyn_cast<mlir::VectorType>(type);
+  mlir::Type intType = vectorType ? mlir::Type(vectorType.clone(i32)) : i32;
+  mlir::Value bits = mlir::arith::BitcastOp::create(b, loc, intType, shifted);
+  bits = mlir::arith::ShLIOp::create(b, loc, bits,
+                                     splatConstant(b, loc, intType, b.getI32IntegerAttr(23)));
+  mlir::Value scale = mlir::arith::BitcastOp::create(b, loc, type, bits);
+  return mlir::arith::MulFOp::create(b, loc, poly, scale);
 }
 
 } // namespace tlc
