@@ -46,7 +46,6 @@ static bool hoistOutOf(Value value, scf::ForOp loop, SmallVectorImpl<Operation *
   return true;
 }
 
-/// The buffer a memref view is taken from (through subviews, views, casts and reshapes).
 /// `block`'s type when it is a memref of integers or floats whose last dimension has unit
 /// stride (rows a packing copy reads with vector loads); null otherwise.
 static MemRefType unitStrideRowsType(Value block) {
@@ -60,6 +59,57 @@ static MemRefType unitStrideRowsType(Value block) {
   return type;
 }
 
+/// Mechanism: at the rewriter's insertion point, `for r < rows: for c < cols step width:
+/// dst[dstIndices(r, c)] = src[.., r, .., c]` (`rows` and `cols` the extents of `src`'s
+/// dimensions `rowDim` and `colDim`, the latter contiguous; every other index 0), one vector
+/// of `width` lanes per step. The column loop is peeled: full vectors unmasked (the mask
+/// folds to all-true), the row's last partial one masked. The row loop is outermost, so the
+/// source is read row by row, contiguously.
+static void
+copyRowsInVectors(RewriterBase &rewriter, Location loc, Value src, unsigned rowDim, unsigned colDim,
+                  int64_t width, Value dst,
+                  function_ref<SmallVector<Value>(OpBuilder &, Value, Value)> dstIndices) {
+  MLIRContext *ctx = rewriter.getContext();
+  auto srcType = cast<MemRefType>(src.getType());
+  Type elementType = srcType.getElementType();
+  unsigned rank = srcType.getRank();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, width);
+  Value rows = memref::DimOp::create(rewriter, loc, src, rowDim);
+  Value cols = memref::DimOp::create(rewriter, loc, src, colDim);
+  auto rowLoop = scf::ForOp::create(rewriter, loc, zero, rows, one);
+  rewriter.setInsertionPointToStart(rowLoop.getBody());
+  Value row = rowLoop.getInductionVar();
+  auto colLoop = scf::ForOp::create(rewriter, loc, zero, cols, step);
+  rewriter.setInsertionPointToStart(colLoop.getBody());
+  Value col = colLoop.getInductionVar();
+  AffineExpr d0, d1;
+  bindDims(ctx, d0, d1);
+  Value valid = affine::AffineMinOp::create(
+      rewriter, loc, AffineMap::get(2, 0, {getAffineConstantExpr(width, ctx), d1 - d0}, ctx),
+      ValueRange{col, cols});
+  Value mask = vector::CreateMaskOp::create(
+      rewriter, loc, VectorType::get({width}, rewriter.getI1Type()), ValueRange{valid});
+  Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elementType));
+  SmallVector<Value> srcIndices(rank, zero);
+  srcIndices[rowDim] = row;
+  srcIndices[colDim] = col;
+  SmallVector<Value> dstIdx = dstIndices(rewriter, row, col);
+  ArrayAttr inBounds = rewriter.getBoolArrayAttr({true});
+  Value v = vector::TransferReadOp::create(
+      rewriter, loc, VectorType::get({width}, elementType), src, srcIndices,
+      AffineMap::getMinorIdentityMap(rank, 1, ctx), padding, mask, inBounds);
+  vector::TransferWriteOp::create(
+      rewriter, loc, Type(), v, dst, dstIdx,
+      AffineMap::getMinorIdentityMap(cast<MemRefType>(dst.getType()).getRank(), 1, ctx), mask,
+      inBounds);
+  scf::ForOp partial;
+  rewriter.setInsertionPoint(colLoop);
+  (void)scf::peelForLoopAndSimplifyBounds(rewriter, colLoop, partial);
+}
+
+/// The buffer a memref view is taken from (through subviews, views, casts and reshapes).
 static Value rootBuffer(Value v) {
   auto memref = dyn_cast<TypedValue<BaseMemRefType>>(v);
   return memref ? memref::skipViewLikeOps(memref) : v;
@@ -159,48 +209,21 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
   rewriter.setInsertionPoint(copyBefore);
 
   // for k in rows: for j in strips: packed[j / stripN][.., k, 0:w] = block[.., k, j:j+w].
-  // The row loop is outermost so the source is read row by row, contiguously.
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value stripStep = arith::ConstantIndexOp::create(rewriter, loc, panel.stripN);
-  Value rows = memref::DimOp::create(rewriter, loc, block, panel.kResult);
-  Value cols = memref::DimOp::create(rewriter, loc, block, panel.nResult);
-  auto rowLoop = scf::ForOp::create(rewriter, loc, zero, rows, one);
-  rewriter.setInsertionPointToStart(rowLoop.getBody());
-  Value row = rowLoop.getInductionVar();
-  auto stripLoop = scf::ForOp::create(rewriter, loc, zero, cols, stripStep);
-  rewriter.setInsertionPointToStart(stripLoop.getBody());
-  Value col = stripLoop.getInductionVar();
-  AffineExpr d0, d1;
-  bindDims(ctx, d0, d1);
-  Value width = affine::AffineMinOp::create(
-      rewriter, loc, AffineMap::get(2, 0, {getAffineConstantExpr(panel.stripN, ctx), d1 - d0}, ctx),
-      ValueRange{col, cols});
-  Value strip = affine::AffineApplyOp::create(
-      rewriter, loc, AffineMap::get(1, 0, d0.floorDiv(panel.stripN)), ValueRange{col});
-  auto vectorType = VectorType::get({panel.stripN}, elementType);
-  Value mask = vector::CreateMaskOp::create(
-      rewriter, loc, VectorType::get({panel.stripN}, rewriter.getI1Type()), ValueRange{width});
-  Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elementType));
-  SmallVector<Value> readIndices(rank, zero), writeIndices(rank + 1, zero);
-  readIndices[panel.kResult] = row;
-  readIndices[panel.nResult] = col;
-  writeIndices[0] = strip;
-  writeIndices[1 + panel.kResult] = row;
-  ArrayAttr inBounds = rewriter.getBoolArrayAttr({true});
-  Value v = vector::TransferReadOp::create(
-      rewriter, loc, vectorType, block, readIndices,
-      AffineMap::getMinorIdentityMap(rank, 1, ctx), padding, mask, inBounds);
-  vector::TransferWriteOp::create(rewriter, loc, Type(), v, packed, writeIndices,
-                                  AffineMap::getMinorIdentityMap(rank + 1, 1, ctx), mask,
-                                  inBounds);
-  // Full strips unmasked (the mask folds to all-true), the last partial strip masked.
-  scf::ForOp partial;
-  rewriter.setInsertionPoint(stripLoop);
-  (void)scf::peelForLoopAndSimplifyBounds(rewriter, stripLoop, partial);
+  copyRowsInVectors(
+      rewriter, loc, block, panel.kResult, panel.nResult, panel.stripN, packed,
+      [&](OpBuilder &b, Value row, Value col) {
+        SmallVector<Value> indices(rank + 1, arith::ConstantIndexOp::create(b, loc, 0));
+        indices[0] = affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx).floorDiv(panel.stripN)),
+            ValueRange{col});
+        indices[1 + panel.kResult] = row;
+        return indices;
+      });
 
   // The register tile reads packed[n / stripN][.., k, 0:w] instead of block[.., k, n:n+w].
   rewriter.setInsertionPoint(tile);
+  AffineExpr d0, d1;
+  bindDims(ctx, d0, d1);
   // Block offsets along n are multiples of the strip width (cache-n is), so are the tiles'.
   SmallVector<OpFoldResult> tileOffsets = tileSlice.getMixedOffsets();
   SmallVector<OpFoldResult> offsets{affine::makeComposedFoldedAffineApply(
@@ -273,7 +296,6 @@ LogicalResult tlc::packLhsBlock(RewriterBase &rewriter, const LhsBlock &lhs) {
   if (!DominanceInfo(lhs.copyBefore->getParentOp()).properlyDominates(block, lhs.copyBefore))
     return failure();
 
-  MLIRContext *ctx = rewriter.getContext();
   Location loc = tile.getLoc();
   Type elementType = blockType.getElementType();
   auto packedType = MemRefType::get(packedShape, elementType);
@@ -284,39 +306,13 @@ LogicalResult tlc::packLhsBlock(RewriterBase &rewriter, const LhsBlock &lhs) {
   // for r in rows: for c in row, step w: packed[.., r, c:c+w] = block[.., r, c:c+w]; the
   // packed row starts at the same indices, only the row stride shrinks to the block's.
   rewriter.setInsertionPoint(lhs.copyBefore);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value step = arith::ConstantIndexOp::create(rewriter, loc, lhs.copyWidth);
-  Value rows = memref::DimOp::create(rewriter, loc, block, outer);
-  Value cols = memref::DimOp::create(rewriter, loc, block, inner);
-  auto rowLoop = scf::ForOp::create(rewriter, loc, zero, rows, one);
-  rewriter.setInsertionPointToStart(rowLoop.getBody());
-  auto colLoop = scf::ForOp::create(rewriter, loc, zero, cols, step);
-  rewriter.setInsertionPointToStart(colLoop.getBody());
-  Value col = colLoop.getInductionVar();
-  AffineExpr d0, d1;
-  bindDims(ctx, d0, d1);
-  Value width = affine::AffineMinOp::create(
-      rewriter, loc,
-      AffineMap::get(2, 0, {getAffineConstantExpr(lhs.copyWidth, ctx), d1 - d0}, ctx),
-      ValueRange{col, cols});
-  Value mask = vector::CreateMaskOp::create(
-      rewriter, loc, VectorType::get({lhs.copyWidth}, rewriter.getI1Type()), ValueRange{width});
-  Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elementType));
-  SmallVector<Value> indices(rank, zero);
-  indices[outer] = rowLoop.getInductionVar();
-  indices[inner] = col;
-  AffineMap rowMap = AffineMap::getMinorIdentityMap(rank, 1, ctx);
-  ArrayAttr inBounds = rewriter.getBoolArrayAttr({true});
-  Value v =
-      vector::TransferReadOp::create(rewriter, loc, VectorType::get({lhs.copyWidth}, elementType),
-                                     block, indices, rowMap, padding, mask, inBounds);
-  vector::TransferWriteOp::create(rewriter, loc, Type(), v, packed, indices, rowMap, mask,
-                                  inBounds);
-  // Full vectors unmasked (the mask folds to all-true), the row's last partial one masked.
-  scf::ForOp partial;
-  rewriter.setInsertionPoint(colLoop);
-  (void)scf::peelForLoopAndSimplifyBounds(rewriter, colLoop, partial);
+  copyRowsInVectors(rewriter, loc, block, outer, inner, lhs.copyWidth, packed,
+                    [&](OpBuilder &b, Value row, Value col) {
+                      SmallVector<Value> indices(rank, arith::ConstantIndexOp::create(b, loc, 0));
+                      indices[outer] = row;
+                      indices[inner] = col;
+                      return indices;
+                    });
 
   // The register tile reads the same slice of the packed block.
   rewriter.setInsertionPoint(tile);
