@@ -37,6 +37,15 @@ struct RowBuilder {
   AffineMap full() { return AffineMap::getMultiDimIdentityMap(1, ctx); }
   AffineMap scalar() { return AffineMap::get(1, 0, {}, ctx); }
 
+  /// The indexing maps of `rowInputs` (whole rows) followed by `extras` (0-D tensors read
+  /// once per row, or rows).
+  SmallVector<AffineMap> inputMaps(ValueRange rowInputs, ValueRange extras) {
+    SmallVector<AffineMap> maps(rowInputs.size(), full());
+    for (Value e : extras)
+      maps.push_back(cast<RankedTensorType>(e.getType()).getRank() == 0 ? scalar() : full());
+    return maps;
+  }
+
   Value toCompute(OpBuilder &nb, Location l, Value v) { return s::convert(nb, l, v, ct); }
 
   /// Reduces the row into the 0-D `acc` (filled with `identity` first): `acc = combine(acc,
@@ -47,8 +56,8 @@ struct RowBuilder {
         linalg::FillOp::create(b, loc, s::constant(b, loc, ct, identity), acc).getResult(0);
     SmallVector<Value> ins(rowInputs);
     ins.append(extras.begin(), extras.end());
-    SmallVector<AffineMap> maps(rowInputs.size(), full());
-    maps.append(extras.size() + 1, scalar());
+    SmallVector<AffineMap> maps = inputMaps(rowInputs, extras);
+    maps.push_back(scalar());
     return linalg::GenericOp::create(b, loc, init.getType(), ins, ValueRange{init}, maps,
                                      {utils::IteratorType::reduction},
                                      [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -58,53 +67,28 @@ struct RowBuilder {
         .getResult(0);
   }
 
-  /// One pass writing `v = f(row[k], extras...)` into the row `out` and reducing the written
-  /// values into the 0-D `acc` (filled with `identity` first): `acc = combine(acc, v)`.
-  /// Returns {the new row, the reduced value}.
-  std::pair<Value, Value>
-  writeAndReduce(Value out, Value acc, double identity, Value row, ValueRange extras,
-                 function_ref<Value(OpBuilder &, Location, ValueRange)> f,
-                 function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
-    Value init =
-        linalg::FillOp::create(b, loc, s::constant(b, loc, ct, identity), acc).getResult(0);
-    SmallVector<Value> ins = {row};
-    ins.append(extras.begin(), extras.end());
-    SmallVector<AffineMap> maps = {full()};
-    maps.append(extras.size(), scalar());
-    maps.append({full(), scalar()});
-    auto op = linalg::GenericOp::create(
-        b, loc, TypeRange{out.getType(), init.getType()}, ins, ValueRange{out, init}, maps,
-        {utils::IteratorType::reduction}, [&](OpBuilder &nb, Location l, ValueRange args) {
-          Value v = f(nb, l, args.drop_back(2));
-          linalg::YieldOp::create(nb, l, ValueRange{v, combine(nb, l, args.back(), v)});
-        });
-    return {op.getResult(0), op.getResult(1)};
-  }
-
-  /// One pass writing `f(rowInputs[k]..., extras...)` into the row `out` and reducing
-  /// `term(rowInputs[k]..., extras...)` into the 0-D `acc` (filled with `identity` first):
+  /// One pass writing `v = f(rowInputs[k]..., extras...)` into the row `out` and reducing
+  /// `term(rowInputs[k]..., extras..., v)` into the 0-D `acc` (filled with `identity` first):
   /// `acc = combine(acc, term)`. Extras are 0-D (read once per row) or rows. Returns {the new
   /// row, the reduced value}.
   std::pair<Value, Value>
-  writeAndReduceRows(Value out, Value acc, double identity, ValueRange rowInputs, ValueRange extras,
-                     function_ref<Value(OpBuilder &, Location, ValueRange)> f,
-                     function_ref<Value(OpBuilder &, Location, ValueRange)> term,
-                     function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  writeAndReduce(Value out, Value acc, double identity, ValueRange rowInputs, ValueRange extras,
+                 function_ref<Value(OpBuilder &, Location, ValueRange)> f,
+                 function_ref<Value(OpBuilder &, Location, ValueRange, Value)> term,
+                 function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
     Value init =
         linalg::FillOp::create(b, loc, s::constant(b, loc, ct, identity), acc).getResult(0);
     SmallVector<Value> ins(rowInputs);
     ins.append(extras.begin(), extras.end());
-    SmallVector<AffineMap> maps(rowInputs.size(), full());
-    for (Value e : extras)
-      maps.push_back(cast<RankedTensorType>(e.getType()).getRank() == 0 ? scalar() : full());
+    SmallVector<AffineMap> maps = inputMaps(rowInputs, extras);
     maps.append({full(), scalar()});
     auto op = linalg::GenericOp::create(
         b, loc, TypeRange{out.getType(), init.getType()}, ins, ValueRange{out, init}, maps,
         {utils::IteratorType::reduction}, [&](OpBuilder &nb, Location l, ValueRange args) {
           ValueRange inputs = args.drop_back(2);
+          Value v = f(nb, l, inputs);
           linalg::YieldOp::create(
-              nb, l,
-              ValueRange{f(nb, l, inputs), combine(nb, l, args.back(), term(nb, l, inputs))});
+              nb, l, ValueRange{v, combine(nb, l, args.back(), term(nb, l, inputs, v))});
         });
     return {op.getResult(0), op.getResult(1)};
   }
@@ -127,9 +111,7 @@ struct RowBuilder {
               function_ref<Value(OpBuilder &, Location, ValueRange)> f) {
     SmallVector<Value> ins(rowInputs);
     ins.append(extras.begin(), extras.end());
-    SmallVector<AffineMap> maps(rowInputs.size(), full());
-    for (Value e : extras)
-      maps.push_back(cast<RankedTensorType>(e.getType()).getRank() == 0 ? scalar() : full());
+    SmallVector<AffineMap> maps = inputMaps(rowInputs, extras);
     maps.push_back(full());
     return linalg::GenericOp::create(b, loc, out.getType(), ins, ValueRange{out}, maps,
                                      {utils::IteratorType::parallel},
@@ -319,6 +301,7 @@ struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
               [&](OpBuilder &nb, Location l, ValueRange a) {
                 return expShifted(nb, l, a[0], a[1]);
               },
+              [&](OpBuilder &, Location, ValueRange, Value v) { return v; },
               [&](OpBuilder &nb, Location l, Value acc, Value v) { return s::add(nb, l, acc, v); });
           prefetchNextRowDuring(exps);
           Value row = rb.write(exps, {}, {sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
@@ -394,12 +377,12 @@ struct LowerLayerNormRows : OpRewritePattern<tl::LayerNormOp> {
           [&](RowBuilder &rb, Value x, Value next, Value out, ValueRange stats,
               Value sum) -> std::pair<Value, Value> {
             auto [mean, sq] = meanAndSquares(rb, x, sum, stats);
-            return rb.writeAndReduceRows(
+            return rb.writeAndReduce(
                 out, sum, 0.0, {x, next}, {mean, sq, scale, bias},
                 [&](OpBuilder &nb, Location l, ValueRange a) {
                   return normalize(rb, nb, l, {a[0], a[2], a[3], a[4], a[5]});
                 },
-                [&](OpBuilder &nb, Location l, ValueRange a) { return c(rb, nb, l, a[1]); },
+                [&](OpBuilder &nb, Location l, ValueRange a, Value) { return c(rb, nb, l, a[1]); },
                 [&](OpBuilder &nb, Location l, Value acc, Value v) {
                   return s::add(nb, l, acc, v);
                 });
