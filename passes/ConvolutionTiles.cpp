@@ -84,6 +84,11 @@ void tlc::buildMacBody(OpBuilder &b, Location loc, ValueRange args) {
   linalg::YieldOp::create(b, loc, s);
 }
 
+double tlc::slotBalance(int64_t tiles, int64_t slots) {
+  int64_t round = tiles > slots ? slots : 2;
+  return double(tiles) / double(llvm::alignTo(tiles, round));
+}
+
 int64_t tlc::chooseConvTileRows(int64_t batch, int64_t outH, int64_t outW, int64_t depth,
                                 int64_t pixels, int64_t blockBytes, int64_t slots) {
   int64_t rows = 1;
@@ -95,14 +100,9 @@ int64_t tlc::chooseConvTileRows(int64_t batch, int64_t outH, int64_t outW, int64
       break;
     if (outH % r != 0)
       continue;
-    // Lanes used in the 32-wide register tiles, times tiles per slot-round used: the loop
-    // runs as `slots` slots of contiguous chunks (tlc-bound-forall-replicas), so a multiple
-    // of `slots` tiles splits evenly over any thread count dividing it (14 tiles split 7:7
-    // over two threads, but 4:4:3:3 over four).
-    int64_t tiles = batch * (outH / r);
-    int64_t round = tiles > slots ? slots : 2;
-    double score = double(p) / double(llvm::alignTo(p, 32)) * double(tiles) /
-                   double(llvm::alignTo(tiles, round));
+    // Lanes used in the 32-wide register tiles, times how evenly the tiles spread.
+    double score =
+        double(p) / double(llvm::alignTo(p, 32)) * tlc::slotBalance(batch * (outH / r), slots);
     int64_t distance = std::abs(p - pixels);
     if (score > best + 1e-9 || (score > best - 1e-9 && distance < bestDistance)) {
       rows = r;

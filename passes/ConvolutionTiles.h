@@ -36,6 +36,13 @@ struct ConvTileLoop {
 ConvTileLoop buildConvTileLoop(mlir::RewriterBase &rewriter, mlir::Location loc, int64_t images,
                                int64_t rowBlocks, int64_t rows, mlir::Value dest);
 
+/// Policy: the share of `slots`-wide rounds that `tiles` tiles fill, 1 when they split evenly
+/// (with no more tiles than slots, rounds of two: an even count). A loop of tiles runs as `slots`
+/// slots of contiguous chunks (tlc-bound-forall-replicas), so a multiple of `slots` tiles splits
+/// evenly over any thread count dividing it (14 tiles split 7:7 over two threads, but 4:4:3:3 over
+/// four).
+double slotBalance(int64_t tiles, int64_t slots);
+
 /// Policy: the output rows per tile for `batch` images of `outH` x `outW` output pixels and
 /// `depth` (C*KH*KW) im2col rows: a divisor of `outH` (static tile shapes) whose pixel count
 /// (rows x outW) stays within 2 x `pixels` and whose im2col block (4-byte elements) within

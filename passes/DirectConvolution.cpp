@@ -73,11 +73,9 @@ int64_t tlc::chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int
     if (outH % r != 0)
       continue;
     // Useful lanes (real output pixels) of the register tiles, times how evenly the tiles
-    // spread over the slots (as chooseConvTileRows).
-    int64_t tiles = batch * (outH / r);
-    int64_t round = tiles > slots ? slots : 2;
-    double score = double(r * outW) / double(llvm::alignTo(q, align)) * double(tiles) /
-                   double(llvm::alignTo(tiles, round));
+    // spread over the slots.
+    double score =
+        double(r * outW) / double(llvm::alignTo(q, align)) * slotBalance(batch * (outH / r), slots);
     if (score > best + 1e-9) {
       rows = r;
       best = score;
