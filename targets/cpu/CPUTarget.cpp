@@ -56,6 +56,7 @@ public:
   }
 
   void addCodegenPasses(OpPassManager &pm, const TargetOptions &options) const override {
+    VectorRegisters regs = getVectorRegisters(options);
     pm.addNestedPass<func::FuncOp>(createTLCLowerMemRefCopy());
     // Bufferized scf.forall loops (e.g. the attention kernel's batch loop) are independent
     // iterations: as scf.parallel they run on the thread pool (tlc-outline-parallel-loops).
@@ -63,7 +64,7 @@ public:
     // Sliding-window reads (direct convolutions) as strided views: contractions like any other.
     pm.addNestedPass<func::FuncOp>(createTLCViewWindowOperands());
     // Contractions: cache and register tiling, then register tiles to FMAs on full vectors.
-    pm.addNestedPass<func::FuncOp>(createTLCTileContractions(contractionTiles(options)));
+    pm.addNestedPass<func::FuncOp>(createTLCTileContractions(contractionTiles(regs)));
     pm.addPass(createCanonicalizerPass());
     pm.addNestedPass<func::FuncOp>(createTLCVectorize());
     pm.addPass(createCanonicalizerPass());
@@ -71,7 +72,7 @@ public:
     pm.addNestedPass<func::FuncOp>(createTLCParallelizeLoops());
     // Rows (reductions and elementwise loops along the contiguous axis) to full-width vectors.
     TLCVectorizeRowsOptions rows;
-    rows.vectorBits = getVectorRegisters(options).bits;
+    rows.vectorBits = regs.bits;
     pm.addNestedPass<func::FuncOp>(createTLCVectorizeRows(rows));
     // Outer parallel loops run on the runtime's thread pool.
     pm.addPass(createTLCOutlineParallelLoops());
@@ -80,7 +81,7 @@ public:
     toSCF.enableFullUnroll();
     pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(toSCF));
     TLCApproximateMathOptions approximate;
-    approximate.x86Avx512 = hasAVX512(options);
+    approximate.x86Avx512 = regs.x86Avx512;
     pm.addPass(createTLCApproximateMath(approximate));
     pm.addPass(createConvertMathToFuncs());
     // bf16 conversions as integer arithmetic: libgcc before GCC 13 has no __truncsfbf2.
@@ -225,17 +226,12 @@ public:
   }
 
 private:
-  /// The SIMD registers code generation may assume: vector width in bits and register count.
+  /// The SIMD registers code generation may assume: vector width in bits, register count, and
+  /// whether they are x86's AVX-512 ones (the x86vector ops tlc-approximate-math may use).
   struct VectorRegisters {
     unsigned bits = 128, count = 16;
+    bool x86Avx512 = false;
   };
-
-  bool hasAVX512(const TargetOptions &options) const {
-    std::string error;
-    std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
-    return tm && tm->getTargetTriple().isX86() &&
-           tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
-  }
 
   VectorRegisters getVectorRegisters(const TargetOptions &options) const {
     std::string error;
@@ -245,7 +241,7 @@ private:
     const llvm::MCSubtargetInfo *sti = tm->getMCSubtargetInfo();
     if (tm->getTargetTriple().isX86()) {
       if (sti->checkFeatures("+avx512f"))
-        return {512, 32};
+        return {512, 32, true};
       if (sti->checkFeatures("+avx"))
         return {256, 16};
       return {128, 16};
@@ -258,8 +254,7 @@ private:
   /// Policy: a register tile of `registerM` rows of two vectors each, leaving room for the
   /// right operand's two vectors and a broadcast (8x32 f32 on AVX-512, 6x16 on AVX2, 8x8 on
   /// NEON); cache blocks sized for a 32-48 KiB L1 (a 256 x registerN panel) and a >= 512 KiB L2.
-  TLCTileContractionsOptions contractionTiles(const TargetOptions &options) const {
-    VectorRegisters regs = getVectorRegisters(options);
+  TLCTileContractionsOptions contractionTiles(const VectorRegisters &regs) const {
     TLCTileContractionsOptions tiles;
     int64_t lanes = regs.bits / 32;
     tiles.registerN = 2 * lanes;
