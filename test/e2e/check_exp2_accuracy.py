@@ -11,6 +11,7 @@ import argparse
 import sys
 
 import numpy as np
+from exp_family import check_exp_like
 from tlc_eval import add_tool_arguments, evaluate
 
 MODULE = """#map = affine_map<(%(dims)s) -> (%(dims)s)>
@@ -36,31 +37,7 @@ def module(shape):
 def check(x, y, max_ulp):
     with np.errstate(over="ignore"):
         ref = np.exp2(x.astype(np.float64))
-    failures = []
-    nan = np.isnan(x)
-    if not np.all(np.isnan(y[nan])):
-        failures.append("NaN input did not give NaN")
-    if np.isnan(y[~nan]).any():
-        failures.append("NaN for non-NaN inputs: %s" % x[~nan][np.isnan(y[~nan])][:5])
-    over = ~nan & (ref > np.finfo(np.float32).max)
-    if not np.all(y[over] == np.inf):
-        failures.append("overflow did not give +inf: %s" % x[over][y[over] != np.inf][:5])
-    tiny = ~nan & (ref < 2.0 ** -126)
-    bad_tiny = (np.abs(y[tiny] - ref[tiny]) > 2.0 ** -126) | np.signbit(y[tiny])
-    if bad_tiny.any():
-        failures.append("results below 2^-126 not within 2^-126 and >= +0: %s"
-                        % x[tiny][bad_tiny][:5])
-    normal = ~nan & ~over & (ref >= 2.0 ** -125)
-    ulp = np.spacing(ref[normal].astype(np.float32)).astype(np.float64)
-    err = np.abs(y[normal] - ref[normal]) / ulp
-    worst = err.max()
-    if worst > max_ulp:
-        i = np.argmax(err)
-        failures.append("%.2f ulp at x=%r (got %r, want %r)" % (worst, float(x[normal][i]),
-                                                              y[normal][i], ref[normal][i]))
-    if y[np.where(x == 0)[0]].tolist() != [1.0, 1.0]:
-        failures.append("exp2(0) != 1")
-    return failures, worst
+    return check_exp_like("exp2", x, y, ref, max_ulp, flush_tiny=False)
 
 
 def main():
