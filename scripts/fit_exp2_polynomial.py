@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-import fit_exp_polynomial as fit_exp  # the Lawson fit and the f32 FMA emulation
+import fit_exp_polynomial as fit_exp  # the Lawson fit and the f32 FMA / Horner emulation
 
 f32 = np.float32
 
@@ -34,12 +34,7 @@ def exp2_portable(t, c32):
     s = (tc + shifter).astype(f32)
     k = (s - shifter).astype(f32)
     f = (tc - k).astype(f32)
-    p = np.full_like(f, q[-1])
-    for c in reversed(q[:-1]):
-        p = fma(p, f, c)
-    scale = (s.view(np.int32) << 23).view(f32)
-    with np.errstate(over="ignore", invalid="ignore"):
-        return (p * scale).astype(f32)
+    return fit_exp.times_exponent_bits(fit_exp.horner(q, f), s)
 
 
 def exp2_scalef(t, c32):
@@ -48,9 +43,7 @@ def exp2_scalef(t, c32):
     tc = np.where(tc > f32(129.0), f32(129.0), tc)
     k = np.round(tc).astype(f32)  # numpy rounds half to even
     f = (tc - k).astype(f32)
-    p = np.full_like(f, f32(c32[-1]))
-    for c in reversed(c32[:-1]):
-        p = fma(p, f, f32(c))
+    p = fit_exp.horner(c32, f)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         return (np.float64(p) * np.exp2(np.float64(k))).astype(f32)
 

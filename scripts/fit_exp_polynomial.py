@@ -35,6 +35,21 @@ def fma(a, b, c):  # a product of two f32 values is exact in f64: one rounding, 
     return (np.float64(a) * np.float64(b) + np.float64(c)).astype(f32)
 
 
+def horner(coefficients, x):
+    """The f32 polynomial (coefficients lowest degree first) at x, one emulated FMA per degree."""
+    p = np.full_like(x, f32(coefficients[-1]))
+    for c in reversed(coefficients[:-1]):
+        p = fma(p, x, f32(c))
+    return p
+
+
+def times_exponent_bits(p, shifted):
+    """p * 2^(k-1), k + 126 held in the low mantissa bits of the f32 `shifted`."""
+    scale = (shifted.view(np.int32) << 23).view(f32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (p * scale).astype(f32)
+
+
 def expansion(x, coefficients):
     q = [f32(2 * v) for v in coefficients]
     shifter = f32(1.5 * 2**23 + 126)
@@ -47,12 +62,7 @@ def expansion(x, coefficients):
     k = (t - shifter).astype(f32)
     r = fma(k, -ln2_hi, xc)
     r = fma(k, -ln2_lo, r)
-    p = np.full_like(r, q[-1])
-    for c in reversed(q[:-1]):
-        p = fma(p, r, c)
-    scale = (t.view(np.int32) << 23).view(f32)
-    with np.errstate(over="ignore", invalid="ignore"):
-        return (p * scale).astype(f32)
+    return times_exponent_bits(horner(q, r), t)
 
 
 def main():
