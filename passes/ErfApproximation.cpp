@@ -56,13 +56,9 @@ struct FastErfF32 : OpRewritePattern<math::ErfOp> {
     if (!tlc::isF32OrF32Vector(type))
       return rewriter.notifyMatchFailure(op, "not an f32 scalar or vector");
     Location loc = op.getLoc();
-    auto f = [&](float v) {
-      return tlc::splatConstant(rewriter, loc, type, rewriter.getF32FloatAttr(v));
-    };
-    // Compare-and-select clamps to [-bound, bound] (tlc::clampBySelect: NaN flows through).
+    // Compare-and-select clamps to [-bound, bound]: NaN flows through.
     auto clamp = [&](Value v, float bound) {
-      v = tlc::clampBySelect(rewriter, loc, v, arith::CmpFPredicate::OLT, f(-bound));
-      return tlc::clampBySelect(rewriter, loc, v, arith::CmpFPredicate::OGT, f(bound));
+      return tlc::clampToRange(rewriter, loc, v, -bound, bound);
     };
 
     // Lowest degree first (scripts/fit_erf_rational.py).

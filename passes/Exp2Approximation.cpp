@@ -66,14 +66,6 @@ private:
     return tlc::splatConstant(rewriter, loc, type, rewriter.getF32FloatAttr(v));
   }
 
-  static Value clamp(PatternRewriter &rewriter, Location loc, Value t, float lo, float hi) {
-    Type type = t.getType();
-    t = tlc::clampBySelect(rewriter, loc, t, arith::CmpFPredicate::OLT,
-                           constant(rewriter, loc, type, lo));
-    return tlc::clampBySelect(rewriter, loc, t, arith::CmpFPredicate::OGT,
-                              constant(rewriter, loc, type, hi));
-  }
-
   // The coefficients times `scale` (2 in the exponent-bits form, 1 otherwise), by Horner.
   static Value polynomial(PatternRewriter &rewriter, Location loc, Value frac, float scale) {
     SmallVector<float> scaled;
@@ -85,7 +77,7 @@ private:
   static Value expandWithExponentBits(PatternRewriter &rewriter, Location loc, Value x) {
     Type type = x.getType();
     constexpr float shifter = 0x1.8p23f + 126.0f;
-    Value t = clamp(rewriter, loc, x, -126.0f, 128.0f);
+    Value t = tlc::clampToRange(rewriter, loc, x, -126.0f, 128.0f);
     Value s = arith::AddFOp::create(rewriter, loc, t, constant(rewriter, loc, type, shifter));
     Value k = arith::SubFOp::create(rewriter, loc, s, constant(rewriter, loc, type, shifter));
     Value poly = polynomial(rewriter, loc, arith::SubFOp::create(rewriter, loc, t, k), 2.0f);
@@ -93,7 +85,7 @@ private:
   }
 
   static Value expandWithScaleF(PatternRewriter &rewriter, Location loc, Value x) {
-    Value t = clamp(rewriter, loc, x, -151.0f, 129.0f);
+    Value t = tlc::clampToRange(rewriter, loc, x, -151.0f, 129.0f);
     Value k = math::RoundEvenOp::create(rewriter, loc, t);
     Value poly = polynomial(rewriter, loc, arith::SubFOp::create(rewriter, loc, t, k), 1.0f);
     // All 16 lanes (mask -1: the pass-through is never read) in the current rounding mode

@@ -34,6 +34,16 @@ inline mlir::Value clampBySelect(mlir::OpBuilder &b, mlir::Location loc, mlir::V
   return mlir::arith::SelectOp::create(b, loc, out, bound, v);
 }
 
+/// `v` clamped to [lo, hi] by two clampBySelect (lower bound first): a NaN flows through.
+inline mlir::Value clampToRange(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, float lo,
+                                float hi) {
+  mlir::Type type = v.getType();
+  v = clampBySelect(b, loc, v, mlir::arith::CmpFPredicate::OLT,
+                    splatConstant(b, loc, type, b.getF32FloatAttr(lo)));
+  return clampBySelect(b, loc, v, mlir::arith::CmpFPredicate::OGT,
+                       splatConstant(b, loc, type, b.getF32FloatAttr(hi)));
+}
+
 /// The polynomial with f32 `coefficients` (lowest degree first) at `x`, by Horner's rule with
 /// one FMA per degree.
 inline mlir::Value hornerFma(mlir::OpBuilder &b, mlir::Location loc,
