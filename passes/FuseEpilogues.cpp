@@ -6,7 +6,9 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace tlc {
@@ -103,10 +105,35 @@ tileAndFuse(RewriterBase &rewriter, Operation *consumer, ArrayRef<int64_t> sizes
   return result;
 }
 
+/// A contraction accumulating into a reshaped fill (a convolution's output viewed as a matrix:
+/// collapse_shape(fill(empty))) gets a fill of the reshaped tensor instead, which can move
+/// into the tile loop with it (tile-and-fuse does not fuse through reshapes). The rewrite is
+/// linalg's own canonicalization of fills (FoldFillWithTensorReshape), applied to that
+/// reshape only: the canonicalizer does not run between tlc-lower-convolutions, which makes
+/// these reshapes, and this pass.
+void fillReshapedInit(linalg::LinalgOp contraction) {
+  Operation *reshape = contraction.getDpsInitOperand(0)->get().getDefiningOp();
+  if (!isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(reshape))
+    return;
+  auto fill = reshape->getOperand(0).getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return;
+  MLIRContext *ctx = contraction.getContext();
+  RewritePatternSet patterns(ctx);
+  linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  (void)applyOpPatternsGreedily({reshape}, std::move(patterns), config);
+  // Left in place, the old fill would still be bufferized and run (a memset of the output).
+  if (fill->use_empty())
+    fill->erase();
+}
+
 /// The contraction and the ops producing its initial value (a fill of a tensor.empty), which
 /// move into the tile loop with it.
 llvm::SetVector<Operation *> contractionAndInit(linalg::LinalgOp contraction) {
   llvm::SetVector<Operation *> ops;
+  fillReshapedInit(contraction);
   Value init = contraction.getDpsInitOperand(0)->get();
   if (auto fill = init.getDefiningOp<linalg::FillOp>(); fill && fill->hasOneUse())
     ops.insert(fill);

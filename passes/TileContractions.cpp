@@ -1,4 +1,5 @@
 // tlc-tile-contractions: cache- and register-level tiling of linalg contractions on buffers.
+#include "passes/BufferFills.h"
 #include "passes/LinalgBuilders.h"
 #include "passes/PackContractionOperands.h"
 #include "passes/Passes.h"
@@ -164,20 +165,14 @@ int64_t bufferBytes(Value v) {
   return type.getNumElements() * type.getElementTypeBitWidth() / 8;
 }
 
-/// The linalg.fill that sets all of `op`'s init buffer right before it: an earlier op of the
-/// same block filling that very buffer, with only memory-effect-free ops (views) between. The
-/// init must not also be an input (filling it tile by tile would change what later tiles read).
+/// The linalg.fill that sets all of `op`'s init buffer right before it (lastFillOf: that
+/// buffer or a reshape of it, e.g. a convolution's collapsed output). The init must not also
+/// be an input (filling it tile by tile would change what later tiles read).
 linalg::FillOp fillOfInit(linalg::LinalgOp op) {
   Value init = op.getDpsInitOperand(0)->get();
   if (llvm::is_contained(op.getDpsInputs(), init))
     return nullptr;
-  for (Operation *p = op->getPrevNode(); p; p = p->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(p))
-      return fill.hasPureBufferSemantics() && fill.getOutputs()[0] == init ? fill : nullptr;
-    if (!isMemoryEffectFree(p))
-      return nullptr;
-  }
-  return nullptr;
+  return tlc::lastFillOf(op, init);
 }
 
 /// Whether every reduction dimension of `op` with more than one iteration runs inside the

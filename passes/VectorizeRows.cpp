@@ -12,6 +12,7 @@
 // and broadcast. The scalar body is cloned on vectors, so every elementwise-mappable body works
 // (f16/bf16 bodies that extend to f32 included). An op marked kPrefetchNextRowAttr prefetches
 // the next row of its row operands as it goes (see nextRowOf).
+#include "passes/BufferFills.h"
 #include "passes/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -56,21 +57,11 @@ bool isVectorizableScalar(Type t) {
 }
 
 /// Whether output `init` of `op` holds a non-NaN value when `op` starts: the last write to it
-/// in the block is a linalg.fill with a non-NaN constant, and nothing between may write it
-/// (only ops without memory effects or fills of other buffers are skipped).
+/// is a linalg.fill with a non-NaN constant (lastFillOf).
 bool initializedNotNaN(linalg::GenericOp op, unsigned init) {
-  Value out = op.getDpsInitOperand(init)->get();
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
-      if (fill.getDpsInitOperand(0)->get() != out)
-        continue;
-      FloatAttr value;
-      return matchPattern(fill.getInputs()[0], m_Constant(&value)) && !value.getValue().isNaN();
-    }
-    if (!isMemoryEffectFree(prev))
-      return false;
-  }
-  return false;
+  linalg::FillOp fill = tlc::lastFillOf(op, op.getDpsInitOperand(init)->get());
+  FloatAttr value;
+  return fill && matchPattern(fill.getInputs()[0], m_Constant(&value)) && !value.getValue().isNaN();
 }
 
 /// Mechanism: whether `op` qualifies. Static shapes on buffers; every operand either indexes

@@ -203,3 +203,43 @@ func.func @columns_outer(%a: tensor<512x64xf32>, %b: tensor<64x1024xf32>) -> ten
   } -> tensor<512x1024xf32>
   return %y : tensor<512x1024xf32>
 }
+
+// -----
+
+// As tlc-lower-convolutions leaves it: the contraction accumulates into a collapsed view of
+// a fill of the 4-D output. The fill is rewritten as a fill of the collapsed tensor and moves
+// into the tile loop with the contraction (each tile fills its own slice); the whole-output
+// fill is gone, so it is not run (a memset of the whole output) before the tiles.
+// CHECK-LABEL: func.func @conv_reshaped_fill
+// CHECK-NOT: linalg.fill
+// CHECK: scf.forall (%[[F:.+]]) = (0) to (128) step (64) shared_outs(%[[OUT:.+]] = %{{.+}}) -> (tensor<1x128x196xf32>)
+// CHECK: %[[SLICE:.+]] = tensor.extract_slice %[[OUT]][0, %[[F]], 0] [1, 64, 196] [1, 1, 1]
+// CHECK: %[[FILL:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[SLICE]] : tensor<1x64x196xf32>)
+// CHECK: linalg.generic {{.+}} outs(%[[FILL]] : tensor<1x64x196xf32>)
+// CHECK: tile = array<i64: 1, 64, 196>
+// ALONE-LABEL: func.func @conv_reshaped_fill
+// ALONE-NOT: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x128x14x14xf32>)
+// ALONE: scf.forall
+func.func @conv_reshaped_fill(%w: tensor<128x72xf32>, %col: tensor<1x72x196xf32>, %bias: tensor<128xf32>) -> tensor<1x128x14x14xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e4 = tensor.empty() : tensor<1x128x14x14xf32>
+  %z4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<1x128x14x14xf32>) -> tensor<1x128x14x14xf32>
+  %z = tensor.collapse_shape %z4 [[0], [1], [2, 3]] : tensor<1x128x14x14xf32> into tensor<1x128x196xf32>
+  %mm = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %col : tensor<128x72xf32>, tensor<1x72x196xf32>) outs(%z : tensor<1x128x196xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x128x196xf32>
+  %r = tensor.expand_shape %mm [[0], [1], [2, 3]] output_shape [1, 128, 14, 14] : tensor<1x128x196xf32> into tensor<1x128x14x14xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %bias : tensor<1x128x14x14xf32>, tensor<128xf32>) outs(%e4 : tensor<1x128x14x14xf32>) {
+  ^bb0(%x: f32, %c: f32, %o: f32):
+    %s = arith.addf %x, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<1x128x14x14xf32>
+  return %y : tensor<1x128x14x14xf32>
+}

@@ -73,3 +73,51 @@ func.func @not_fused(%a: memref<16x4x8xf32>, %b: memref<4x8x32xf32>, %c: memref<
   linalg.matmul ins(%a2, %b2 : memref<16x8xf32>, memref<8x32xf32>) outs(%d : memref<16x32xf32>)
   return
 }
+
+// -----
+
+// A convolution's contraction accumulates into a collapsed view of its filled NCHW output
+// (after bufferization), and a fill of another allocation sits between: the fill of the
+// whole output is still recognized (a reshape keeps every element) and fused.
+// CHECK-LABEL: func.func @fill_reshaped
+// CHECK: %[[OTHER:.+]] = memref.alloc() : memref<8xf32>
+// CHECK-NOT: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<1x32x8x8xf32>)
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[OTHER]] : memref<8xf32>)
+// CHECK: linalg.fill {tlc.register_tile}
+// CHECK: linalg.generic
+// CHECK-SAME: {tlc.register_tile}
+func.func @fill_reshaped(%w: memref<32x16xf32>, %col: memref<1x16x64xf32>) -> memref<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<1x32x8x8xf32>
+  %other = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%zero : f32) outs(%out : memref<1x32x8x8xf32>)
+  linalg.fill ins(%zero : f32) outs(%other : memref<8xf32>)
+  %c = memref.collapse_shape %out [[0], [1], [2, 3]] : memref<1x32x8x8xf32> into memref<1x32x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %col : memref<32x16xf32>, memref<1x16x64xf32>) outs(%c : memref<1x32x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return %other : memref<8xf32>
+}
+
+// -----
+
+// The fill writes only part of the output (a subview) and a fill of the whole output comes
+// before it: neither is the output's last full initialization, so nothing is fused.
+// CHECK-LABEL: func.func @fill_partial
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<32x64xf32>)
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<16x64xf32, {{.+}}>)
+// CHECK-NOT: linalg.fill {tlc.register_tile}
+func.func @fill_partial(%a: memref<32x16xf32>, %b: memref<16x64xf32>, %c: memref<32x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x64xf32>)
+  %half = memref.subview %c[0, 0] [16, 64] [1, 1] : memref<32x64xf32> to memref<16x64xf32, strided<[64, 1]>>
+  linalg.fill ins(%one : f32) outs(%half : memref<16x64xf32, strided<[64, 1]>>)
+  linalg.matmul ins(%a, %b : memref<32x16xf32>, memref<16x64xf32>) outs(%c : memref<32x64xf32>)
+  return
+}

@@ -120,6 +120,11 @@ func.func @row_minnum(%x: memref<4x37xf32>, %out: memref<4xf32>) {
 // CHECK-LABEL: func.func @row_maxnum_nan_init
 // CHECK-NOT: arith.cmpf
 // CHECK: vector.reduction <maxnumf>
+// The last fill before it (-inf) is followed by a NaN fill of part of the same row: the
+// initial value is not known to be non-NaN.
+// CHECK-LABEL: func.func @row_maxnum_partly_nan_init
+// CHECK-NOT: arith.cmpf
+// CHECK: vector.reduction <maxnumf>
 func.func @row_maxnum_unknown_init(%x: memref<4x37xf32>, %out: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
@@ -133,6 +138,21 @@ func.func @row_maxnum_unknown_init(%x: memref<4x37xf32>, %out: memref<4xf32>) {
 func.func @row_maxnum_nan_init(%x: memref<4x37xf32>, %out: memref<4xf32>) {
   %nan = arith.constant 0x7FC00000 : f32
   linalg.fill ins(%nan : f32) outs(%out : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x37xf32>) outs(%out : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maxnumf %acc, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+func.func @row_maxnum_partly_nan_init(%x: memref<4x37xf32>, %out: memref<4xf32>) {
+  %lowest = arith.constant 0xFF800000 : f32
+  %nan = arith.constant 0x7FC00000 : f32
+  linalg.fill ins(%lowest : f32) outs(%out : memref<4xf32>)
+  %head = memref.subview %out[0] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1]>>
+  linalg.fill ins(%nan : f32) outs(%head : memref<2xf32, strided<[1]>>)
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<4x37xf32>) outs(%out : memref<4xf32>) {

@@ -1,0 +1,22 @@
+// Finding the fill that initializes a buffer before an op reads it (used by
+// tlc-tile-contractions, to start accumulators from the fill value in registers, and
+// tlc-vectorize-rows, to know a reduction's accumulator starts from a non-NaN constant).
+#ifndef TLC_PASSES_BUFFERFILLS_H
+#define TLC_PASSES_BUFFERFILLS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace tlc {
+
+/// The linalg.fill (on buffers) that last wrote all of `buffer` before `op` in `op`'s block,
+/// with nothing in between that may read or write it; null when there is none or it cannot
+/// be told. The fill may write `buffer` itself or the same memory under another shape
+/// (memref.collapse_shape, expand_shape and cast keep every element: a convolution's
+/// contraction accumulates into a collapsed view of the filled output). Ops without memory
+/// effects and fills of other allocations (which cannot alias it) are stepped over; any
+/// other op, or a fill of memory that may overlap `buffer` only in part, ends the search.
+mlir::linalg::FillOp lastFillOf(mlir::Operation *op, mlir::Value buffer);
+
+} // namespace tlc
+
+#endif // TLC_PASSES_BUFFERFILLS_H
