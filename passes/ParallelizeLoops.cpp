@@ -1,6 +1,7 @@
 // tlc-parallelize-loops: large linalg ops outside contractions (elementwise, reductions along
 // inner axes, copies, fills, window copies) get an outer scf.parallel loop over chunks of their
 // outermost parallel dimension, which tlc-outline-parallel-loops hands to the thread pool.
+#include "passes/LoopUtils.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -81,18 +82,8 @@ struct TLCParallelizeLoopsPass : tlc::impl::TLCParallelizeLoopsBase<TLCParalleli
       if (failed(tiled) || tiled->loops.size() != 1)
         continue; // stays serial
       rewriter.eraseOp(op);
-      auto loop = dyn_cast<scf::ForOp>(tiled->loops.front().getOperation());
-      if (!loop || loop.getNumRegionIterArgs() != 0)
-        continue;
-      rewriter.setInsertionPoint(loop);
-      auto parallel = scf::ParallelOp::create(
-          rewriter, loop.getLoc(), ValueRange{loop.getLowerBound()},
-          ValueRange{loop.getUpperBound()}, ValueRange{loop.getStep()});
-      Block *body = loop.getBody();
-      rewriter.eraseOp(body->getTerminator());
-      rewriter.inlineBlockBefore(body, parallel.getBody()->getTerminator(),
-                                 parallel.getInductionVars());
-      rewriter.eraseOp(loop);
+      if (auto loop = dyn_cast<scf::ForOp>(tiled->loops.front().getOperation()))
+        tlc::forToParallel(rewriter, loop);
     }
   }
 };

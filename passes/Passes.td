@@ -390,6 +390,36 @@ def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
                            "mlir::affine::AffineDialect"];
 }
 
+def TLCTileDepthwise : Pass<"tlc-tile-depthwise", "mlir::func::FuncOp"> {
+  let summary = "Register tiles for contractions without an m dimension (depthwise convolutions)";
+  let description = [{
+    A statically shaped `linalg.generic` on buffers that multiplies and accumulates rows of
+    one input by values of the other broadcast along them (a depthwise convolution after
+    `tlc-view-window-operands`: out[n, c, oh, ow] += in[n, c, kh, oh, kw, ow] * w[c, kh, kw],
+    where no dimension belongs to the weights and the output but not the input) has no
+    register tile in `tlc-tile-contractions`. Left alone it becomes loops with the reductions
+    outside the contiguous one, which read and write the output row once per tap. Here the
+    contiguous output dimension is tiled by a row of `vector-bits` / 32 x `vectors` lanes
+    (the largest divisor of its extent up to that, when it is at least one vector; else that
+    size, with the last tile peeled), every other parallel dimension by 1, and the reductions
+    by 1 inside: the tile op is marked `tlc.register_tile`, so `tlc-vectorize` keeps its row
+    of accumulators in registers across all taps. A fill of the whole output right before
+    it becomes a fill of each tile before its reduction loops (starting the accumulators from
+    the fill value). The outermost parallel loop with more than one iteration becomes an
+    `scf.parallel` (`tlc-outline-parallel-loops`). The contiguous dimension must be the last
+    of the output and of the row operand, with unit stride in both.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "the target's vector register width in bits (lanes = bits / 32)">,
+    Option<"vectors", "vectors", "int64_t", /*default=*/"4",
+           "vector registers per tile row (accumulators)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::memref::MemRefDialect",
+                           "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def TLCParallelizeLoops : Pass<"tlc-parallelize-loops", "mlir::func::FuncOp"> {
   let summary = "Split large linalg ops on buffers into parallel chunks for the thread pool";
   let description = [{

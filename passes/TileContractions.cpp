@@ -1,6 +1,7 @@
 // tlc-tile-contractions: cache- and register-level tiling of linalg contractions on buffers.
 #include "passes/BufferFills.h"
 #include "passes/LinalgBuilders.h"
+#include "passes/LoopUtils.h"
 #include "passes/PackContractionOperands.h"
 #include "passes/Passes.h"
 
@@ -116,22 +117,6 @@ FailureOr<scf::SCFTilingResult> tile(RewriterBase &rewriter, linalg::LinalgOp op
     return failure();
   rewriter.eraseOp(op);
   return result;
-}
-
-/// Turns `loop` (no iter_args: tiling on buffers creates none) into a one-dimensional
-/// scf.parallel with the same bounds and body.
-void makeParallel(RewriterBase &rewriter, scf::ForOp loop) {
-  if (loop.getNumRegionIterArgs() != 0)
-    return;
-  rewriter.setInsertionPoint(loop);
-  auto parallel = scf::ParallelOp::create(
-      rewriter, loop.getLoc(), ValueRange{loop.getLowerBound()}, ValueRange{loop.getUpperBound()},
-      ValueRange{loop.getStep()});
-  Block *body = loop.getBody();
-  rewriter.eraseOp(body->getTerminator());
-  rewriter.inlineBlockBefore(body, parallel.getBody()->getTerminator(),
-                             parallel.getInductionVars());
-  rewriter.eraseOp(loop);
 }
 
 std::optional<int64_t> constantTripCount(scf::ForOp loop) {
@@ -512,7 +497,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
     }
     for (scf::ForOp forOp : parallelLoops)
-      makeParallel(rewriter, forOp);
+      tlc::forToParallel(rewriter, forOp);
   }
 };
 

@@ -65,6 +65,10 @@ public:
     pm.addNestedPass<func::FuncOp>(createTLCViewWindowOperands());
     // Contractions: cache and register tiling, then register tiles to FMAs on full vectors.
     pm.addNestedPass<func::FuncOp>(createTLCTileContractions(contractionTiles(regs)));
+    // Depthwise convolutions: rows of the output accumulated in registers over all taps.
+    TLCTileDepthwiseOptions depthwise;
+    depthwise.vectorBits = regs.bits;
+    pm.addNestedPass<func::FuncOp>(createTLCTileDepthwise(depthwise));
     pm.addPass(createCanonicalizerPass());
     pm.addNestedPass<func::FuncOp>(createTLCVectorize());
     pm.addPass(createCanonicalizerPass());

@@ -67,16 +67,15 @@ def cases():
     }
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    for i, (name, (shape, module)) in enumerate(cases().items()):
+def export_cases(models, out):
+    """Writes NAME.onnx, NAME.input.npy and NAME.expected.npy into `out` for each case of
+    `models` (name: (input shape, module)) and prints its name."""
+    os.makedirs(out, exist_ok=True)
+    for i, (name, (shape, module)) in enumerate(models.items()):
         torch.manual_seed(i)
         module.eval()
         x = torch.randn(*shape)
-        path = os.path.join(args.out, name)
+        path = os.path.join(out, name)
         torch.onnx.export(module, x, path + ".onnx", opset_version=13, input_names=["x"],
                           output_names=["y"])
         with torch.no_grad():
@@ -84,6 +83,13 @@ def main():
         np.save(path + ".input.npy", x.numpy())
         np.save(path + ".expected.npy", expected.numpy())
         print(name)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    export_cases(cases(), args.out)
 
 
 if __name__ == "__main__":

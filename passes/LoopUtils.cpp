@@ -1,0 +1,19 @@
+// Loop rewrites shared by the tiling passes (see LoopUtils.h).
+#include "passes/LoopUtils.h"
+
+using namespace mlir;
+
+bool tlc::forToParallel(RewriterBase &rewriter, scf::ForOp loop) {
+  if (loop.getNumRegionIterArgs() != 0)
+    return false;
+  rewriter.setInsertionPoint(loop);
+  auto parallel =
+      scf::ParallelOp::create(rewriter, loop.getLoc(), ValueRange{loop.getLowerBound()},
+                              ValueRange{loop.getUpperBound()}, ValueRange{loop.getStep()});
+  Block *body = loop.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.inlineBlockBefore(body, parallel.getBody()->getTerminator(),
+                             parallel.getInductionVars());
+  rewriter.eraseOp(loop);
+  return true;
+}

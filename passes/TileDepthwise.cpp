@@ -1,0 +1,335 @@
+// tlc-tile-depthwise: register tiles for contractions without an m dimension (a depthwise
+// convolution: each output channel reads only its own input channel, so the weights share no
+// dimension with the output that the input lacks). Each tile is a row of the output's
+// contiguous dimension, written here as vector code (the row read, updated with the input
+// row times the other operand's value broadcast, and written back, per reduction step), which
+// tlc-vectorize keeps in registers across all reduction steps (taps): the row is written once.
+#include "passes/BufferFills.h"
+#include "passes/LoopUtils.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLCTILEDEPTHWISE
+#include "passes/Passes.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+
+namespace {
+
+/// Marks of the row tiles and their fills between tiling and vectorization.
+constexpr llvm::StringLiteral kRowTileAttr = "tlc.row_tile", kRowFillAttr = "tlc.row_fill";
+
+/// A row accumulation: `row` is the loop of the output's last (contiguous) dimension, which
+/// the input `rowOperand` also has as its last dimension; the other input is read once per
+/// row (broadcast along it).
+struct RowAccumulation {
+  unsigned row;
+  unsigned rowOperand;
+};
+
+/// Whether the innermost dimension of buffer `v` has unit stride.
+bool unitInnerStride(Value v) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return type && succeeded(type.getStridesAndOffset(strides, offset)) && !strides.empty() &&
+         strides.back() == 1;
+}
+
+/// The loop of `map`'s last result, if it is a plain loop dimension.
+std::optional<unsigned> lastDim(AffineMap map) {
+  if (map.getNumResults() == 0)
+    return std::nullopt;
+  auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
+  if (!dim)
+    return std::nullopt;
+  return dim.getPosition();
+}
+
+/// Mechanism: whether `op` is a statically shaped multiply-accumulate on buffers with
+/// reductions, whose dimensions split into those of one input and the output and those of
+/// both inputs (no m, or no n, dimension: tlc-tile-contractions has no register tile for it),
+/// with the output's contiguous dimension also the row input's, at unit stride in both.
+std::optional<RowAccumulation> matchRowAccumulation(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.hasDynamicShape() || op.getNumDpsInits() != 1 ||
+      op.getNumDpsInputs() != 2 || op->hasAttr("tlc.register_tile"))
+    return std::nullopt;
+  if (!linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
+  if (failed(dims) || dims->k.empty() || dims->m.empty() == dims->n.empty())
+    return std::nullopt;
+  // m: dimensions of input 0 and the output only; n: of input 1 and the output only.
+  unsigned rowOperand = dims->m.empty() ? 1 : 0;
+  OpOperand *init = op.getDpsInitOperand(0), *rows = op.getDpsInputOperand(rowOperand);
+  std::optional<unsigned> row = lastDim(op.getMatchingIndexingMap(init));
+  if (!row || lastDim(op.getMatchingIndexingMap(rows)) != row ||
+      op.getIteratorTypesArray()[*row] != utils::IteratorType::parallel ||
+      op.getStaticLoopRanges()[*row] < 2 || !unitInnerStride(init->get()) ||
+      !unitInnerStride(rows->get()))
+    return std::nullopt;
+  return RowAccumulation{*row, rowOperand};
+}
+
+/// Policy: the tile's extent along the row. The whole row when it fits `maxLanes`; else the
+/// largest divisor of it up to `maxLanes` that is at least one vector (`lanes`), so every
+/// tile has the same static size; else `maxLanes`, with a peeled last tile.
+int64_t chooseRowTile(int64_t extent, int64_t lanes, int64_t maxLanes) {
+  if (extent <= maxLanes)
+    return extent;
+  for (int64_t t = maxLanes; t >= lanes; --t)
+    if (extent % t == 0)
+      return t;
+  return maxLanes;
+}
+
+/// Policy: the vector length for a row of `length` elements: a whole number of vectors of
+/// `lanes` (a power of two below one vector). LLVM splits other lengths (e.g. 56 = 3.5
+/// vectors) into element inserts; the lanes past the row are masked off.
+int64_t vectorWidth(int64_t length, int64_t lanes) {
+  return length < lanes ? static_cast<int64_t>(llvm::PowerOf2Ceil(length))
+                        : llvm::alignTo(length, lanes);
+}
+
+/// The mask of a row's first `size` of `width` lanes (null when they are all of it).
+Value rowMask(OpBuilder &b, Location loc, Value size, int64_t width) {
+  if (getConstantIntValue(size) == width)
+    return Value();
+  return vector::CreateMaskOp::create(b, loc, VectorType::get({width}, b.getI1Type()),
+                                      ValueRange{size});
+}
+
+/// The extent of a row view's last dimension (a constant when it is static), and a constant
+/// upper bound of it (a peeled last tile's extent is an affine.apply of the loop index until
+/// canonicalization); failure when it has none.
+FailureOr<std::pair<Value, int64_t>> rowExtent(OpBuilder &b, Location loc, Value rowView) {
+  auto type = cast<MemRefType>(rowView.getType());
+  int64_t last = type.getRank() - 1;
+  if (!type.isDynamicDim(last))
+    return std::make_pair(Value(arith::ConstantIndexOp::create(b, loc, type.getDimSize(last))),
+                          type.getDimSize(last));
+  FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(rowView, last),
+      /*stopCondition=*/nullptr, /*closedUB=*/true);
+  if (failed(bound))
+    return failure();
+  return std::make_pair(Value(memref::DimOp::create(b, loc, rowView, last)), *bound);
+}
+
+/// Mechanism: the row tile `tile` (views of one row of the output and of input `rowOperand`,
+/// and one element of the other input) as vector code on rows of `size` (at most `bound`)
+/// elements: both rows are read as vectors (lanes past `size` masked off), the element is
+/// broadcast, the body's scalar ops are applied to them as vector ops, and the result is
+/// written back. The output row's read and write use the
+/// same indices, map and mask (`fillMask`, the mask of the row's fill, when it has one), so
+/// tlc-vectorize keeps it in registers across enclosing loops and starts it from the fill.
+void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, unsigned rowOperand,
+                      Value size, int64_t bound, int64_t lanes, Value fillMask) {
+  Location loc = tile.getLoc();
+  MLIRContext *ctx = tile.getContext();
+  rewriter.setInsertionPoint(tile);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  int64_t width = vectorWidth(bound, lanes);
+  Value mask = fillMask ? fillMask : rowMask(rewriter, loc, size, width);
+  auto zeros = [&](Value buffer) {
+    return SmallVector<Value>(cast<MemRefType>(buffer.getType()).getRank(), zero);
+  };
+  auto rowMap = [&](Value buffer) {
+    return AffineMap::getMinorIdentityMap(cast<MemRefType>(buffer.getType()).getRank(), 1, ctx);
+  };
+  auto vectorOf = [&](Type t) { return VectorType::get({width}, getElementTypeOrSelf(t)); };
+  ArrayAttr inBounds = rewriter.getBoolArrayAttr({true});
+  auto readRow = [&](Value buffer) -> Value {
+    Type et = getElementTypeOrSelf(buffer.getType());
+    Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(et));
+    SmallVector<Value> indices = zeros(buffer);
+    return vector::TransferReadOp::create(rewriter, loc, vectorOf(et), buffer, indices,
+                                          rowMap(buffer), padding, mask, inBounds);
+  };
+  Block *body = tile.getBody();
+  IRMapping mapping;
+  for (OpOperand *input : tile.getDpsInputOperands()) {
+    Value buffer = input->get();
+    Value v;
+    if (input->getOperandNumber() == rowOperand) {
+      v = readRow(buffer);
+    } else {
+      SmallVector<Value> indices = zeros(buffer);
+      Value element = memref::LoadOp::create(rewriter, loc, buffer, indices);
+      v = vector::BroadcastOp::create(rewriter, loc, vectorOf(buffer.getType()), element);
+    }
+    mapping.map(tile.getMatchingBlockArgument(input), v);
+  }
+  Value out = tile.getDpsInitOperand(0)->get();
+  mapping.map(tile.getMatchingBlockArgument(tile.getDpsInitOperand(0)), readRow(out));
+  // Elementwise ops take vectors as they take scalars: each is cloned onto the vectors and
+  // given vector result types.
+  for (Operation &op : body->without_terminator()) {
+    Operation *vectorOp = rewriter.clone(op, mapping);
+    for (OpResult r : vectorOp->getResults())
+      r.setType(vectorOf(r.getType()));
+  }
+  Value result = mapping.lookup(body->getTerminator()->getOperand(0));
+  SmallVector<Value> indices = zeros(out);
+  vector::TransferWriteOp::create(rewriter, loc, Type(), result, out, indices, rowMap(out), mask,
+                                  inBounds);
+  rewriter.eraseOp(tile);
+}
+
+/// The fill `fill` of one row tile's output as a vector write of the value, in the form of
+/// the tile's own writes (see rowTileToVectors), which upstream's store-to-load forwarding
+/// then turns into accumulators starting from the value. Returns its mask (null if none).
+Value rowFillToVector(RewriterBase &rewriter, linalg::FillOp fill, Value size, int64_t bound,
+                      int64_t lanes) {
+  Location loc = fill.getLoc();
+  rewriter.setInsertionPoint(fill);
+  Value out = fill.getDpsInitOperand(0)->get();
+  auto type = cast<MemRefType>(out.getType());
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  int64_t width = vectorWidth(bound, lanes);
+  Value splat = vector::BroadcastOp::create(
+      rewriter, loc, VectorType::get({width}, type.getElementType()), fill.getInputs()[0]);
+  SmallVector<Value> indices(type.getRank(), zero);
+  Value mask = rowMask(rewriter, loc, size, width);
+  vector::TransferWriteOp::create(
+      rewriter, loc, Type(), splat, out, indices,
+      AffineMap::getMinorIdentityMap(type.getRank(), 1, fill.getContext()), mask,
+      rewriter.getBoolArrayAttr({true}));
+  rewriter.eraseOp(fill);
+  return mask;
+}
+
+/// Whether `tile`'s body is elementwise scalar code (vectorizable op by op) yielding one value.
+bool elementwiseBody(linalg::GenericOp tile) {
+  for (Operation &op : tile.getBody()->without_terminator())
+    if (op.getNumRegions() != 0 || !OpTrait::hasElementwiseMappableTraits(&op))
+      return false;
+  return true;
+}
+
+struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::LinalgOp, RowAccumulation>> found;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (std::optional<RowAccumulation> acc = matchRowAccumulation(op))
+        found.push_back({op, *acc});
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto [op, acc] : found)
+      tileRows(rewriter, op, acc);
+  }
+
+  void tileRows(IRRewriter &rewriter, linalg::LinalgOp op, RowAccumulation acc) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    Value init = op.getDpsInitOperand(0)->get();
+    linalg::FillOp fill =
+        llvm::is_contained(op.getDpsInputs(), init) ? nullptr : tlc::lastFillOf(op, init);
+    int64_t bits = getElementTypeOrSelf(init.getType()).getIntOrFloatBitWidth();
+    int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
+    int64_t rowTile = chooseRowTile(ranges[acc.row], lanes, lanes * vectors);
+
+    // Loops: the other parallel dimensions (tiles of 1), the row, then the reductions.
+    SmallVector<OpFoldResult> sizes;
+    SmallVector<int64_t> order;
+    for (unsigned d = 0; d < ranges.size(); ++d) {
+      sizes.push_back(rewriter.getIndexAttr(d == acc.row ? rowTile : 1));
+      if (d != acc.row && iterators[d] == utils::IteratorType::parallel)
+        order.push_back(d);
+    }
+    order.push_back(acc.row);
+    for (unsigned d = 0; d < ranges.size(); ++d)
+      if (iterators[d] == utils::IteratorType::reduction)
+        order.push_back(d);
+    scf::SCFTilingOptions options;
+    options.setTileSizes(sizes).setInterchange(order);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled) || tiled->tiledOps.size() != 1 || tiled->loops.size() != order.size())
+      return; // left to convert-linalg-to-loops
+    rewriter.eraseOp(op);
+    tiled->tiledOps.front()->setAttr(kRowTileAttr, rewriter.getUnitAttr());
+    SmallVector<scf::ForOp> loops;
+    for (LoopLikeOpInterface loop : tiled->loops)
+      loops.push_back(cast<scf::ForOp>(loop.getOperation()));
+    unsigned numParallel = llvm::find(order, acc.row) - order.begin() + 1;
+    scf::ForOp rowLoop = loops[numParallel - 1];
+
+    // The fill of the whole output becomes one of each tile, before its reduction loops:
+    // the tile's output view moves out of them first.
+    if (fill && numParallel < loops.size()) {
+      scf::ForOp firstReduction = loops[numParallel];
+      for (unsigned i = loops.size(); i-- > numParallel;)
+        moveLoopInvariantCode(cast<LoopLikeOpInterface>(loops[i].getOperation()));
+      Value tileInit = cast<linalg::LinalgOp>(tiled->tiledOps.front()).getDpsInitOperand(0)->get();
+      if (firstReduction.isDefinedOutsideOfLoop(tileInit)) {
+        rewriter.setInsertionPoint(firstReduction);
+        auto tileFill =
+            linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs()[0], tileInit);
+        tileFill->setAttr(kRowFillAttr, rewriter.getUnitAttr());
+        rewriter.eraseOp(fill);
+      }
+    }
+    // Threads take the outermost parallel loop with more than one iteration.
+    for (unsigned i = 0; i < numParallel; ++i) {
+      std::optional<APInt> trips = loops[i].getStaticTripCount();
+      if (!trips || trips->ugt(1)) {
+        tlc::forToParallel(rewriter, loops[i]);
+        if (i == numParallel - 1)
+          rowLoop = nullptr;
+        break;
+      }
+    }
+    // A last, shorter row tile gets a loop of its own, so full tiles have static shapes.
+    if (rowLoop && ranges[acc.row] % rowTile != 0) {
+      scf::ForOp partial;
+      rewriter.setInsertionPoint(rowLoop);
+      (void)scf::peelForLoopAndSimplifyBounds(rewriter, rowLoop, partial);
+    }
+    // Every row tile (the peeled one included) and its fill as vector code on its row.
+    SmallVector<linalg::GenericOp> tiles;
+    SmallVector<linalg::FillOp> fills;
+    getOperation().walk([&](Operation *op) {
+      if (auto generic = dyn_cast<linalg::GenericOp>(op); generic && generic->hasAttr(kRowTileAttr))
+        tiles.push_back(generic);
+      if (auto rowFill = dyn_cast<linalg::FillOp>(op); rowFill && rowFill->hasAttr(kRowFillAttr))
+        fills.push_back(rowFill);
+    });
+    // Fills first: a row tile reuses its fill's mask (the same value, so the fill's write
+    // forwards to the tile's first read of its accumulators).
+    llvm::DenseMap<Value, Value> fillMasks;
+    for (linalg::FillOp f : fills) {
+      f->removeAttr(kRowFillAttr);
+      rewriter.setInsertionPoint(f);
+      Value row = f.getDpsInitOperand(0)->get();
+      FailureOr<std::pair<Value, int64_t>> extent = rowExtent(rewriter, f.getLoc(), row);
+      if (succeeded(extent))
+        fillMasks[row] = rowFillToVector(rewriter, f, extent->first, extent->second, lanes);
+    }
+    for (linalg::GenericOp t : tiles) {
+      t->removeAttr(kRowTileAttr);
+      rewriter.setInsertionPoint(t);
+      Value row = t.getDpsInitOperand(0)->get();
+      FailureOr<std::pair<Value, int64_t>> extent = rowExtent(rewriter, t.getLoc(), row);
+      if (succeeded(extent) && elementwiseBody(t))
+        rowTileToVectors(rewriter, t, acc.rowOperand, extent->first, extent->second, lanes,
+                         fillMasks.lookup(row));
+    }
+  }
+};
+
+} // namespace

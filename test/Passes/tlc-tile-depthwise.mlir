@@ -1,0 +1,109 @@
+// RUN: tlc-opt %s -split-input-file -tlc-tile-depthwise="vector-bits=512" -canonicalize | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-tile-depthwise="vector-bits=512" -canonicalize -tlc-vectorize -canonicalize | FileCheck %s --check-prefix=REGS
+
+// A depthwise convolution as tlc-view-window-operands leaves it (the input a strided view of
+// [n, c, kh, oh, kw, ow]): no dimension of the weights and the output is missing from the
+// input, so it has no m dimension. Each 56-column output row is one tile: threads take the
+// channels, the row is read and written as a 64-lane vector (8 lanes masked off) around the
+// two tap loops, and the zero fill of the whole output becomes a masked splat write of each
+// row before them.
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NOT: linalg.fill
+// CHECK: scf.parallel (%[[C:.+]]) =
+// CHECK: scf.for %[[OH:.+]] =
+// CHECK: %[[ROW:.+]] = memref.subview %{{.+}}[0, %[[C]], %[[OH]], 0] [1, 1, 1, 56]
+// CHECK: %[[MASK:.+]] = vector.constant_mask [56] : vector<64xi1>
+// CHECK: vector.transfer_write %{{.+}}, %[[ROW]]{{.+}}, %[[MASK]] {in_bounds = [true]} : vector<64xf32>
+// CHECK: scf.for %[[KH:.+]] =
+// CHECK: scf.for %[[KW:.+]] =
+// CHECK: %[[IN:.+]] = vector.transfer_read {{.+}}, %[[MASK]] {in_bounds = [true]} : memref<1x1x1x1x1x56xf32, {{.+}}>, vector<64xf32>
+// CHECK: %[[W:.+]] = memref.load
+// CHECK: %[[WV:.+]] = vector.broadcast %[[W]] : f32 to vector<64xf32>
+// CHECK: %[[ACC:.+]] = vector.transfer_read %[[ROW]]{{.+}}, %[[MASK]] {in_bounds = [true]}
+// CHECK: %[[P:.+]] = arith.mulf %[[IN]], %[[WV]] fastmath<contract> : vector<64xf32>
+// CHECK: %[[S:.+]] = arith.addf %[[ACC]], %[[P]] fastmath<reassoc,contract> : vector<64xf32>
+// CHECK: vector.transfer_write %[[S]], %[[ROW]]{{.+}}, %[[MASK]] {in_bounds = [true]}
+// After tlc-vectorize the row stays in registers across both tap loops, starting from zero:
+// one masked write per row.
+// REGS-LABEL: func.func @depthwise
+// REGS: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<64xf32>
+// REGS-NOT: vector.transfer_write
+// REGS: scf.for %{{.+}} iter_args(%[[A:.+]] = %[[ZERO]]) -> (vector<64xf32>)
+// REGS: scf.for %{{.+}} iter_args(%{{.+}} = %[[A]]) -> (vector<64xf32>)
+// REGS-NOT: vector.transfer_write
+// REGS: scf.yield
+// REGS: scf.yield
+// REGS: vector.transfer_write
+// REGS-NEXT: {{^ +}}}{{$}}
+// REGS-NEXT: scf.reduce
+func.func @depthwise(%in: memref<1x32x3x56x3x56xf32, strided<[3364, 3364, 58, 58, 1, 1]>>,
+                     %w: memref<32x3x3xf32>, %out: memref<1x32x56x56xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<1x32x56x56xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, c, oh, kh, kw, ow) -> (n, c, kh, oh, kw, ow)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (c, kh, kw)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%in, %w : memref<1x32x3x56x3x56xf32, strided<[3364, 3364, 58, 58, 1, 1]>>, memref<32x3x3xf32>)
+      outs(%out : memref<1x32x56x56xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b fastmath<contract> : f32
+    %s = arith.addf %acc, %p fastmath<reassoc,contract> : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// 67 columns: no divisor between one vector (16) and 64, so a tile of 64 and a peeled last
+// one of 3 (a 4-lane vector, one lane masked). The output is not filled right before: each row
+// tile accumulates onto what it holds.
+// CHECK-LABEL: func.func @peeled
+// CHECK: vector.transfer_read {{.+}} : memref<1x1x1x1x1x64xf32, {{.+}}>, vector<64xf32>
+// CHECK: vector.transfer_write {{.+}} : vector<64xf32>, memref<1x1x1x64xf32, {{.+}}>
+// CHECK: memref.subview %{{.+}}[0, %{{.+}}, %{{.+}}, 64] [1, 1, 1, 3]
+// CHECK: %[[MASK:.+]] = vector.constant_mask [3] : vector<4xi1>
+// CHECK: vector.transfer_read {{.+}}, %[[MASK]] {in_bounds = [true]} : memref<1x1x1x1x1x3xf32, {{.+}}>, vector<4xf32>
+func.func @peeled(%in: memref<1x4x3x67x3x67xf32, strided<[4761, 4761, 69, 69, 1, 1]>>,
+                  %w: memref<4x3x3xf32>, %out: memref<1x4x67x67xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, c, oh, kh, kw, ow) -> (n, c, kh, oh, kw, ow)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (c, kh, kw)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%in, %w : memref<1x4x3x67x3x67xf32, strided<[4761, 4761, 69, 69, 1, 1]>>, memref<4x3x3xf32>)
+      outs(%out : memref<1x4x67x67xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Negative: a stride-2 depthwise convolution reads its input rows with stride 2 (no unit
+// stride along the row), and a matmul has both m and n dimensions (tlc-tile-contractions'):
+// both are left alone.
+// CHECK-LABEL: func.func @not_rows
+// CHECK-NOT: vector.transfer_read
+// CHECK: linalg.generic
+// CHECK: linalg.matmul
+func.func @not_rows(%in: memref<1x8x3x8x3x8xf32, strided<[324, 324, 18, 36, 1, 2]>>,
+                    %w: memref<8x3x3xf32>, %out: memref<1x8x8x8xf32>,
+                    %a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, c, oh, kh, kw, ow) -> (n, c, kh, oh, kw, ow)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (c, kh, kw)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%in, %w : memref<1x8x3x8x3x8xf32, strided<[324, 324, 18, 36, 1, 2]>>, memref<8x3x3xf32>)
+      outs(%out : memref<1x8x8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.matmul ins(%a, %b : memref<16x16xf32>, memref<16x16xf32>) outs(%c : memref<16x16xf32>)
+  return
+}
