@@ -65,8 +65,8 @@ struct FastExpF32 : OpRewritePattern<math::ExpOp> {
     if (avx512 && vectorType && vectorType.getShape() == ArrayRef<int64_t>{16})
       rewriter.replaceOp(op, expandWithScaleF(rewriter, op.getLoc(), op.getOperand(), nonPositive));
     else
-      rewriter.replaceOp(op, expandWithExponentBits(rewriter, op.getLoc(), op.getOperand(),
-                                                    nonPositive));
+      rewriter.replaceOp(
+          op, expandWithExponentBits(rewriter, op.getLoc(), op.getOperand(), nonPositive));
     return success();
   }
 
@@ -80,8 +80,8 @@ private:
   static Value clamp(PatternRewriter &rewriter, Location loc, Value x, float lo, float hi,
                      bool nonPositive) {
     Type type = x.getType();
-    Value xc =
-        tlc::clampBySelect(rewriter, loc, x, arith::CmpFPredicate::OLT, constant(rewriter, loc, type, lo));
+    Value xc = tlc::clampBySelect(rewriter, loc, x, arith::CmpFPredicate::OLT,
+                                  constant(rewriter, loc, type, lo));
     if (!nonPositive)
       xc = tlc::clampBySelect(rewriter, loc, xc, arith::CmpFPredicate::OGT,
                               constant(rewriter, loc, type, hi));
@@ -133,7 +133,6 @@ private:
 
 } // namespace
 
-void tlc::populateFastExpPattern(RewritePatternSet &patterns, bool avx512,
-                                 PatternBenefit benefit) {
+void tlc::populateFastExpPattern(RewritePatternSet &patterns, bool avx512, PatternBenefit benefit) {
   patterns.add<FastExpF32>(patterns.getContext(), avx512, benefit);
 }

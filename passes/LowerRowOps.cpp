@@ -7,7 +7,9 @@
 // inputs. Each row's first pass reads it from memory and the later ones work in L1, so
 // softmax's compute-bound exp pass also prefetches the next row of its input and output
 // (kPrefetchNextRowAttr): the next row's misses then overlap this row's arithmetic.
-// layer_norm's passes are too short for that (prefetching in them measured slower). Ops over
+// layer_norm's passes are too short for that (prefetching in them measured slower). With
+// enough rows per chunk, each op takes its first statistic (the row maximum, layer_norm's sum)
+// a row ahead, in the last pass over the previous row (software pipelining). Ops over
 // a non-trailing axis (softmax along a strided axis) are left to the generic patterns of
 // tl-lower-to-linalg, as are dynamically shaped ones.
 #include "passes/LinalgBuilders.h"
@@ -67,7 +69,8 @@ struct RowBuilder {
         .getResult(0);
   }
 
-  /// One pass writing `v = f(rowInputs[k]..., extras...)` into the row `out` and reducing
+  /// One pass writing `v = f(rowInputs[k]..., extras..., out[k])` into the row `out` (`f`
+  /// sees the output's current element last, for in-place updates) and reducing
   /// `term(rowInputs[k]..., extras..., v)` into the 0-D `acc` (filled with `identity` first):
   /// `acc = combine(acc, term)`. Extras are 0-D (read once per row) or rows. Returns {the new
   /// row, the reduced value}.
@@ -86,7 +89,7 @@ struct RowBuilder {
         b, loc, TypeRange{out.getType(), init.getType()}, ins, ValueRange{out, init}, maps,
         {utils::IteratorType::reduction}, [&](OpBuilder &nb, Location l, ValueRange args) {
           ValueRange inputs = args.drop_back(2);
-          Value v = f(nb, l, inputs);
+          Value v = f(nb, l, args.drop_back());
           linalg::YieldOp::create(
               nb, l, ValueRange{v, combine(nb, l, args.back(), term(nb, l, inputs, v))});
         });
@@ -232,8 +235,9 @@ std::optional<std::pair<int64_t, int64_t>> rowShape(RankedTensorType type, int64
 /// few per-chunk statistics buffers).
 int64_t rowsPerChunk(int64_t rows) { return llvm::divideCeil(rows, std::min<int64_t>(rows, 64)); }
 
-/// Policy: layer_norm's rows are software-pipelined (see LowerLayerNormRows) from this many
-/// rows per chunk on; each chunk then sums one row more than it normalizes.
+/// Policy: layer_norm's and f32 softmax's rows are software-pipelined (see LowerLayerNormRows,
+/// LowerSoftmaxRows) from this many rows per chunk on; each chunk then takes one statistic of
+/// one row more than it writes.
 constexpr int64_t kMinPipelinedRows = 8;
 
 /// f16/bf16 statistics in f32; f32/f64 in their own type.
@@ -244,7 +248,9 @@ Type computeType(Type et) {
 /// softmax: m = max(x) (ignoring NaN); out = exp(x - m) and s = sum(out) in one pass;
 /// out *= 1 / s. For f16/bf16 the sum is taken over the f32 exponentials (recomputed), not
 /// over their rounded values.
-/// log_softmax: m = max(x); s = sum(exp(x - m)); out = x - (m + log s).
+/// log_softmax: m = max(x); s = sum(exp(x - m)); out = (x - m) - log s.
+/// With enough rows per chunk (f32/f64) both take the maximum a row ahead, in the last pass
+/// over the previous row (see the pipelined body below).
 template <typename SoftmaxLike, bool isLog>
 struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
   LowerSoftmaxRows(MLIRContext *ctx) : OpRewritePattern<SoftmaxLike>(ctx, /*benefit=*/2) {}
@@ -260,52 +266,120 @@ struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
     Type et = type.getElementType(), ct = computeType(et);
     bool sameType = et == ct;
     auto lowest = -std::numeric_limits<double>::infinity();
-    Value result = buildRowLoop(
-        rewriter, op.getLoc(), op.getInput(), shape->first, shape->second, ct, 2,
-        rowsPerChunk(shape->first),
+    auto c = [](RowBuilder &rb, OpBuilder &nb, Location l, Value v) {
+      return rb.toCompute(nb, l, v);
+    };
+    // maxnumf (NaN-ignoring, which vectorizes to one vmaxps per vector) is enough: a NaN in the
+    // row still makes its exp(x - m), so the sum and every output, NaN.
+    auto maxOf = [](OpBuilder &nb, Location l, Value acc, Value v) -> Value {
+      return arith::MaxNumFOp::create(nb, l, acc, v);
+    };
+    auto rowMax = [&](RowBuilder &rb, Value acc, Value x) {
+      return rb.reduce(acc, lowest, x, {}, [&](OpBuilder &nb, Location l, Value a, ValueRange v) {
+        return maxOf(nb, l, a, c(rb, nb, l, v[0]));
+      });
+    };
+    auto shifted = [&](RowBuilder &rb, OpBuilder &nb, Location l, Value xv, Value mv) {
+      return s::sub(nb, l, c(rb, nb, l, xv), mv);
+    };
+    // exp(x - m) with m the row's maximum: the argument is <= 0 (or NaN), so the fast exp needs
+    // no overflow clamp.
+    auto expShifted = [&](RowBuilder &rb, OpBuilder &nb, Location l, Value xv, Value mv) {
+      Value e = s::exp(nb, l, shifted(rb, nb, l, xv, mv));
+      e.getDefiningOp()->setAttr(kExpNonPositiveArgAttr, nb.getUnitAttr());
+      return e;
+    };
+    // exp(x - m) written into `out` and summed into the 0-D `sumAcc` in one pass over the row.
+    auto expAndSum = [&](RowBuilder &rb, Value x, Value m, Value out, Value sumAcc) {
+      auto [exps, sum] = rb.writeAndReduce(
+          out, sumAcc, 0.0, x, {m},
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            return expShifted(rb, nb, l, a[0], a[1]);
+          },
+          [&](OpBuilder &, Location, ValueRange, Value v) { return v; },
+          [&](OpBuilder &nb, Location l, Value acc, Value v) { return s::add(nb, l, acc, v); });
+      prefetchNextRowDuring(exps);
+      return std::make_pair(exps, sum);
+    };
+    // sum(exp(x - m)) over the row into the 0-D `sumAcc` (log_softmax; f16/bf16 softmax).
+    auto sumOfExps = [&](RowBuilder &rb, Value x, Value m, Value sumAcc) {
+      Value sum =
+          rb.reduce(sumAcc, 0.0, x, {m}, [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
+            return s::add(nb, l, acc, expShifted(rb, nb, l, a[0], a[1]));
+          });
+      prefetchNextRowDuring(sum);
+      return sum;
+    };
+    // log_softmax's (x - m) - log(sum) (subtracting m first keeps it exact where x is near
+    // m), from x - m.
+    auto logSoftmax = [&](RowBuilder &rb, OpBuilder &nb, Location l, Value d, Value sum) {
+      return s::convert(nb, l, s::sub(nb, l, d, s::log(nb, l, sum)), rb.et);
+    };
+    // `exps` (the output row) times 1 / sum, from its current element `e`.
+    auto scaled = [&](OpBuilder &nb, Location l, Value e, Value sum) {
+      return s::mul(nb, l, e, s::div(nb, l, s::constant(nb, l, ct, 1.0), sum));
+    };
+    int64_t perChunk = rowsPerChunk(shape->first);
+    Value result;
+    if (sameType && perChunk >= kMinPipelinedRows) {
+      // Software-pipelined: the last pass over the row (softmax's scaling, log_softmax's
+      // write) also takes the next row's maximum, so the row is walked twice instead of three
+      // times, and the next row's loads overlap that pass's stores. The carried maximum is
+      // overwritten in place with the next row's: softmax's exp pass, its only reader, is done
+      // with it by then; log_softmax's write pass reads its negation from its own 0-D tensor.
+      result = buildRowLoop(
+          rewriter, op.getLoc(), op.getInput(), shape->first, shape->second, ct, 3, perChunk,
+          [&](RowBuilder &rb, Value x, Value next, Value out, ValueRange stats,
+              Value m) -> std::pair<Value, Value> {
+            auto nextMax = [&](OpBuilder &nb, Location l, ValueRange a, Value) {
+              return c(rb, nb, l, a[0]);
+            };
+            if (isLog) {
+              Value sum = sumOfExps(rb, x, m, stats[1]);
+              // -m in its own 0-D tensor (x + -m rounds as x - m does; a plain copy would
+              // fold away).
+              Value negMax =
+                  rb.scalarOp(stats[2], {m}, [](OpBuilder &nb, Location l, ValueRange a) {
+                    return arith::NegFOp::create(nb, l, a[0]).getResult();
+                  });
+              // a = {next, x, -m, sum, out}.
+              return rb.writeAndReduce(
+                  out, m, lowest, {next, x}, {negMax, sum},
+                  [&](OpBuilder &nb, Location l, ValueRange a) {
+                    return logSoftmax(rb, nb, l, s::add(nb, l, c(rb, nb, l, a[1]), a[2]), a[3]);
+                  },
+                  nextMax, maxOf);
+            }
+            auto [exps, sum] = expAndSum(rb, x, m, out, stats[1]);
+            return rb.writeAndReduce(
+                exps, m, lowest, next, {sum},
+                [&](OpBuilder &nb, Location l, ValueRange a) { return scaled(nb, l, a[2], a[1]); },
+                nextMax, maxOf);
+          },
+          [&](RowBuilder &rb, Value first, ValueRange stats) {
+            return rowMax(rb, stats[0], first);
+          });
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    result = buildRowLoop(
+        rewriter, op.getLoc(), op.getInput(), shape->first, shape->second, ct, 2, perChunk,
         [&](RowBuilder &rb, Value x, Value, Value out, ValueRange stats,
             Value) -> std::pair<Value, Value> {
-          auto c = [&](OpBuilder &nb, Location l, Value v) { return rb.toCompute(nb, l, v); };
-          // maxnumf (NaN-ignoring, which vectorizes to one vmaxps per vector) is enough: a NaN
-          // in the row still makes its exp(x - m), so the sum and every output, NaN.
-          Value m = rb.reduce(stats[0], lowest, x, {},
-                              [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
-                                return arith::MaxNumFOp::create(nb, l, acc, c(nb, l, a[0]));
-                              });
-          auto shifted = [&](OpBuilder &nb, Location l, Value xv, Value mv) {
-            return s::sub(nb, l, c(nb, l, xv), mv);
-          };
-          // exp(x - m) with m the row's maximum: the argument is <= 0 (or NaN), so the fast
-          // exp needs no overflow clamp.
-          auto expShifted = [&](OpBuilder &nb, Location l, Value xv, Value mv) {
-            Value e = s::exp(nb, l, shifted(nb, l, xv, mv));
-            e.getDefiningOp()->setAttr(kExpNonPositiveArgAttr, nb.getUnitAttr());
-            return e;
-          };
+          Value m = rowMax(rb, stats[0], x);
           if (isLog || !sameType) {
-            Value sum = rb.reduce(stats[1], 0.0, x, {m},
-                                  [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
-                                    return s::add(nb, l, acc, expShifted(nb, l, a[0], a[1]));
-                                  });
+            Value sum = sumOfExps(rb, x, m, stats[1]);
             Value row = rb.write(out, x, {m, sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
-              Value v = isLog ? s::sub(nb, l, shifted(nb, l, a[0], a[1]), s::log(nb, l, a[2]))
-                              : s::div(nb, l, expShifted(nb, l, a[0], a[1]), a[2]);
+              if (isLog)
+                return logSoftmax(rb, nb, l, shifted(rb, nb, l, a[0], a[1]), a[2]);
+              Value v = s::div(nb, l, expShifted(rb, nb, l, a[0], a[1]), a[2]);
               return s::convert(nb, l, v, rb.et);
             });
-            prefetchNextRowDuring(sum);
             return {row, Value()};
           }
-          // exp(x - m) written and summed in one pass over the row.
-          auto [exps, sum] = rb.writeAndReduce(
-              out, stats[1], 0.0, x, {m},
-              [&](OpBuilder &nb, Location l, ValueRange a) {
-                return expShifted(nb, l, a[0], a[1]);
-              },
-              [&](OpBuilder &, Location, ValueRange, Value v) { return v; },
-              [&](OpBuilder &nb, Location l, Value acc, Value v) { return s::add(nb, l, acc, v); });
-          prefetchNextRowDuring(exps);
+          auto [exps, sum] = expAndSum(rb, x, m, out, stats[1]);
           Value row = rb.write(exps, {}, {sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
-            return s::mul(nb, l, a[1], s::div(nb, l, s::constant(nb, l, ct, 1.0), a[0]));
+            return scaled(nb, l, a[1], a[0]);
           });
           return {row, Value()};
         });

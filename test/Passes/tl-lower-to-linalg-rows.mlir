@@ -41,6 +41,78 @@ func.func @softmax_rows(%x: tensor<2x65x10xf32>) -> tensor<2x65x10xf32> {
 
 // -----
 
+// f32 softmax with 8 rows per chunk: software-pipelined. The chunk's first row's maximum is
+// taken before its loop, which carries each row's maximum; per row the exp pass (as above),
+// then one pass that scales the output row in place (reading its current element) and takes
+// the next row's maximum (row + 1 clamped to the last row) into the carried maximum, filled
+// in place with -inf after the exp pass read it, and yielded to the next row. No separate max
+// pass in the loop.
+// CHECK-LABEL: func.func @softmax_pipelined
+// CHECK: scf.forall (%{{.+}}) in (64)
+// CHECK: %[[MAXE:.+]] = tensor.empty() : tensor<f32>
+// CHECK: %[[SUME:.+]] = tensor.empty() : tensor<f32>
+// CHECK: %[[FIRSTI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[MAXE]] : tensor<f32>)
+// CHECK: %[[FIRST:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%{{.+}} : tensor<16xf32>) outs(%[[FIRSTI]] : tensor<f32>) {
+// CHECK: arith.maxnumf
+// CHECK: scf.for %{{.+}} iter_args(%[[ACC:[^ ]+]] = %{{[^ ]+}}, %[[CMAX:[^ ]+]] = %[[FIRST]]) -> (tensor<8x16xf32>, tensor<f32>)
+// CHECK: %[[R:.+]] = arith.addi
+// CHECK: %[[ROW:.+]] = tensor.extract_slice %{{.+}}[%[[R]], 0] [1, 16] [1, 1]
+// CHECK: %[[R1:.+]] = arith.addi %[[R]], %{{.+}} : index
+// CHECK: %[[NR:.+]] = arith.minsi %[[R1]], %{{.+}} : index
+// CHECK: %[[NEXT:.+]] = tensor.extract_slice %{{.+}}[%[[NR]], 0] [1, 16] [1, 1]
+// CHECK: %[[OROW:.+]] = tensor.extract_slice %[[ACC]]
+// CHECK-NOT: arith.maxnumf
+// CHECK: %[[SUMI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[SUME]] : tensor<f32>)
+// CHECK: %[[EXP:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[CMAX]] : tensor<16xf32>, tensor<f32>) outs(%[[OROW]], %[[SUMI]] : tensor<16xf32>, tensor<f32>) attrs = {tlc.prefetch_next_row} {
+// CHECK: math.exp %{{.+}} {tlc.nonpositive_arg} : f32
+// CHECK: %[[MAXI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[CMAX]] : tensor<f32>)
+// CHECK: %[[LAST:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[NEXT]], %[[EXP]]#1 : tensor<16xf32>, tensor<f32>) outs(%[[EXP]]#0, %[[MAXI]] : tensor<16xf32>, tensor<f32>) {
+// CHECK: ^bb0(%[[XN:[^:]+]]: f32, %[[S:[^:]+]]: f32, %[[E:[^:]+]]: f32, %[[M:[^:]+]]: f32):
+// CHECK: %[[INV:.+]] = arith.divf %{{.+}}, %[[S]] : f32
+// CHECK: %[[SC:.+]] = arith.mulf %[[E]], %[[INV]] : f32
+// CHECK: %[[NM:.+]] = arith.maxnumf %[[M]], %[[XN]] : f32
+// CHECK: linalg.yield %[[SC]], %[[NM]] : f32, f32
+// CHECK: %[[INS:.+]] = tensor.insert_slice %[[LAST]]#0 into %[[ACC]]
+// CHECK: scf.yield %[[INS]], %[[LAST]]#1 : tensor<8x16xf32>, tensor<f32>
+func.func @softmax_pipelined(%x: tensor<512x16xf32>) -> tensor<512x16xf32> {
+  %0 = tl.softmax %x axis = -1 : tensor<512x16xf32>
+  return %0 : tensor<512x16xf32>
+}
+
+// -----
+
+// f32 log_softmax with 8 rows per chunk: pipelined the same way. Per row the sum of
+// exponentials (prefetching), -max into its own 0-D tensor (the carried maximum is then
+// overwritten), and one pass writing (x + -max) - log(sum) and taking the next row's maximum.
+// CHECK-LABEL: func.func @log_softmax_pipelined
+// CHECK: scf.forall (%{{.+}}) in (64)
+// CHECK: %[[FIRST:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%{{.+}} : tensor<16xf32>) outs(%{{.+}} : tensor<f32>) {
+// CHECK: arith.maxnumf
+// CHECK: scf.for %{{.+}} iter_args(%[[ACC:[^ ]+]] = %{{[^ ]+}}, %[[CMAX:[^ ]+]] = %[[FIRST]]) -> (tensor<8x16xf32>, tensor<f32>)
+// CHECK: %[[ROW:.+]] = tensor.extract_slice %{{.+}}[%{{.+}}, 0] [1, 16] [1, 1]
+// CHECK: %[[NR:.+]] = arith.minsi
+// CHECK: %[[NEXT:.+]] = tensor.extract_slice %{{.+}}[%[[NR]], 0] [1, 16] [1, 1]
+// CHECK-NOT: arith.maxnumf
+// CHECK: %[[SUM:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[CMAX]] : tensor<16xf32>, tensor<f32>) outs(%{{.+}} : tensor<f32>) attrs = {tlc.prefetch_next_row} {
+// CHECK: math.exp %{{.+}} {tlc.nonpositive_arg} : f32
+// CHECK: %[[NEG:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[CMAX]] : tensor<f32>)
+// CHECK: arith.negf
+// CHECK: %[[MAXI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[CMAX]] : tensor<f32>)
+// CHECK: %[[LAST:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[NEXT]], %[[ROW]], %[[NEG]], %[[SUM]] : tensor<16xf32>, tensor<16xf32>, tensor<f32>, tensor<f32>) outs(%{{.+}}, %[[MAXI]] : tensor<16xf32>, tensor<f32>) {
+// CHECK: ^bb0(%[[XN:[^:]+]]: f32, %[[X:[^:]+]]: f32, %[[NM:[^:]+]]: f32, %[[S:[^:]+]]: f32, %{{.+}}: f32, %[[M:[^:]+]]: f32):
+// CHECK: %[[D:.+]] = arith.addf %[[X]], %[[NM]] : f32
+// CHECK: %[[L:.+]] = math.log %[[S]] : f32
+// CHECK: %[[V:.+]] = arith.subf %[[D]], %[[L]] : f32
+// CHECK: %[[MX:.+]] = arith.maxnumf %[[M]], %[[XN]] : f32
+// CHECK: linalg.yield %[[V]], %[[MX]] : f32, f32
+// CHECK: scf.yield %{{.+}}, %[[LAST]]#1 : tensor<8x16xf32>, tensor<f32>
+func.func @log_softmax_pipelined(%x: tensor<512x16xf32>) -> tensor<512x16xf32> {
+  %0 = tl.log_softmax %x axis = 1 : tensor<512x16xf32>
+  return %0 : tensor<512x16xf32>
+}
+
+// -----
+
 // f16 log_softmax: the max and the sum of exponentials accumulate in f32; the result is
 // rounded to f16 once, at the end. The sum of exponentials (the compute-bound pass) prefetches
 // the next row of the input; the write pass does not.
