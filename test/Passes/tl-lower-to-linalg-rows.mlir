@@ -41,39 +41,51 @@ func.func @softmax_rows(%x: tensor<2x65x10xf32>) -> tensor<2x65x10xf32> {
 
 // -----
 
-// f32 softmax with 8 rows per chunk: software-pipelined. The chunk's first row's maximum is
-// taken before its loop, which carries each row's maximum; per row the exp pass (as above),
-// then one pass that scales the output row in place (reading its current element) and takes
-// the next row's maximum (row + 1 clamped to the last row) into the carried maximum, filled
-// in place with -inf after the exp pass read it, and yielded to the next row. No separate max
-// pass in the loop.
+// f32 softmax with 8 rows per chunk: one walk per row, software-pipelined two rows deep. The
+// chunk's first row: its maximum, -max into its own 0-D tensor, then one pass computing its
+// exponentials into a scratch row, summing them and taking the next row's maximum (row + 1
+// clamped to the last row). The loop over rows 1..7 carries the chunk, the scratch, the
+// maximum and the sum; per row -max and 1 / sum_prev into their own 0-D tensors, the carried
+// sum and maximum refilled in place, and one pass that writes exp(x + -max) into the scratch
+// (its current element, the previous row's exponential, read first), the previous output row
+// as that times 1 / sum_prev, the sum and the next maximum; the previous row is inserted at
+// i - 1. After the loop the last row is written from the scratch. No separate max or
+// scaling pass in the loop.
 // CHECK-LABEL: func.func @softmax_pipelined
 // CHECK: scf.forall (%{{.+}}) in (64)
-// CHECK: %[[MAXE:.+]] = tensor.empty() : tensor<f32>
-// CHECK: %[[SUME:.+]] = tensor.empty() : tensor<f32>
-// CHECK: %[[FIRSTI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[MAXE]] : tensor<f32>)
-// CHECK: %[[FIRST:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%{{.+}} : tensor<16xf32>) outs(%[[FIRSTI]] : tensor<f32>) {
+// CHECK: %[[FIRST:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW0:.+]] : tensor<16xf32>) outs(%{{.+}} : tensor<f32>) {
 // CHECK: arith.maxnumf
-// CHECK: scf.for %{{.+}} iter_args(%[[ACC:[^ ]+]] = %{{[^ ]+}}, %[[CMAX:[^ ]+]] = %[[FIRST]]) -> (tensor<8x16xf32>, tensor<f32>)
-// CHECK: %[[R:.+]] = arith.addi
-// CHECK: %[[ROW:.+]] = tensor.extract_slice %{{.+}}[%[[R]], 0] [1, 16] [1, 1]
-// CHECK: %[[R1:.+]] = arith.addi %[[R]], %{{.+}} : index
-// CHECK: %[[NR:.+]] = arith.minsi %[[R1]], %{{.+}} : index
-// CHECK: %[[NEXT:.+]] = tensor.extract_slice %{{.+}}[%[[NR]], 0] [1, 16] [1, 1]
-// CHECK: %[[OROW:.+]] = tensor.extract_slice %[[ACC]]
-// CHECK-NOT: arith.maxnumf
-// CHECK: %[[SUMI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[SUME]] : tensor<f32>)
-// CHECK: %[[EXP:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[CMAX]] : tensor<16xf32>, tensor<f32>) outs(%[[OROW]], %[[SUMI]] : tensor<16xf32>, tensor<f32>) attrs = {tlc.prefetch_next_row} {
+// CHECK: %[[NEG0:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[FIRST]] : tensor<f32>)
+// CHECK: arith.negf
+// CHECK: %[[NEXT0:.+]] = tensor.extract_slice
+// CHECK: %[[SCRATCH:.+]] = tensor.empty() : tensor<16xf32>
+// CHECK: %[[M0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[FIRST]] : tensor<f32>)
+// CHECK: %[[P0:.+]]:3 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW0]], %[[NEXT0]], %[[NEG0]] : {{.+}}) outs(%[[SCRATCH]], %{{.+}}, %[[M0]] : tensor<16xf32>, tensor<f32>, tensor<f32>) attrs = {tlc.prefetch_next_row} {
 // CHECK: math.exp %{{.+}} {tlc.nonpositive_arg} : f32
+// CHECK: %[[LOOP:.+]]:4 = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:[^ ]+]] = %{{[^ ]+}}, %[[EXPS:[^ ]+]] = %[[P0]]#0, %[[CMAX:[^ ]+]] = %[[P0]]#2, %[[CSUM:[^ ]+]] = %[[P0]]#1) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<f32>, tensor<f32>)
+// CHECK: %[[ROW:.+]] = tensor.extract_slice
+// CHECK: %[[NEXT:.+]] = tensor.extract_slice
+// CHECK: %[[PREV:.+]] = arith.subi %[[I]], %{{.+}} : index
+// CHECK: %[[NEG:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[CMAX]] : tensor<f32>)
+// CHECK: %[[INV:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[CSUM]] : tensor<f32>)
+// CHECK: arith.divf
+// CHECK: %[[SUMI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[CSUM]] : tensor<f32>)
 // CHECK: %[[MAXI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[CMAX]] : tensor<f32>)
-// CHECK: %[[LAST:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[NEXT]], %[[EXP]]#1 : tensor<16xf32>, tensor<f32>) outs(%[[EXP]]#0, %[[MAXI]] : tensor<16xf32>, tensor<f32>) {
-// CHECK: ^bb0(%[[XN:[^:]+]]: f32, %[[S:[^:]+]]: f32, %[[E:[^:]+]]: f32, %[[M:[^:]+]]: f32):
-// CHECK: %[[INV:.+]] = arith.divf %{{.+}}, %[[S]] : f32
-// CHECK: %[[SC:.+]] = arith.mulf %[[E]], %[[INV]] : f32
-// CHECK: %[[NM:.+]] = arith.maxnumf %[[M]], %[[XN]] : f32
-// CHECK: linalg.yield %[[SC]], %[[NM]] : f32, f32
-// CHECK: %[[INS:.+]] = tensor.insert_slice %[[LAST]]#0 into %[[ACC]]
-// CHECK: scf.yield %[[INS]], %[[LAST]]#1 : tensor<8x16xf32>, tensor<f32>
+// CHECK: %[[P:.+]]:4 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[NEXT]], %[[NEG]], %[[INV]] : {{.+}}) outs(%[[EXPS]], %{{.+}}, %[[SUMI]], %[[MAXI]] : tensor<16xf32>, tensor<16xf32>, tensor<f32>, tensor<f32>) attrs = {tlc.prefetch_next_row} {
+// CHECK: ^bb0(%[[X:[^:]+]]: f32, %[[XN:[^:]+]]: f32, %[[NM:[^:]+]]: f32, %[[IV:[^:]+]]: f32, %[[EP:[^:]+]]: f32, %{{.+}}: f32, %[[S:[^:]+]]: f32, %[[M:[^:]+]]: f32):
+// CHECK: %[[D:.+]] = arith.addf %[[X]], %[[NM]]
+// CHECK: %[[E:.+]] = math.exp %[[D]] {tlc.nonpositive_arg} : f32
+// CHECK: %[[SC:.+]] = arith.mulf %[[EP]], %[[IV]]
+// CHECK: %[[NS:.+]] = arith.addf %[[S]], %[[E]]
+// CHECK: %[[NMX:.+]] = arith.maxnumf %[[M]], %[[XN]]
+// CHECK: linalg.yield %[[E]], %[[SC]], %[[NS]], %[[NMX]] : f32, f32, f32, f32
+// CHECK: %[[INS:.+]] = tensor.insert_slice %[[P]]#1 into %[[ACC]][%[[PREV]], 0] [1, 16] [1, 1]
+// CHECK: scf.yield %[[INS]], %[[P]]#0, %[[P]]#3, %[[P]]#2
+// CHECK-NOT: arith.maxnumf
+// CHECK: %[[LINV:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[LOOP]]#3 : tensor<f32>)
+// CHECK: %[[LAST:.+]] = linalg.generic {{.+}} iterator_types = ["parallel"]} ins(%[[LOOP]]#1, %[[LINV]] : tensor<16xf32>, tensor<f32>)
+// CHECK: arith.mulf
+// CHECK: tensor.insert_slice %[[LAST]] into %[[LOOP]]#0[%{{.+}}, 0] [1, 16] [1, 1]
 func.func @softmax_pipelined(%x: tensor<512x16xf32>) -> tensor<512x16xf32> {
   %0 = tl.softmax %x axis = -1 : tensor<512x16xf32>
   return %0 : tensor<512x16xf32>

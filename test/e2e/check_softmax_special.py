@@ -49,7 +49,8 @@ def main():
     args = ap.parse_args()
     failures = []
     # The rows as they are (a few rows per chunk), and repeated to 500 rows (8 per chunk, the
-    # last chunk of 4: softmax then takes each row's maximum in the previous row's scaling pass).
+    # last chunk of 4: softmax and log_softmax then take each row's maximum in the previous
+    # row's last pass, which for softmax also writes the row before it).
     for x in (rows(), np.tile(rows(), (50, 1))):
         failures += check(args, x)
     for f in failures:
