@@ -7,7 +7,10 @@
 // inputs. Each row's first pass reads it from memory and the later ones work in L1, so
 // softmax's compute-bound exp pass also prefetches the next row of its input and output
 // (kPrefetchNextRowAttr): the next row's misses then overlap this row's arithmetic.
-// layer_norm's passes are too short for that (prefetching in them measured slower). Ops over
+// layer_norm's passes are too short for that (prefetching in them measured slower). With
+// enough rows per chunk, each op takes its first statistic (the row maximum, layer_norm's sum)
+// a row ahead, in the last pass over the previous row (software pipelining); f32 softmax goes
+// further, to one pass per row that also writes the previous row's output. Ops over
 // a non-trailing axis (softmax along a strided axis) are left to the generic patterns of
 // tl-lower-to-linalg, as are dynamically shaped ones.
 #include "passes/LinalgBuilders.h"
@@ -67,7 +70,44 @@ struct RowBuilder {
         .getResult(0);
   }
 
-  /// One pass writing `v = f(rowInputs[k]..., extras...)` into the row `out` and reducing
+  /// A reduction of rowPass into the 0-D `acc`, filled with `identity` first.
+  struct Reduction {
+    Value acc;
+    double identity;
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine;
+  };
+
+  /// One pass over rows: `f(rowInputs[k]..., extras..., outs[k]...)` (extras 0-D, read once
+  /// per row, or rows; `f` sees the current elements of the output rows last) returns one
+  /// value per row of `outs`, written there, then one term per reduction, combined into it:
+  /// `acc = combine(acc, term)`. Returns the new output rows and the reduced values.
+  std::pair<SmallVector<Value>, SmallVector<Value>>
+  rowPass(ValueRange outs, ArrayRef<Reduction> reductions, ValueRange rowInputs, ValueRange extras,
+          function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> f) {
+    SmallVector<Value> inits(outs);
+    for (const Reduction &r : reductions)
+      inits.push_back(
+          linalg::FillOp::create(b, loc, s::constant(b, loc, ct, r.identity), r.acc).getResult(0));
+    SmallVector<Value> ins(rowInputs);
+    ins.append(extras.begin(), extras.end());
+    SmallVector<AffineMap> maps = inputMaps(rowInputs, extras);
+    maps.append(outs.size(), full());
+    maps.append(reductions.size(), scalar());
+    size_t numIns = ins.size(), numOuts = outs.size();
+    auto op = linalg::GenericOp::create(
+        b, loc, ValueRange(inits).getTypes(), ins, inits, maps, {utils::IteratorType::reduction},
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          SmallVector<Value> yields = f(nb, l, args.take_front(numIns + numOuts));
+          for (auto [i, r] : llvm::enumerate(reductions))
+            yields[numOuts + i] = r.combine(nb, l, args[numIns + numOuts + i], yields[numOuts + i]);
+          linalg::YieldOp::create(nb, l, yields);
+        });
+    SmallVector<Value> rowsOut(op.getResults().take_front(numOuts));
+    return {rowsOut, SmallVector<Value>(op.getResults().drop_front(numOuts))};
+  }
+
+  /// One pass writing `v = f(rowInputs[k]..., extras..., out[k])` into the row `out` (`f`
+  /// sees the output's current element last, for in-place updates) and reducing
   /// `term(rowInputs[k]..., extras..., v)` into the 0-D `acc` (filled with `identity` first):
   /// `acc = combine(acc, term)`. Extras are 0-D (read once per row) or rows. Returns {the new
   /// row, the reduced value}.
@@ -76,21 +116,14 @@ struct RowBuilder {
                  function_ref<Value(OpBuilder &, Location, ValueRange)> f,
                  function_ref<Value(OpBuilder &, Location, ValueRange, Value)> term,
                  function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
-    Value init =
-        linalg::FillOp::create(b, loc, s::constant(b, loc, ct, identity), acc).getResult(0);
-    SmallVector<Value> ins(rowInputs);
-    ins.append(extras.begin(), extras.end());
-    SmallVector<AffineMap> maps = inputMaps(rowInputs, extras);
-    maps.append({full(), scalar()});
-    auto op = linalg::GenericOp::create(
-        b, loc, TypeRange{out.getType(), init.getType()}, ins, ValueRange{out, init}, maps,
-        {utils::IteratorType::reduction}, [&](OpBuilder &nb, Location l, ValueRange args) {
-          ValueRange inputs = args.drop_back(2);
-          Value v = f(nb, l, inputs);
-          linalg::YieldOp::create(
-              nb, l, ValueRange{v, combine(nb, l, args.back(), term(nb, l, inputs, v))});
-        });
-    return {op.getResult(0), op.getResult(1)};
+    size_t numIns = rowInputs.size() + extras.size();
+    auto [rows, reduced] =
+        rowPass(out, {{acc, identity, combine}}, rowInputs, extras,
+                [&](OpBuilder &nb, Location l, ValueRange args) -> SmallVector<Value> {
+                  Value v = f(nb, l, args);
+                  return {v, term(nb, l, args.take_front(numIns), v)};
+                });
+    return {rows[0], reduced[0]};
   }
 
   /// Writes `f(extras...)` of the 0-D `extras` into the 0-D `out` (a per-row scalar).
@@ -143,14 +176,26 @@ using RowPrologueFn = function_ref<Value(RowBuilder &, Value, ValueRange)>;
 using RowBodyFn =
     function_ref<std::pair<Value, Value>(RowBuilder &, Value, Value, Value, ValueRange, Value)>;
 
-/// Mechanism: `input` ([..., N] collapsed to [R, N]) row by row, producing a tensor of
-/// `input`'s type: an scf.forall over chunks of at most `perChunk` rows, each an scf.for over
-/// its rows that updates the chunk of the output in place. The per-row statistics are 0-D
-/// tensors created once per chunk (one buffer per chunk after bufferization, reused by its
-/// rows), so the workspace grows with the number of chunks, not of rows.
-Value buildRowLoop(OpBuilder &b, Location loc, Value input, int64_t rows, int64_t n, Type ct,
-                   unsigned numStats, int64_t perChunk, RowBodyFn body,
-                   RowPrologueFn prologue = nullptr) {
+/// What a chunk's loop sees: its builder (inside the scf.forall), the chunk's first row and
+/// row count, the chunk of the output to update, one 0-D scratch tensor per statistic, and
+/// `rowAt(builder, r)`, row r of the input matrix. Returns the updated chunk.
+struct Chunk {
+  OpBuilder &b;
+  Value start;
+  OpFoldResult size;
+  Value out;
+  SmallVector<Value> stats;
+  function_ref<Value(OpBuilder &, Value)> rowAt;
+};
+using ChunkBodyFn = function_ref<Value(Chunk &)>;
+
+/// Mechanism: `input` ([..., N] collapsed to [R, N]) chunk by chunk, producing a tensor of
+/// `input`'s type: an scf.forall over chunks of at most `perChunk` rows, each updating its
+/// chunk of the output (`body`). The per-row statistics are 0-D tensors created once per chunk
+/// (one buffer per chunk after bufferization, reused by its rows), so the workspace grows with
+/// the number of chunks, not of rows.
+Value buildChunkLoop(OpBuilder &b, Location loc, Value input, int64_t rows, int64_t n, Type ct,
+                     unsigned numStats, int64_t perChunk, ChunkBodyFn body) {
   auto type = cast<RankedTensorType>(input.getType());
   Type et = type.getElementType();
   auto matrixType = RankedTensorType::get({rows, n}, et);
@@ -179,41 +224,75 @@ Value buildRowLoop(OpBuilder &b, Location loc, Value input, int64_t rows, int64_
     stats.push_back(tensor::EmptyOp::create(nb, loc, ArrayRef<int64_t>{}, ct));
   auto rowType = RankedTensorType::get({n}, et);
   SmallVector<OpFoldResult> rowSizes = {one, nb.getIndexAttr(n)};
-  auto rowAt = [&](OpBuilder &rb, Value r) {
+  auto rowAt = [&](OpBuilder &rb, Value r) -> Value {
     return tensor::ExtractSliceOp::create(rb, loc, rowType, matrix, ArrayRef<OpFoldResult>{r, zero},
                                           rowSizes, unitStrides);
   };
-  SmallVector<Value> inits = {chunk};
-  if (prologue) {
-    RowBuilder rb{nb, loc, et, ct, n, b.getContext()};
-    inits.push_back(prologue(rb, rowAt(nb, start), stats));
-  }
-  auto loop = scf::ForOp::create(
-      nb, loc, cst(nb, 0), getValueOrCreateConstantIndexOp(nb, loc, size), cst(nb, 1), inits,
-      [&](OpBuilder &lb, Location, Value i, ValueRange args) {
-        Value r = arith::AddIOp::create(lb, loc, start, i);
-        Value inRow = rowAt(lb, r), nextRow, carried;
-        if (prologue) {
-          Value next = arith::MinSIOp::create(
-              lb, loc, arith::AddIOp::create(lb, loc, r, cst(lb, 1)), cst(lb, rows - 1));
-          nextRow = rowAt(lb, next);
-          carried = args[1];
-        }
-        SmallVector<OpFoldResult> offsets = {i, zero};
-        Value outRow = tensor::ExtractSliceOp::create(lb, loc, rowType, args[0], offsets, rowSizes,
-                                                      unitStrides);
-        RowBuilder rb{lb, loc, et, ct, n, b.getContext()};
-        auto [newRow, nextCarried] = body(rb, inRow, nextRow, outRow, stats, carried);
-        SmallVector<Value> yields = {tensor::InsertSliceOp::create(lb, loc, newRow, args[0],
-                                                                   offsets, rowSizes, unitStrides)};
-        if (prologue)
-          yields.push_back(nextCarried);
-        scf::YieldOp::create(lb, loc, yields);
-      });
+  Chunk c{nb, start, size, chunk, stats, rowAt};
+  Value result = body(c);
   nb.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(nb, loc, loop.getResult(0), shared, chunkOffsets,
-                                        chunkSizes, unitStrides);
+  tensor::ParallelInsertSliceOp::create(nb, loc, result, shared, chunkOffsets, chunkSizes,
+                                        unitStrides);
   return reshapeTensor(b, loc, forall.getResult(0), type);
+}
+
+/// Row `i` of `chunk` (rows of `n`).
+Value chunkRow(OpBuilder &b, Location loc, Value chunk, OpFoldResult i, int64_t n) {
+  auto rowType = RankedTensorType::get({n}, getElementTypeOrSelf(chunk.getType()));
+  return tensor::ExtractSliceOp::create(
+      b, loc, rowType, chunk, ArrayRef<OpFoldResult>{i, b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(n)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+}
+/// `chunk` with `row` as its row `i`.
+Value insertChunkRow(OpBuilder &b, Location loc, Value row, Value chunk, OpFoldResult i,
+                     int64_t n) {
+  return tensor::InsertSliceOp::create(
+      b, loc, row, chunk, ArrayRef<OpFoldResult>{i, b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(n)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+}
+
+/// Row `r + 1` of the input, clamped to its last row (`rows - 1`), which is its own next row.
+Value nextRowIndex(OpBuilder &b, Location loc, Value r, int64_t rows) {
+  return arith::MinSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, r, arith::ConstantIndexOp::create(b, loc, 1)),
+      arith::ConstantIndexOp::create(b, loc, rows - 1));
+}
+
+/// Mechanism: `input` row by row (see buildChunkLoop): each chunk an scf.for over its rows
+/// that runs `body` on each row and updates the chunk of the output in place, after
+/// `prologue` if given (see RowBodyFn).
+Value buildRowLoop(OpBuilder &b, Location loc, Value input, int64_t rows, int64_t n, Type ct,
+                   unsigned numStats, int64_t perChunk, RowBodyFn body,
+                   RowPrologueFn prologue = nullptr) {
+  Type et = cast<RankedTensorType>(input.getType()).getElementType();
+  return buildChunkLoop(b, loc, input, rows, n, ct, numStats, perChunk, [&](Chunk &c) {
+    SmallVector<Value> inits = {c.out};
+    if (prologue) {
+      RowBuilder rb{c.b, loc, et, ct, n, b.getContext()};
+      inits.push_back(prologue(rb, c.rowAt(c.b, c.start), c.stats));
+    }
+    auto cst = [&](OpBuilder &ib, int64_t v) { return arith::ConstantIndexOp::create(ib, loc, v); };
+    auto loop = scf::ForOp::create(
+        c.b, loc, cst(c.b, 0), getValueOrCreateConstantIndexOp(c.b, loc, c.size), cst(c.b, 1),
+        inits, [&](OpBuilder &lb, Location, Value i, ValueRange args) {
+          Value r = arith::AddIOp::create(lb, loc, c.start, i);
+          Value inRow = c.rowAt(lb, r), nextRow, carried;
+          if (prologue) {
+            nextRow = c.rowAt(lb, nextRowIndex(lb, loc, r, rows));
+            carried = args[1];
+          }
+          Value outRow = chunkRow(lb, loc, args[0], i, n);
+          RowBuilder rb{lb, loc, et, ct, n, b.getContext()};
+          auto [newRow, nextCarried] = body(rb, inRow, nextRow, outRow, c.stats, carried);
+          SmallVector<Value> yields = {insertChunkRow(lb, loc, newRow, args[0], i, n)};
+          if (prologue)
+            yields.push_back(nextCarried);
+          scf::YieldOp::create(lb, loc, yields);
+        });
+    return loop.getResult(0);
+  });
 }
 
 /// Policy: the row view of an op normalizing over axes [axis, rank), if it has static shape.
@@ -232,8 +311,9 @@ std::optional<std::pair<int64_t, int64_t>> rowShape(RankedTensorType type, int64
 /// few per-chunk statistics buffers).
 int64_t rowsPerChunk(int64_t rows) { return llvm::divideCeil(rows, std::min<int64_t>(rows, 64)); }
 
-/// Policy: layer_norm's rows are software-pipelined (see LowerLayerNormRows) from this many
-/// rows per chunk on; each chunk then sums one row more than it normalizes.
+/// Policy: layer_norm's and f32 softmax's rows are software-pipelined (see LowerLayerNormRows,
+/// LowerSoftmaxRows) from this many rows per chunk on; each chunk then takes one statistic of
+/// one row more than it writes.
 constexpr int64_t kMinPipelinedRows = 8;
 
 /// f16/bf16 statistics in f32; f32/f64 in their own type.
@@ -241,10 +321,102 @@ Type computeType(Type et) {
   return et.getIntOrFloatBitWidth() < 32 ? Float32Type::get(et.getContext()) : et;
 }
 
+/// Mechanism: f32/f64 softmax over rows with one walk per row (software-pipelined two rows
+/// deep): the pass over row i computes exp(x_i - m_i) into a row-sized scratch tensor and sums
+/// it, writes the previous row's output as its exponentials (read from the scratch at the same
+/// column, before they are replaced) times 1 / sum_{i-1}, and takes the next row's maximum
+/// m_{i+1}. So each output row is written once, by the compute-bound exp loop, instead of
+/// written and then rescaled by a loop of its own. A chunk's first row (after its maximum)
+/// only fills the scratch; its last row is written after the loop. The carried maximum and sum
+/// are refilled in place: the pass reads -m_i and 1 / sum_{i-1} from their own 0-D tensors.
+/// The scratch row is one per chunk (workspace: chunks x N elements).
+Value buildFusedSoftmax(OpBuilder &b, Location loc, Value input, int64_t rows, int64_t n, Type ct,
+                        int64_t perChunk) {
+  Type et = cast<RankedTensorType>(input.getType()).getElementType();
+  MLIRContext *ctx = b.getContext();
+  auto maxOf = [](OpBuilder &nb, Location l, Value acc, Value v) -> Value {
+    return arith::MaxNumFOp::create(nb, l, acc, v);
+  };
+  auto add = [](OpBuilder &nb, Location l, Value acc, Value v) { return s::add(nb, l, acc, v); };
+  // exp(x + -m): the argument is <= 0 (or NaN), so the fast exp needs no overflow clamp.
+  auto expShifted = [](OpBuilder &nb, Location l, Value x, Value negMax) {
+    Value e = s::exp(nb, l, s::add(nb, l, x, negMax));
+    e.getDefiningOp()->setAttr(kExpNonPositiveArgAttr, nb.getUnitAttr());
+    return e;
+  };
+  double lowest = -std::numeric_limits<double>::infinity();
+  return buildChunkLoop(b, loc, input, rows, n, ct, 4, perChunk, [&](Chunk &ch) {
+    // stats: the carried maximum, the carried sum, -maximum, 1 / sum.
+    Value maxAcc = ch.stats[0], sumAcc = ch.stats[1], negAcc = ch.stats[2], invAcc = ch.stats[3];
+    auto negate = [&](RowBuilder &rb, Value m) {
+      return rb.scalarOp(negAcc, {m}, [](OpBuilder &nb, Location l, ValueRange a) {
+        return arith::NegFOp::create(nb, l, a[0]).getResult();
+      });
+    };
+    auto inverse = [&](RowBuilder &rb, Value sum) {
+      return rb.scalarOp(invAcc, {sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        return s::div(nb, l, s::constant(nb, l, ct, 1.0), a[0]);
+      });
+    };
+    RowBuilder cb{ch.b, loc, et, ct, n, ctx};
+    auto cst = [&](OpBuilder &ib, int64_t v) { return arith::ConstantIndexOp::create(ib, loc, v); };
+    // The chunk's first row: its maximum, then its exponentials into the scratch row, summed,
+    // with the next row's maximum.
+    Value first = ch.rowAt(ch.b, ch.start);
+    Value m0 = cb.reduce(maxAcc, lowest, first, {},
+                         [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
+                           return maxOf(nb, l, acc, a[0]);
+                         });
+    Value neg0 = negate(cb, m0);
+    Value next0 = ch.rowAt(ch.b, nextRowIndex(ch.b, loc, ch.start, rows));
+    Value scratch = tensor::EmptyOp::create(ch.b, loc, ArrayRef<int64_t>{n}, ct);
+    auto [rows0, reduced0] =
+        cb.rowPass(scratch, {{sumAcc, 0.0, add}, {m0, lowest, maxOf}}, {first, next0}, {neg0},
+                   [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+                     Value e = expShifted(nb, l, a[0], a[2]);
+                     return {e, e, a[1]};
+                   });
+    prefetchNextRowDuring(rows0[0]);
+    Value size = getValueOrCreateConstantIndexOp(ch.b, loc, ch.size);
+    auto loop = scf::ForOp::create(
+        ch.b, loc, cst(ch.b, 1), size, cst(ch.b, 1),
+        ValueRange{ch.out, rows0[0], reduced0[1], reduced0[0]},
+        [&](OpBuilder &lb, Location, Value i, ValueRange args) {
+          RowBuilder rb{lb, loc, et, ct, n, ctx};
+          Value r = arith::AddIOp::create(lb, loc, ch.start, i);
+          Value x = ch.rowAt(lb, r), next = ch.rowAt(lb, nextRowIndex(lb, loc, r, rows));
+          Value prevIndex = arith::SubIOp::create(lb, loc, i, cst(lb, 1));
+          Value neg = negate(rb, args[2]), inv = inverse(rb, args[3]);
+          // a = {x, next, -m, 1 / sum_prev, scratch (the previous row's exponentials), the
+          // previous output row}.
+          auto [newRows, reduced] =
+              rb.rowPass(ValueRange{args[1], chunkRow(lb, loc, args[0], prevIndex, n)},
+                         {{args[3], 0.0, add}, {args[2], lowest, maxOf}}, {x, next}, {neg, inv},
+                         [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+                           Value e = expShifted(nb, l, a[0], a[2]);
+                           return {e, s::mul(nb, l, a[4], a[3]), e, a[1]};
+                         });
+          prefetchNextRowDuring(newRows[0]);
+          Value updated = insertChunkRow(lb, loc, newRows[1], args[0], prevIndex, n);
+          scf::YieldOp::create(lb, loc, ValueRange{updated, newRows[0], reduced[1], reduced[0]});
+        });
+    // The chunk's last row, from the scratch, after the loop.
+    Value last = arith::SubIOp::create(ch.b, loc, size, cst(ch.b, 1));
+    Value inv = inverse(cb, loop.getResult(3));
+    Value lastRow =
+        cb.write(chunkRow(ch.b, loc, loop.getResult(0), last, n), loop.getResult(1), {inv},
+                 [](OpBuilder &nb, Location l, ValueRange a) { return s::mul(nb, l, a[0], a[1]); });
+    return insertChunkRow(ch.b, loc, lastRow, loop.getResult(0), last, n);
+  });
+}
+
 /// softmax: m = max(x) (ignoring NaN); out = exp(x - m) and s = sum(out) in one pass;
 /// out *= 1 / s. For f16/bf16 the sum is taken over the f32 exponentials (recomputed), not
 /// over their rounded values.
-/// log_softmax: m = max(x); s = sum(exp(x - m)); out = x - (m + log s).
+/// log_softmax: m = max(x); s = sum(exp(x - m)); out = (x - m) - log s.
+/// With enough rows per chunk (f32/f64) both take the maximum a row ahead, in the last pass
+/// over the previous row: softmax in its one pass per row (buildFusedSoftmax), log_softmax in
+/// its write pass (the pipelined body below).
 template <typename SoftmaxLike, bool isLog>
 struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
   LowerSoftmaxRows(MLIRContext *ctx) : OpRewritePattern<SoftmaxLike>(ctx, /*benefit=*/2) {}
@@ -260,52 +432,114 @@ struct LowerSoftmaxRows : OpRewritePattern<SoftmaxLike> {
     Type et = type.getElementType(), ct = computeType(et);
     bool sameType = et == ct;
     auto lowest = -std::numeric_limits<double>::infinity();
-    Value result = buildRowLoop(
-        rewriter, op.getLoc(), op.getInput(), shape->first, shape->second, ct, 2,
-        rowsPerChunk(shape->first),
+    auto c = [](RowBuilder &rb, OpBuilder &nb, Location l, Value v) {
+      return rb.toCompute(nb, l, v);
+    };
+    // maxnumf (NaN-ignoring, which vectorizes to one vmaxps per vector) is enough: a NaN in the
+    // row still makes its exp(x - m), so the sum and every output, NaN.
+    auto maxOf = [](OpBuilder &nb, Location l, Value acc, Value v) -> Value {
+      return arith::MaxNumFOp::create(nb, l, acc, v);
+    };
+    auto rowMax = [&](RowBuilder &rb, Value acc, Value x) {
+      return rb.reduce(acc, lowest, x, {}, [&](OpBuilder &nb, Location l, Value a, ValueRange v) {
+        return maxOf(nb, l, a, c(rb, nb, l, v[0]));
+      });
+    };
+    auto shifted = [&](RowBuilder &rb, OpBuilder &nb, Location l, Value xv, Value mv) {
+      return s::sub(nb, l, c(rb, nb, l, xv), mv);
+    };
+    // exp(x - m) with m the row's maximum: the argument is <= 0 (or NaN), so the fast exp needs
+    // no overflow clamp.
+    auto expShifted = [&](RowBuilder &rb, OpBuilder &nb, Location l, Value xv, Value mv) {
+      Value e = s::exp(nb, l, shifted(rb, nb, l, xv, mv));
+      e.getDefiningOp()->setAttr(kExpNonPositiveArgAttr, nb.getUnitAttr());
+      return e;
+    };
+    // exp(x - m) written into `out` and summed into the 0-D `sumAcc` in one pass over the row.
+    auto expAndSum = [&](RowBuilder &rb, Value x, Value m, Value out, Value sumAcc) {
+      auto [exps, sum] = rb.writeAndReduce(
+          out, sumAcc, 0.0, x, {m},
+          [&](OpBuilder &nb, Location l, ValueRange a) {
+            return expShifted(rb, nb, l, a[0], a[1]);
+          },
+          [&](OpBuilder &, Location, ValueRange, Value v) { return v; },
+          [&](OpBuilder &nb, Location l, Value acc, Value v) { return s::add(nb, l, acc, v); });
+      prefetchNextRowDuring(exps);
+      return std::make_pair(exps, sum);
+    };
+    // sum(exp(x - m)) over the row into the 0-D `sumAcc` (log_softmax; f16/bf16 softmax).
+    auto sumOfExps = [&](RowBuilder &rb, Value x, Value m, Value sumAcc) {
+      Value sum =
+          rb.reduce(sumAcc, 0.0, x, {m}, [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
+            return s::add(nb, l, acc, expShifted(rb, nb, l, a[0], a[1]));
+          });
+      prefetchNextRowDuring(sum);
+      return sum;
+    };
+    // log_softmax's (x - m) - log(sum) (subtracting m first keeps it exact where x is near
+    // m), from x - m.
+    auto logSoftmax = [&](RowBuilder &rb, OpBuilder &nb, Location l, Value d, Value sum) {
+      return s::convert(nb, l, s::sub(nb, l, d, s::log(nb, l, sum)), rb.et);
+    };
+    // `exps` (the output row) times 1 / sum, from its current element `e`.
+    auto scaled = [&](OpBuilder &nb, Location l, Value e, Value sum) {
+      return s::mul(nb, l, e, s::div(nb, l, s::constant(nb, l, ct, 1.0), sum));
+    };
+    int64_t perChunk = rowsPerChunk(shape->first);
+    Value result;
+    if (sameType && perChunk >= kMinPipelinedRows && !isLog) {
+      rewriter.replaceOp(op, buildFusedSoftmax(rewriter, op.getLoc(), op.getInput(), shape->first,
+                                               shape->second, ct, perChunk));
+      return success();
+    }
+    if (sameType && perChunk >= kMinPipelinedRows) {
+      // log_softmax, software-pipelined: the write pass also takes the next row's maximum, so
+      // the row is walked twice instead of three times, and the next row's loads overlap that
+      // pass's stores. The carried maximum is overwritten in place with the next row's; the
+      // write pass reads its negation from its own 0-D tensor.
+      result = buildRowLoop(
+          rewriter, op.getLoc(), op.getInput(), shape->first, shape->second, ct, 3, perChunk,
+          [&](RowBuilder &rb, Value x, Value next, Value out, ValueRange stats,
+              Value m) -> std::pair<Value, Value> {
+            Value sum = sumOfExps(rb, x, m, stats[1]);
+            // -m in its own 0-D tensor (x + -m rounds as x - m does; a plain copy would fold
+            // away).
+            Value negMax = rb.scalarOp(stats[2], {m}, [](OpBuilder &nb, Location l, ValueRange a) {
+              return arith::NegFOp::create(nb, l, a[0]).getResult();
+            });
+            // a = {next, x, -m, sum, out}.
+            return rb.writeAndReduce(
+                out, m, lowest, {next, x}, {negMax, sum},
+                [&](OpBuilder &nb, Location l, ValueRange a) {
+                  return logSoftmax(rb, nb, l, s::add(nb, l, c(rb, nb, l, a[1]), a[2]), a[3]);
+                },
+                [&](OpBuilder &nb, Location l, ValueRange a, Value) { return c(rb, nb, l, a[0]); },
+                maxOf);
+          },
+          [&](RowBuilder &rb, Value first, ValueRange stats) {
+            return rowMax(rb, stats[0], first);
+          });
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    result = buildRowLoop(
+        rewriter, op.getLoc(), op.getInput(), shape->first, shape->second, ct, 2, perChunk,
         [&](RowBuilder &rb, Value x, Value, Value out, ValueRange stats,
             Value) -> std::pair<Value, Value> {
-          auto c = [&](OpBuilder &nb, Location l, Value v) { return rb.toCompute(nb, l, v); };
-          // maxnumf (NaN-ignoring, which vectorizes to one vmaxps per vector) is enough: a NaN
-          // in the row still makes its exp(x - m), so the sum and every output, NaN.
-          Value m = rb.reduce(stats[0], lowest, x, {},
-                              [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
-                                return arith::MaxNumFOp::create(nb, l, acc, c(nb, l, a[0]));
-                              });
-          auto shifted = [&](OpBuilder &nb, Location l, Value xv, Value mv) {
-            return s::sub(nb, l, c(nb, l, xv), mv);
-          };
-          // exp(x - m) with m the row's maximum: the argument is <= 0 (or NaN), so the fast
-          // exp needs no overflow clamp.
-          auto expShifted = [&](OpBuilder &nb, Location l, Value xv, Value mv) {
-            Value e = s::exp(nb, l, shifted(nb, l, xv, mv));
-            e.getDefiningOp()->setAttr(kExpNonPositiveArgAttr, nb.getUnitAttr());
-            return e;
-          };
+          Value m = rowMax(rb, stats[0], x);
           if (isLog || !sameType) {
-            Value sum = rb.reduce(stats[1], 0.0, x, {m},
-                                  [&](OpBuilder &nb, Location l, Value acc, ValueRange a) {
-                                    return s::add(nb, l, acc, expShifted(nb, l, a[0], a[1]));
-                                  });
+            Value sum = sumOfExps(rb, x, m, stats[1]);
             Value row = rb.write(out, x, {m, sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
-              Value v = isLog ? s::sub(nb, l, shifted(nb, l, a[0], a[1]), s::log(nb, l, a[2]))
-                              : s::div(nb, l, expShifted(nb, l, a[0], a[1]), a[2]);
+              if (isLog)
+                return logSoftmax(rb, nb, l, shifted(rb, nb, l, a[0], a[1]), a[2]);
+              Value v = s::div(nb, l, expShifted(rb, nb, l, a[0], a[1]), a[2]);
               return s::convert(nb, l, v, rb.et);
             });
-            prefetchNextRowDuring(sum);
             return {row, Value()};
           }
-          // exp(x - m) written and summed in one pass over the row.
-          auto [exps, sum] = rb.writeAndReduce(
-              out, stats[1], 0.0, x, {m},
-              [&](OpBuilder &nb, Location l, ValueRange a) {
-                return expShifted(nb, l, a[0], a[1]);
-              },
-              [&](OpBuilder &, Location, ValueRange, Value v) { return v; },
-              [&](OpBuilder &nb, Location l, Value acc, Value v) { return s::add(nb, l, acc, v); });
-          prefetchNextRowDuring(exps);
+          auto [exps, sum] = expAndSum(rb, x, m, out, stats[1]);
           Value row = rb.write(exps, {}, {sum}, [&](OpBuilder &nb, Location l, ValueRange a) {
-            return s::mul(nb, l, a[1], s::div(nb, l, s::constant(nb, l, ct, 1.0), a[0]));
+            return scaled(nb, l, a[1], a[0]);
           });
           return {row, Value()};
         });

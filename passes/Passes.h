@@ -50,9 +50,11 @@ void populateTLLiftPatterns(mlir::RewritePatternSet &patterns);
 void populateTLLiftAttentionPatterns(mlir::RewritePatternSet &patterns);
 
 /// A short f32 (scalar or vector) math.exp expansion: range reduction through the exponent
-/// bits and a degree-5 polynomial, at most ~2 ulp, results below ~1.7e-38 flushed to zero
-/// (part of tlc-approximate-math, ahead of MLIR's exp approximation).
-void populateFastExpPattern(mlir::RewritePatternSet &patterns, mlir::PatternBenefit benefit = 1);
+/// bits and a degree-5 polynomial, at most ~2 ulp, results below ~1.7e-38 flushed to zero; with
+/// `avx512`, 16-lane vectors scale by 2^k with vscalefps instead, with gradual underflow (part
+/// of tlc-approximate-math, ahead of MLIR's exp approximation).
+void populateFastExpPattern(mlir::RewritePatternSet &patterns, bool avx512,
+                            mlir::PatternBenefit benefit = 1);
 
 /// A unit attribute on a math.exp whose argument is known to be <= 0 or NaN (x - max(row) in
 /// softmax): the fast expansion then skips its overflow clamp.

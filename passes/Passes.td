@@ -551,11 +551,13 @@ def TLCApproximateMath : Pass<"tlc-approximate-math", "mlir::ModuleOp"> {
     coefficients. f32 exp2 (which MLIR does not approximate) uses populateFastExp2Patterns:
     exponent-bits range reduction and a degree-5 polynomial of 2^f, 12 vector instructions, at
     most ~2 ulp; with `x86-avx512`, 16-lane vectors build 2^k with `x86vector.avx512.mask.scalef`
-    (vscalefps) and round with `math.roundeven` (vrndscaleps) instead: 10 instructions.
+    (vscalefps) and round with `math.roundeven` (vrndscaleps) instead: 10 instructions. The f32
+    exp does the same on 16-lane vectors with `x86-avx512` (11 instructions, 10 for
+    `tlc.nonpositive_arg`; results below 2^-126 then underflow gradually instead of flushing).
   }];
   let options = [
     Option<"x86Avx512", "x86-avx512", "bool", /*default=*/"false",
-           "The target has AVX-512F: use vscalefps/vrndscaleps in the exp2 expansion (the "
+           "The target has AVX-512F: use vscalefps/vrndscaleps in the exp and exp2 expansions (the "
            "x86vector ops then need convert-vector-to-llvm's enable-x86vector)">
   ];
   let dependentDialects = ["mlir::math::MathDialect", "mlir::arith::ArithDialect",

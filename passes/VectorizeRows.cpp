@@ -6,7 +6,8 @@
 // softmax's exp overlaps its dependence chains), folds them into one at the end of the row and
 // reduces that horizontally into the output element; an elementwise innermost loop loads,
 // computes and stores whole vectors. A reduction may also write a value per column (softmax's
-// exp(x - max) beside their sum): such outputs are stored vector by vector in the same loop. The
+// exp(x - max) beside their sum; its scaling in place beside the next row's maximum): such
+// outputs are loaded (when the body reads them) and stored vector by vector in the same loop. The
 // row's last partial vector is masked. Outer loops become scf.for loops around the row. Operands
 // the innermost loop does not index (a per-row mean or maximum, a scalar) are read once per row
 // and broadcast. The scalar body is cloned on vectors, so every elementwise-mappable body works
@@ -110,10 +111,9 @@ std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
       continue;
     }
     if (vectorOut) {
-      // A per-column output of a reduction: written, never read (a value carried along the
-      // reduced loop through it would be a scan).
-      if (!op.getRegionOutputArgs()[i].use_empty())
-        return std::nullopt;
+      // A per-column output of a reduction: each column's element is read (its value before
+      // the op: softmax scales its row in place while taking the next row's maximum) and
+      // written once, like an elementwise op's output; nothing is carried through it.
       plan.selectCombine.push_back(false);
       plan.kinds.push_back(vector::CombiningKind::ADD);
       plan.identities.push_back(TypedAttr());

@@ -41,6 +41,90 @@ func.func @softmax_rows(%x: tensor<2x65x10xf32>) -> tensor<2x65x10xf32> {
 
 // -----
 
+// f32 softmax with 8 rows per chunk: one walk per row, software-pipelined two rows deep. The
+// chunk's first row: its maximum, -max into its own 0-D tensor, then one pass computing its
+// exponentials into a scratch row, summing them and taking the next row's maximum (row + 1
+// clamped to the last row). The loop over rows 1..7 carries the chunk, the scratch, the
+// maximum and the sum; per row -max and 1 / sum_prev into their own 0-D tensors, the carried
+// sum and maximum refilled in place, and one pass that writes exp(x + -max) into the scratch
+// (its current element, the previous row's exponential, read first), the previous output row
+// as that times 1 / sum_prev, the sum and the next maximum; the previous row is inserted at
+// i - 1. After the loop the last row is written from the scratch. No separate max or
+// scaling pass in the loop.
+// CHECK-LABEL: func.func @softmax_pipelined
+// CHECK: scf.forall (%{{.+}}) in (64)
+// CHECK: %[[FIRST:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW0:.+]] : tensor<16xf32>) outs(%{{.+}} : tensor<f32>) {
+// CHECK: arith.maxnumf
+// CHECK: %[[NEG0:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[FIRST]] : tensor<f32>)
+// CHECK: arith.negf
+// CHECK: %[[NEXT0:.+]] = tensor.extract_slice
+// CHECK: %[[SCRATCH:.+]] = tensor.empty() : tensor<16xf32>
+// CHECK: %[[M0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[FIRST]] : tensor<f32>)
+// CHECK: %[[P0:.+]]:3 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW0]], %[[NEXT0]], %[[NEG0]] : {{.+}}) outs(%[[SCRATCH]], %{{.+}}, %[[M0]] : tensor<16xf32>, tensor<f32>, tensor<f32>) attrs = {tlc.prefetch_next_row} {
+// CHECK: math.exp %{{.+}} {tlc.nonpositive_arg} : f32
+// CHECK: %[[LOOP:.+]]:4 = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:[^ ]+]] = %{{[^ ]+}}, %[[EXPS:[^ ]+]] = %[[P0]]#0, %[[CMAX:[^ ]+]] = %[[P0]]#2, %[[CSUM:[^ ]+]] = %[[P0]]#1) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<f32>, tensor<f32>)
+// CHECK: %[[ROW:.+]] = tensor.extract_slice
+// CHECK: %[[NEXT:.+]] = tensor.extract_slice
+// CHECK: %[[PREV:.+]] = arith.subi %[[I]], %{{.+}} : index
+// CHECK: %[[NEG:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[CMAX]] : tensor<f32>)
+// CHECK: %[[INV:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[CSUM]] : tensor<f32>)
+// CHECK: arith.divf
+// CHECK: %[[SUMI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[CSUM]] : tensor<f32>)
+// CHECK: %[[MAXI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[CMAX]] : tensor<f32>)
+// CHECK: %[[P:.+]]:4 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[NEXT]], %[[NEG]], %[[INV]] : {{.+}}) outs(%[[EXPS]], %{{.+}}, %[[SUMI]], %[[MAXI]] : tensor<16xf32>, tensor<16xf32>, tensor<f32>, tensor<f32>) attrs = {tlc.prefetch_next_row} {
+// CHECK: ^bb0(%[[X:[^:]+]]: f32, %[[XN:[^:]+]]: f32, %[[NM:[^:]+]]: f32, %[[IV:[^:]+]]: f32, %[[EP:[^:]+]]: f32, %{{.+}}: f32, %[[S:[^:]+]]: f32, %[[M:[^:]+]]: f32):
+// CHECK: %[[D:.+]] = arith.addf %[[X]], %[[NM]]
+// CHECK: %[[E:.+]] = math.exp %[[D]] {tlc.nonpositive_arg} : f32
+// CHECK: %[[SC:.+]] = arith.mulf %[[EP]], %[[IV]]
+// CHECK: %[[NS:.+]] = arith.addf %[[S]], %[[E]]
+// CHECK: %[[NMX:.+]] = arith.maxnumf %[[M]], %[[XN]]
+// CHECK: linalg.yield %[[E]], %[[SC]], %[[NS]], %[[NMX]] : f32, f32, f32, f32
+// CHECK: %[[INS:.+]] = tensor.insert_slice %[[P]]#1 into %[[ACC]][%[[PREV]], 0] [1, 16] [1, 1]
+// CHECK: scf.yield %[[INS]], %[[P]]#0, %[[P]]#3, %[[P]]#2
+// CHECK-NOT: arith.maxnumf
+// CHECK: %[[LINV:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[LOOP]]#3 : tensor<f32>)
+// CHECK: %[[LAST:.+]] = linalg.generic {{.+}} iterator_types = ["parallel"]} ins(%[[LOOP]]#1, %[[LINV]] : tensor<16xf32>, tensor<f32>)
+// CHECK: arith.mulf
+// CHECK: tensor.insert_slice %[[LAST]] into %[[LOOP]]#0[%{{.+}}, 0] [1, 16] [1, 1]
+func.func @softmax_pipelined(%x: tensor<512x16xf32>) -> tensor<512x16xf32> {
+  %0 = tl.softmax %x axis = -1 : tensor<512x16xf32>
+  return %0 : tensor<512x16xf32>
+}
+
+// -----
+
+// f32 log_softmax with 8 rows per chunk: pipelined the same way. Per row the sum of
+// exponentials (prefetching), -max into its own 0-D tensor (the carried maximum is then
+// overwritten), and one pass writing (x + -max) - log(sum) and taking the next row's maximum.
+// CHECK-LABEL: func.func @log_softmax_pipelined
+// CHECK: scf.forall (%{{.+}}) in (64)
+// CHECK: %[[FIRST:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%{{.+}} : tensor<16xf32>) outs(%{{.+}} : tensor<f32>) {
+// CHECK: arith.maxnumf
+// CHECK: scf.for %{{.+}} iter_args(%[[ACC:[^ ]+]] = %{{[^ ]+}}, %[[CMAX:[^ ]+]] = %[[FIRST]]) -> (tensor<8x16xf32>, tensor<f32>)
+// CHECK: %[[ROW:.+]] = tensor.extract_slice %{{.+}}[%{{.+}}, 0] [1, 16] [1, 1]
+// CHECK: %[[NR:.+]] = arith.minsi
+// CHECK: %[[NEXT:.+]] = tensor.extract_slice %{{.+}}[%[[NR]], 0] [1, 16] [1, 1]
+// CHECK-NOT: arith.maxnumf
+// CHECK: %[[SUM:.+]] = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[ROW]], %[[CMAX]] : tensor<16xf32>, tensor<f32>) outs(%{{.+}} : tensor<f32>) attrs = {tlc.prefetch_next_row} {
+// CHECK: math.exp %{{.+}} {tlc.nonpositive_arg} : f32
+// CHECK: %[[NEG:.+]] = linalg.generic {{.+}} iterator_types = []} ins(%[[CMAX]] : tensor<f32>)
+// CHECK: arith.negf
+// CHECK: %[[MAXI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[CMAX]] : tensor<f32>)
+// CHECK: %[[LAST:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction"]} ins(%[[NEXT]], %[[ROW]], %[[NEG]], %[[SUM]] : tensor<16xf32>, tensor<16xf32>, tensor<f32>, tensor<f32>) outs(%{{.+}}, %[[MAXI]] : tensor<16xf32>, tensor<f32>) {
+// CHECK: ^bb0(%[[XN:[^:]+]]: f32, %[[X:[^:]+]]: f32, %[[NM:[^:]+]]: f32, %[[S:[^:]+]]: f32, %{{.+}}: f32, %[[M:[^:]+]]: f32):
+// CHECK: %[[D:.+]] = arith.addf %[[X]], %[[NM]] : f32
+// CHECK: %[[L:.+]] = math.log %[[S]] : f32
+// CHECK: %[[V:.+]] = arith.subf %[[D]], %[[L]] : f32
+// CHECK: %[[MX:.+]] = arith.maxnumf %[[M]], %[[XN]] : f32
+// CHECK: linalg.yield %[[V]], %[[MX]] : f32, f32
+// CHECK: scf.yield %{{.+}}, %[[LAST]]#1 : tensor<8x16xf32>, tensor<f32>
+func.func @log_softmax_pipelined(%x: tensor<512x16xf32>) -> tensor<512x16xf32> {
+  %0 = tl.log_softmax %x axis = 1 : tensor<512x16xf32>
+  return %0 : tensor<512x16xf32>
+}
+
+// -----
+
 // f16 log_softmax: the max and the sum of exponentials accumulate in f32; the result is
 // rounded to f16 once, at the end. The sum of exponentials (the compute-bound pass) prefetches
 // the next row of the input; the write pass does not.

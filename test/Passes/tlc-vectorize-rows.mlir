@@ -320,20 +320,55 @@ func.func @row_write_and_sum(%x: memref<4x36xf32>, %y: memref<4x36xf32>, %sum: m
 
 // -----
 
-// Negative: a per-column output of a reduction that is also read (a running value carried
-// along the reduced loop) is left alone.
+// Per-column outputs of a reduction that are also read (softmax's fused pass: the scratch
+// row's previous exponentials are read before the new ones replace them, and written scaled
+// into the previous output row), beside two reductions (the sum and the next row's maximum):
+// each column's element is loaded (masked in the tail), used and stored back in the
+// reduction's loop, like an elementwise op's output; only the accumulators are carried.
 // CHECK-LABEL: func.func @row_per_column_read
+// CHECK-SAME: (%[[X:[^:]+]]: memref<4x37xf32>, %[[N:[^:]+]]: memref<4x37xf32>, %[[Y:[^:]+]]: memref<4x37xf32>, %[[Z:[^:]+]]: memref<4x37xf32>
+// CHECK: scf.for %[[R:.+]] =
+// CHECK: scf.for %[[K:.+]] = {{.+}} iter_args({{.+}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: %[[XV:.+]] = vector.load %[[X]][%[[R]], %[[K]]] : memref<4x37xf32>, vector<8xf32>
+// CHECK: %[[NV:.+]] = vector.load %[[N]][%[[R]], %[[K]]] : memref<4x37xf32>, vector<8xf32>
+// CHECK: %[[YV:.+]] = vector.load %[[Y]][%[[R]], %[[K]]] : memref<4x37xf32>, vector<8xf32>
+// CHECK-NOT: vector.load %[[Z]]
+// CHECK: %[[E:.+]] = arith.mulf %[[YV]], %{{.+}} : vector<8xf32>
+// CHECK: vector.store %[[XV]], %[[Y]][%[[R]], %[[K]]] : memref<4x37xf32>, vector<8xf32>
+// CHECK: vector.store %[[E]], %[[Z]][%[[R]], %[[K]]] : memref<4x37xf32>, vector<8xf32>
+// CHECK: vector.maskedload %[[Y]]
+// CHECK: vector.maskedstore %[[Y]]
+// CHECK: vector.maskedstore %[[Z]]
+// CHECK-NOT: linalg.generic
+func.func @row_per_column_read(%x: memref<4x37xf32>, %n: memref<4x37xf32>, %y: memref<4x37xf32>, %z: memref<4x37xf32>, %sum: memref<4xf32>, %m: memref<4xf32>, %s: f32) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>,
+                                   affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x, %n : memref<4x37xf32>, memref<4x37xf32>) outs(%y, %z, %sum, %m : memref<4x37xf32>, memref<4x37xf32>, memref<4xf32>, memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %prev: f32, %unused: f32, %acc: f32, %mx: f32):
+    %e = arith.mulf %prev, %s : f32
+    %t = arith.addf %acc, %a : f32
+    %nm = arith.maxnumf %mx, %b : f32
+    linalg.yield %a, %e, %t, %nm : f32, f32, f32, f32
+  }
+  return
+}
+
+// -----
+
+// Negative: a per-column output computed from the running accumulator (a scan) is left alone.
+// CHECK-LABEL: func.func @row_per_column_scan
 // CHECK: linalg.generic
 // CHECK-NOT: vector.load
-func.func @row_per_column_read(%x: memref<4x20xf32>, %y: memref<4x20xf32>, %sum: memref<4xf32>) {
+func.func @row_per_column_scan(%x: memref<4x20xf32>, %y: memref<4x20xf32>, %sum: memref<4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>,
                                    affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<4x20xf32>) outs(%y, %sum : memref<4x20xf32>, memref<4xf32>) {
   ^bb0(%a: f32, %out: f32, %acc: f32):
-    %e = arith.addf %a, %out : f32
-    %s = arith.addf %acc, %e : f32
-    linalg.yield %e, %s : f32, f32
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s, %s : f32, f32
   }
   return
 }
