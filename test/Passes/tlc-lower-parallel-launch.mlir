@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s -split-input-file -tlc-lower-parallel-launch | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -verify-diagnostics -tlc-lower-parallel-launch | FileCheck %s
 
 // The launch call becomes: captures stored into a context struct allocated in the caller's
 // entry block, then tlc_parallel_for(trampoline, context, n); the trampoline loads them and
@@ -38,3 +38,26 @@ llvm.func @f_par_launch(i64, !llvm.ptr, i64) attributes {tlc.parallel_launch = @
 llvm.func @g() {
   llvm.return
 }
+
+// -----
+
+// A launch may only be called: taking its address is reported at the use.
+llvm.func @f(%n: i64) -> !llvm.ptr {
+  // expected-error @+1 {{uses a parallel launch other than by calling it}}
+  %p = llvm.mlir.addressof @f_par_launch : !llvm.ptr
+  llvm.return %p : !llvm.ptr
+}
+llvm.func @f_par(%begin: i64, %end: i64) attributes {tlc.parallel_body} {
+  llvm.return
+}
+llvm.func @f_par_launch(i64) attributes {tlc.parallel_launch = @f_par}
+
+// -----
+
+// A launch without its outlined body is reported at the launch.
+llvm.func @g(%n: i64) {
+  llvm.call @g_par_launch(%n) : (i64) -> ()
+  llvm.return
+}
+// expected-error @+1 {{names no outlined parallel body}}
+llvm.func @g_par_launch(i64) attributes {tlc.parallel_launch = @g_par}

@@ -135,7 +135,10 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   tlc::registerAllDialects(registry);
   mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  // Dialects load on demand: the frontends load the ones they build, each pass pipeline the
+  // ones its passes declare, the .mlir parser the ones the input names. Loading every
+  // registered dialect up front took 0.8% of the MLP example's instructions (0.4% net), and
+  // each dialect loaded early adds its canonicalization patterns to every canonicalizer run.
   context.allowUnregisteredDialects(false);
 
   SourceMgr sourceMgr;
