@@ -85,12 +85,13 @@ bool canLowerConvDirect(mlir::linalg::Conv2DNchwFchwOp op);
 /// `outH` x `outW` outputs over input rows of pitch `inW`: most useful lanes (real output
 /// pixels over the `align`-wide register tiles the row-pitch pixel range fills) times an even
 /// spread over `slots`, with at most 4 x `pixels` pixels and an input window (rows plus two,
-/// `windowBytesPerRow` bytes each) within `blockBytes`; among equal scores the fewest rows, or
-/// with `preferMoreRows` the most (a row-phase tile's copied rows serve ceil(KH / SH) row taps:
-/// the more rows, the less copying per output row).
+/// `windowBytesPerRow` bytes each) within `blockBytes`, the fewest rows among equals. A tile
+/// that copies `copiedExtraRows` rows more than its output rows (a row-phase tile:
+/// ceil(KH / SH) - 1) is scored times rows / (rows + copiedExtraRows), its share of copied
+/// rows that are not copied again by the next tile.
 int64_t chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int64_t inW,
                              int64_t windowBytesPerRow, int64_t pixels, int64_t blockBytes,
-                             int64_t slots, int64_t align, bool preferMoreRows = false);
+                             int64_t slots, int64_t align, int64_t copiedExtraRows = 0);
 
 /// Mechanism: rewrites `op` (canLowerConvDirect) as a one-dimensional scf.forall over tiles
 /// of `rows` output rows of one image that read the input in place: each channel's image

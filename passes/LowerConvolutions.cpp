@@ -161,9 +161,10 @@ struct TLCLowerConvolutionsPass
     // writing output rows in place leaves 112 of 128 lanes of the register tiles in use.)
     if (direct && phases && tlc::canLowerConvPhases(conv)) {
       int64_t taps = shape.c * shape.strides[0] * shape.kw;
+      int64_t rowTaps = llvm::divideCeil(shape.kh, shape.strides[0]);
       int64_t phaseRows = tlc::chooseDirectConvRows(n, oh, ow, ow, taps * ow * 4, tilePixels,
                                                     tileBytes, tileSlots, directAlign,
-                                                    /*preferMoreRows=*/true);
+                                                    /*copiedExtraRows=*/rowTaps - 1);
       int64_t block =
           tlc::choosePhaseBlockPixels(shape.f, phaseRows * ow, directAlign, phaseBlockBytes);
       if (n * (oh / phaseRows) >= minTiles)
