@@ -113,9 +113,9 @@ mlir::LogicalResult lowerConvToDirectTiles(mlir::RewriterBase &rewriter,
 bool canLowerConvPhases(mlir::linalg::Conv2DNchwFchwOp op);
 
 /// Policy: the pixels per block of a lowerConvToRowPhaseTiles tile of `pixels` output pixels
-/// and `f` filters: the largest multiple of `align` dividing `pixels` whose [f, block] output
-/// part (4-byte elements) fits in `blockBytes` (it should stay in L1 from one row-phase
-/// group's contraction to the next), else `pixels`.
+/// and `f` filters: the largest multiple of `align` (at least `align`, at most `pixels`) whose
+/// [f, block] output part (4-byte elements) fits in `blockBytes` (it should stay in L1 from one
+/// row-phase group's contraction to the next).
 int64_t choosePhaseBlockPixels(int64_t f, int64_t pixels, int64_t align, int64_t blockBytes);
 
 /// Mechanism: rewrites `op` (canLowerConvPhases) as a parallel loop over tiles of `rows`
@@ -127,8 +127,8 @@ int64_t choosePhaseBlockPixels(int64_t f, int64_t pixels, int64_t align, int64_t
 /// with the same number of row taps): over (c, (phase rows), a, x), reading
 /// X[c, py, x, p + a * OW] (output pixel p = r * OW + j, tap (SH * a + py, x)) with the
 /// sub-filters packed [F, C, (phase rows), a, KW] (at compile time for a constant filter).
-/// The tile runs over blocks of `block` pixels (a divisor of rows * OW, else the whole tile),
-/// filling each and accumulating every group into it before the next.
+/// The tile runs over blocks of `block` pixels (the last one smaller when `block` does not
+/// divide rows * OW), filling each and accumulating every group into it before the next.
 mlir::LogicalResult lowerConvToRowPhaseTiles(mlir::RewriterBase &rewriter,
                                              mlir::linalg::Conv2DNchwFchwOp op, int64_t rows,
                                              int64_t block);

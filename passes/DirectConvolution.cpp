@@ -75,8 +75,7 @@ int64_t tlc::chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int
     // Useful lanes (real output pixels) of the register tiles, times how evenly the tiles
     // spread over the slots.
     double score = double(r * outW) / double(llvm::alignTo(q, align)) *
-                   slotBalance(batch * (outH / r), slots) * double(r) /
-                   double(r + copiedExtraRows);
+                   slotBalance(batch * (outH / r), slots) * double(r) / double(r + copiedExtraRows);
     if (score > best + 1e-9) {
       rows = r;
       best = score;

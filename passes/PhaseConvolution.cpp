@@ -109,11 +109,8 @@ bool tlc::canLowerConvPhases(linalg::Conv2DNchwFchwOp op) {
 }
 
 int64_t tlc::choosePhaseBlockPixels(int64_t f, int64_t pixels, int64_t align, int64_t blockBytes) {
-  int64_t best = pixels;
-  for (int64_t block = align; block < pixels; block += align)
-    if (pixels % block == 0 && f * block * 4 <= blockBytes)
-      best = block;
-  return best;
+  int64_t block = std::max<int64_t>(align, blockBytes / (4 * f) / align * align);
+  return std::min(block, pixels);
 }
 
 LogicalResult tlc::lowerConvToRowPhaseTiles(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op,
@@ -189,60 +186,66 @@ LogicalResult tlc::lowerConvToRowPhaseTiles(RewriterBase &rewriter, linalg::Conv
   Value out2 =
       tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({f, pixels}, et), out,
                                       ArrayRef<ReassociationIndices>{{0}, {1, 2}});
-  if (block <= 0 || pixels % block != 0)
+  if (block <= 0 || block > pixels)
     block = pixels;
-  auto blockType = RankedTensorType::get({f, block}, et);
-  auto blocks = scf::ForOp::create(
-      rewriter, loc, index(0), index(pixels), index(block), ValueRange{out2},
-      [&](OpBuilder &b, Location l, Value p0, ValueRange args) {
-        SmallVector<OpFoldResult> offsets = {zero, p0}, sizes = {idx(f), idx(block)},
-                                  unit = {one, one};
-        Value acc = tensor::ExtractSliceOp::create(b, l, blockType, args[0], offsets, sizes, unit);
-        acc = linalg::FillOp::create(b, l, fill.getInputs()[0], acc).getResult(0);
-        for (auto [ry, packed] : llvm::zip_equal(rowRanges, filters)) {
-          // (m, p, c, [i], a, x): out[m, p] += w[m, c, [i], a, x] *
-          //   X[c, first + i, x, p + a * OW] (X's flat index first * KW * plane + i * KW *
-          //   plane + x * plane + p + a * OW).
-          SmallVector<int64_t> ranges, strides;
-          if (ry.count > 1) {
-            ranges.push_back(ry.count);
-            strides.push_back(kw * plane);
-          }
-          ranges.append({ry.taps, kw});
-          strides.append({ow, plane});
-          int64_t span = block;
-          for (auto [range, stride] : llvm::zip_equal(ranges, strides))
-            span += (range - 1) * stride;
-          Value window = tensor::ExtractSliceOp::create(
-              b, l, RankedTensorType::get({c, span}, et), xFlat,
-              ArrayRef<OpFoldResult>{
-                  zero, affine::makeComposedFoldedAffineApply(b, l, d0 + ry.first * kw * plane,
-                                                              {OpFoldResult(p0)})},
-              ArrayRef<OpFoldResult>{idx(c), idx(span)}, ArrayRef<OpFoldResult>{one, one});
-          unsigned numTaps = ranges.size(), numDims = 3 + numTaps;
-          SmallVector<AffineExpr> filterResults = {getAffineDimExpr(0, ctx),
-                                                   getAffineDimExpr(2, ctx)};
-          AffineExpr pixel = getAffineDimExpr(1, ctx);
-          for (unsigned t = 0; t < numTaps; ++t) {
-            filterResults.push_back(getAffineDimExpr(3 + t, ctx));
-            pixel = pixel + getAffineDimExpr(3 + t, ctx) * strides[t];
-          }
-          SmallVector<AffineMap> maps = {
-              AffineMap::get(numDims, 0, filterResults, ctx),
-              AffineMap::get(numDims, 0, {getAffineDimExpr(2, ctx), pixel}, ctx),
-              AffineMap::get(numDims, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)},
-                             ctx)};
-          SmallVector<IT> iterators = {IT::parallel, IT::parallel};
-          iterators.append(numTaps + 1, IT::reduction);
-          acc = linalg::GenericOp::create(b, l, TypeRange{blockType}, ValueRange{packed, window},
-                                          ValueRange{acc}, maps, iterators, buildMacBody)
-                    .getResult(0);
-        }
-        scf::YieldOp::create(
-            b, l,
-            tensor::InsertSliceOp::create(b, l, acc, args[0], offsets, sizes, unit).getResult());
-      });
-  Value result = tensor::ExpandShapeOp::create(rewriter, loc, tileType, blocks.getResult(0),
+  // Fills the `size` pixels of `all` from p0 on and accumulates every group into them.
+  auto accumulateBlock = [&](OpBuilder &b, Location l, Value all, OpFoldResult p0,
+                             int64_t size) -> Value {
+    auto blockType = RankedTensorType::get({f, size}, et);
+    SmallVector<OpFoldResult> offsets = {zero, p0}, sizes = {idx(f), idx(size)}, unit = {one, one};
+    Value acc = tensor::ExtractSliceOp::create(b, l, blockType, all, offsets, sizes, unit);
+    acc = linalg::FillOp::create(b, l, fill.getInputs()[0], acc).getResult(0);
+    for (auto [ry, packed] : llvm::zip_equal(rowRanges, filters)) {
+      // (m, p, c, [i], a, x): out[m, p] += w[m, c, [i], a, x] *
+      //   X[c, first + i, x, p + a * OW] (X's flat index first * KW * plane + i * KW *
+      //   plane + x * plane + p + a * OW).
+      SmallVector<int64_t> ranges, strides;
+      if (ry.count > 1) {
+        ranges.push_back(ry.count);
+        strides.push_back(kw * plane);
+      }
+      ranges.append({ry.taps, kw});
+      strides.append({ow, plane});
+      int64_t span = size;
+      for (auto [range, stride] : llvm::zip_equal(ranges, strides))
+        span += (range - 1) * stride;
+      Value window = tensor::ExtractSliceOp::create(
+          b, l, RankedTensorType::get({c, span}, et), xFlat,
+          ArrayRef<OpFoldResult>{
+              zero, affine::makeComposedFoldedAffineApply(b, l, d0 + ry.first * kw * plane, {p0})},
+          ArrayRef<OpFoldResult>{idx(c), idx(span)}, ArrayRef<OpFoldResult>{one, one});
+      unsigned numTaps = ranges.size(), numDims = 3 + numTaps;
+      SmallVector<AffineExpr> filterResults = {getAffineDimExpr(0, ctx), getAffineDimExpr(2, ctx)};
+      AffineExpr pixel = getAffineDimExpr(1, ctx);
+      for (unsigned t = 0; t < numTaps; ++t) {
+        filterResults.push_back(getAffineDimExpr(3 + t, ctx));
+        pixel = pixel + getAffineDimExpr(3 + t, ctx) * strides[t];
+      }
+      SmallVector<AffineMap> maps = {
+          AffineMap::get(numDims, 0, filterResults, ctx),
+          AffineMap::get(numDims, 0, {getAffineDimExpr(2, ctx), pixel}, ctx),
+          AffineMap::get(numDims, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)}, ctx)};
+      SmallVector<IT> iterators = {IT::parallel, IT::parallel};
+      iterators.append(numTaps + 1, IT::reduction);
+      acc = linalg::GenericOp::create(b, l, TypeRange{blockType}, ValueRange{packed, window},
+                                      ValueRange{acc}, maps, iterators, buildMacBody)
+                .getResult(0);
+    }
+    return tensor::InsertSliceOp::create(b, l, acc, all, offsets, sizes, unit).getResult();
+  };
+  // Whole blocks in a loop, then the remaining pixels as one smaller block.
+  int64_t whole = pixels / block * block;
+  Value all = out2;
+  if (whole > 0)
+    all =
+        scf::ForOp::create(rewriter, loc, index(0), index(whole), index(block), ValueRange{all},
+                           [&](OpBuilder &b, Location l, Value p0, ValueRange args) {
+                             scf::YieldOp::create(b, l, accumulateBlock(b, l, args[0], p0, block));
+                           })
+            .getResult(0);
+  if (whole < pixels)
+    all = accumulateBlock(rewriter, loc, all, idx(whole), pixels - whole);
+  Value result = tensor::ExpandShapeOp::create(rewriter, loc, tileType, all,
                                                ArrayRef<ReassociationIndices>{{0}, {1, 2}});
   rewriter.setInsertionPointToEnd(loop.forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, result, loop.outArg, outOffsets, outSizes,
