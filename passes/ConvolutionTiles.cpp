@@ -12,12 +12,10 @@ namespace {
 
 using IT = utils::IteratorType;
 
-/// The input as [N, C, SH, SW, HP, WP] stride phases: phase (a, b) holds rows a, a + SH, ...
-/// and columns b, b + SW, ... of `input`, `hp` x `wp` of them (rows and columns past the
-/// input's end are zeros; no tap reads them). A tap at window offset (y, x) then reads phase
-/// (y % SH, x % SW) from row y / SH and column x / SW on, with unit stride.
-Value stridePhases(OpBuilder &b, Location loc, Value input, int64_t sh, int64_t sw, int64_t hp,
-                   int64_t wp) {
+} // namespace
+
+Value tlc::stridePhases(OpBuilder &b, Location loc, Value input, int64_t sh, int64_t sw, int64_t hp,
+                        int64_t wp) {
   auto type = cast<RankedTensorType>(input.getType());
   Type et = type.getElementType();
   int64_t n = type.getDimSize(0), c = type.getDimSize(1), h = type.getDimSize(2),
@@ -47,8 +45,7 @@ Value stridePhases(OpBuilder &b, Location loc, Value input, int64_t sh, int64_t 
       .getResult()[0];
 }
 
-/// A parallel identity-map linalg.generic copying `from` into `into` (same shape).
-Value copyRows(OpBuilder &b, Location loc, Value from, Value into) {
+Value tlc::copyRows(OpBuilder &b, Location loc, Value from, Value into) {
   auto type = cast<RankedTensorType>(into.getType());
   AffineMap id = b.getMultiDimIdentityMap(type.getRank());
   return linalg::GenericOp::create(b, loc, TypeRange{type}, ValueRange{from}, ValueRange{into},
@@ -59,8 +56,6 @@ Value copyRows(OpBuilder &b, Location loc, Value from, Value into) {
                                    })
       .getResult(0);
 }
-
-} // namespace
 
 tlc::ConvTileLoop tlc::buildConvTileLoop(RewriterBase &rewriter, Location loc, int64_t images,
                                          int64_t rowBlocks, int64_t rows, Value dest) {
@@ -148,8 +143,8 @@ LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFc
   bool strided = st[0] != 1 || st[1] != 1;
   Value src = input;
   if (strided)
-    src = stridePhases(rewriter, loc, input, st[0], st[1], oh + (kh - 1) * dil[0] / st[0],
-                       ow + (kw - 1) * dil[1] / st[1]);
+    src = tlc::stridePhases(rewriter, loc, input, st[0], st[1], oh + (kh - 1) * dil[0] / st[0],
+                            ow + (kw - 1) * dil[1] / st[1]);
   Value filter2 = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({f, k}, et), filter,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
@@ -206,7 +201,7 @@ LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFc
                                   colUnit(5, one);
         Value slot = tensor::ExtractSliceOp::create(b, l, rowsType, iter[0], colOffsets, colSizes,
                                                     colUnit);
-        Value copied = copyRows(b, l, window, slot);
+        Value copied = tlc::copyRows(b, l, window, slot);
         return {tensor::InsertSliceOp::create(b, l, copied, iter[0], colOffsets, colSizes,
                                               colUnit)};
       });

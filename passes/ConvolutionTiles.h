@@ -36,6 +36,16 @@ struct ConvTileLoop {
 ConvTileLoop buildConvTileLoop(mlir::RewriterBase &rewriter, mlir::Location loc, int64_t images,
                                int64_t rowBlocks, int64_t rows, mlir::Value dest);
 
+/// The input [N, C, H, W] as [N, C, SH, SW, HP, WP] stride phases: phase (a, b) holds rows a,
+/// a + SH, ... and columns b, b + SW, ... of `input`, `hp` x `wp` of them (rows and columns past
+/// the input's end are zeros). A tap at window offset (y, x) then reads phase (y % SH, x % SW)
+/// from row y / SH and column x / SW on, with unit stride.
+mlir::Value stridePhases(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input, int64_t sh,
+                         int64_t sw, int64_t hp, int64_t wp);
+
+/// A parallel identity-map linalg.generic copying `from` into `into` (same shape).
+mlir::Value copyRows(mlir::OpBuilder &b, mlir::Location loc, mlir::Value from, mlir::Value into);
+
 /// Policy: the share of `slots`-wide rounds that `tiles` tiles fill, 1 when they split evenly
 /// (with no more tiles than slots, rounds of two: an even count). A loop of tiles runs as `slots`
 /// slots of contiguous chunks (tlc-bound-forall-replicas), so a multiple of `slots` tiles splits
@@ -75,10 +85,13 @@ bool canLowerConvDirect(mlir::linalg::Conv2DNchwFchwOp op);
 /// `outH` x `outW` outputs over input rows of pitch `inW`: most useful lanes (real output
 /// pixels over the `align`-wide register tiles the row-pitch pixel range fills) times an even
 /// spread over `slots`, with at most 4 x `pixels` pixels and an input window (rows plus two,
-/// `windowBytesPerRow` bytes each) within `blockBytes`.
+/// `windowBytesPerRow` bytes each) within `blockBytes`, the fewest rows among equals. A tile
+/// that copies `copiedExtraRows` rows more than its output rows (a row-phase tile:
+/// ceil(KH / SH) - 1) is scored times rows / (rows + copiedExtraRows), its share of copied
+/// rows that are not copied again by the next tile.
 int64_t chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int64_t inW,
                              int64_t windowBytesPerRow, int64_t pixels, int64_t blockBytes,
-                             int64_t slots, int64_t align);
+                             int64_t slots, int64_t align, int64_t copiedExtraRows = 0);
 
 /// Mechanism: rewrites `op` (canLowerConvDirect) as a one-dimensional scf.forall over tiles
 /// of `rows` output rows of one image that read the input in place: each channel's image
@@ -94,6 +107,31 @@ int64_t chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int64_t 
 mlir::LogicalResult lowerConvToDirectTiles(mlir::RewriterBase &rewriter,
                                            mlir::linalg::Conv2DNchwFchwOp op, int64_t rows,
                                            int64_t pixelAlign);
+
+/// Whether `op` can be lowered by lowerConvToRowPhaseTiles: a stride other than 1, dilation 1,
+/// a window wider than 1x1 and a constant-filled (linalg.fill) output.
+bool canLowerConvPhases(mlir::linalg::Conv2DNchwFchwOp op);
+
+/// Policy: the pixels per block of a lowerConvToRowPhaseTiles tile of `pixels` output pixels
+/// and `f` filters: the largest multiple of `align` (at least `align`, at most `pixels`) whose
+/// [f, block] output part (4-byte elements) fits in `blockBytes` (it should stay in L1 from one
+/// row-phase group's contraction to the next).
+int64_t choosePhaseBlockPixels(int64_t f, int64_t pixels, int64_t align, int64_t blockBytes);
+
+/// Mechanism: rewrites `op` (canLowerConvPhases) as a parallel loop over tiles of `rows`
+/// output rows whose output stays at its own row pitch (no accumulator copy): the input is
+/// split once into its stride phases (stridePhases); each tile copies, per row phase py and
+/// column tap x, the [C, rows + ceil(KH / SH) - 1, OW] rows of phase (py, x % SW) from column
+/// x / SW on into X[C, SH, KW, rows', OW] (SH * KW row copies against KH * KW for im2col),
+/// and accumulates into its output [F, rows * OW] one contraction per row-phase group (phases
+/// with the same number of row taps): over (c, (phase rows), a, x), reading
+/// X[c, py, x, p + a * OW] (output pixel p = r * OW + j, tap (SH * a + py, x)) with the
+/// sub-filters packed [F, C, (phase rows), a, KW] (at compile time for a constant filter).
+/// The tile runs over blocks of `block` pixels (the last one smaller when `block` does not
+/// divide rows * OW), filling each and accumulating every group into it before the next.
+mlir::LogicalResult lowerConvToRowPhaseTiles(mlir::RewriterBase &rewriter,
+                                             mlir::linalg::Conv2DNchwFchwOp op, int64_t rows,
+                                             int64_t block);
 
 } // namespace tlc
 

@@ -63,7 +63,7 @@ bool tlc::canLowerConvDirect(linalg::Conv2DNchwFchwOp op) {
 
 int64_t tlc::chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int64_t inW,
                                   int64_t windowBytesPerRow, int64_t pixels, int64_t blockBytes,
-                                  int64_t slots, int64_t align) {
+                                  int64_t slots, int64_t align, int64_t copiedExtraRows) {
   int64_t rows = 1;
   double best = -1;
   for (int64_t r = 1; r <= outH; ++r) {
@@ -74,8 +74,8 @@ int64_t tlc::chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int
       continue;
     // Useful lanes (real output pixels) of the register tiles, times how evenly the tiles
     // spread over the slots.
-    double score =
-        double(r * outW) / double(llvm::alignTo(q, align)) * slotBalance(batch * (outH / r), slots);
+    double score = double(r * outW) / double(llvm::alignTo(q, align)) *
+                   slotBalance(batch * (outH / r), slots) * double(r) / double(r + copiedExtraRows);
     if (score > best + 1e-9) {
       rows = r;
       best = score;

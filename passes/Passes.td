@@ -122,6 +122,18 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     up to a multiple of `direct-align` (whole register tiles); the rows this reads past an
     image are added below it (the padding rebuilt taller). `tlc-view-window-operands`
     turns that input map into a strided view on buffers.
+
+    With `phases` (the default) and `direct`, such a tiled convolution with a stride other than
+    1 (undilated, over a zero-filled output) reads its row taps in place from its stride
+    phases: the input is split once into SH x SW phase images, each tile copies, per row
+    phase py and column tap x, the rows of phase (py, x % SW) it needs from column x / SW on
+    into X[C, SH, KW, rows + ceil(KH / SH) - 1, OW] (SH * KW row copies against im2col's
+    KH * KW), and accumulates straight into its output rows one contraction per group of row
+    phases with the same number of taps (one when SH divides KH, else two), over
+    (c, (phase rows), a, x) reading X[c, py, x, p + a * OW], with the sub-filters (taps
+    (SH * a + py, x)) packed at compile time when constant. With two groups, the tile's pixels
+    run in blocks whose output part fits in `phase-block-bytes` (both groups accumulate into
+    a block before the next).
   }];
   let options = [
     Option<"tileIm2col", "tile-im2col", "bool", /*default=*/"true",
@@ -141,6 +153,12 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
            "tile only convolutions whose whole im2col matrix is larger (bytes)">,
     Option<"direct", "direct", "bool", /*default=*/"true",
            "tile stride-1 convolutions as direct contractions over the input (no im2col)">,
+    Option<"phases", "phases", "bool", /*default=*/"true",
+           "tile strided convolutions as contractions over their row phases (per-tile copies "
+           "of the column taps only)">,
+    Option<"phaseBlockBytes", "phase-block-bytes", "int64_t", /*default=*/"32768",
+           "largest output block (bytes) a row-phase tile fills and accumulates all its "
+           "groups into before the next (it should stay in L1)">,
     Option<"directAlign", "direct-align", "int64_t", /*default=*/"32",
            "round a direct tile's pixel range up to a multiple of this (the register tile "
            "width)">,

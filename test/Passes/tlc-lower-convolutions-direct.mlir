@@ -1,5 +1,5 @@
-// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0 direct-align=6" -mlir-print-local-scope | FileCheck %s
-// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0" -mlir-print-local-scope | FileCheck %s --check-prefix=ALIGN
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0 phases=false direct-align=6" -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0 phases=false" -mlir-print-local-scope | FileCheck %s --check-prefix=ALIGN
 // RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0 direct=false" | FileCheck %s --check-prefix=OFF
 
 // Stride 1 onto a zero-filled output, the input already padded (10x10 for 8x8 outputs of a
@@ -76,7 +76,8 @@ func.func @dilated(%in: tensor<1x8x12x12xf32>, %w: tensor<32x8x3x3xf32>) -> tens
 
 // -----
 
-// Not direct: an init that is not a fill (accumulating onto it), a stride of 2, and an input
+// Not direct: an init that is not a fill (accumulating onto it), a stride of 2 (with phases=false;
+// tlc-lower-convolutions-phases.mlir has the strided path), and an input
 // wider than the window sweep needs (its last column is never read): the per-tile im2col
 // copy (an scf.for over the taps) as before.
 // CHECK-LABEL: func.func @not_fill

@@ -5,7 +5,8 @@ For each case writes NAME.onnx, NAME.input.npy and NAME.expected.npy into --out 
 case name. The expected output is PyTorch's, computed in float64 from the same float32 weights
 and input. Cases: stride 1 and 2 (square and not), padding (symmetric and not), dilation,
 batch > 1, images split into row tiles and small ones that are not, grouped and depthwise
-convolutions, 1x1 convolutions with and without stride, and bias + ReLU + residual epilogues.
+convolutions, 1x1 convolutions with and without stride, bias + ReLU + residual epilogues, and
+tiled strided convolutions (stride 2 and 3, kernels 2 to 7, odd and even sizes, pad 0 to 3).
 """
 import argparse
 import os
@@ -64,6 +65,15 @@ def cases():
         # (tlc-tile-contractions' parallel-min-flops); 200 filters leave a partial m block.
         "few_pixels_deep": ((1, 256, 14, 14), Block(C(256, 256, 3, padding=1), relu=True)),
         "few_pixels_odd": ((1, 96, 7, 7), Block(C(96, 200, 3, padding=1), residual=False)),
+        # Strided, tiled: row phases read in place (one row-phase group when the stride divides
+        # the kernel size, else two), odd and even kernels and input sizes, pad 0 to 3.
+        "s2_k3_even_pad1": ((1, 32, 128, 128), Block(C(32, 16, 3, stride=2, padding=1),
+                                                     relu=True)),
+        "s2_k4_odd_pad0": ((1, 20, 131, 129), Block(C(20, 24, 4, stride=2))),
+        "s2_k5_pad2": ((2, 8, 111, 111), Block(C(8, 12, 5, stride=2, padding=2))),
+        "s2_k2_even": ((1, 80, 128, 128), Block(C(80, 32, 2, stride=2))),
+        "s2_k7_pad3_odd": ((1, 3, 224, 227), Block(C(3, 64, 7, stride=2, padding=3))),
+        "s3_k5_pad1": ((1, 16, 196, 196), Block(C(16, 16, 5, stride=3, padding=1))),
     }
 
 
