@@ -423,7 +423,10 @@ def TLCTileDepthwise : Pass<"tlc-tile-depthwise", "mlir::func::FuncOp"> {
     by 1 inside: the tile op is marked `tlc.register_tile`, so `tlc-vectorize` keeps its row
     of accumulators in registers across all taps. A fill of the whole output right before
     it becomes a fill of each tile before its reduction loops (starting the accumulators from
-    the fill value). The outermost parallel loop with more than one iteration becomes an
+    the fill value). An elementwise op right after it that reads the output through the
+    identity and writes a buffer of its shape (bias, activation, residual: the epilogue)
+    runs on each finished row instead, after the reductions, and is removed (only if every
+    tile takes it). The outermost parallel loop with more than one iteration becomes an
     `scf.parallel` (`tlc-outline-parallel-loops`). The contiguous dimension must be the last
     of the output and of the row operand, with unit stride in both.
   }];

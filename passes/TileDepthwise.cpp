@@ -94,6 +94,60 @@ int64_t chooseRowTile(int64_t extent, int64_t lanes, int64_t maxLanes) {
   return maxLanes;
 }
 
+/// Whether `op`'s body is elementwise scalar code (vectorizable op by op).
+bool elementwiseBody(linalg::GenericOp op) {
+  for (Operation &bodyOp : op.getBody()->without_terminator())
+    if (bodyOp.getNumRegions() != 0 || !OpTrait::hasElementwiseMappableTraits(&bodyOp))
+      return false;
+  return true;
+}
+
+/// Whether the map's results are loop dimensions (a projected permutation) whose last one,
+/// if any result is `row`, is `row`.
+bool rowLastIfPresent(AffineMap map, unsigned row) {
+  if (!map.isProjectedPermutation())
+    return false;
+  std::optional<unsigned> pos = map.getResultPosition(getAffineDimExpr(row, map.getContext()));
+  return !pos || *pos == map.getNumResults() - 1;
+}
+
+/// Mechanism: the elementwise op right after `op` that finishes its output `out` (bias,
+/// activation: a depthwise convolution's epilogue), if it can run on each row tile while the
+/// row is in registers: all its loops parallel, one per dimension of `out` in order; it reads
+/// `out` through the identity, writes a buffer of `out`'s shape through the identity (`out`
+/// itself, or another buffer if it does not read its own output), and reads its other
+/// inputs either along the row (the last dimension, unit stride) or once per row.
+linalg::GenericOp matchRowEpilogue(linalg::LinalgOp op, Value out) {
+  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(op->getNextNode());
+  auto outType = cast<MemRefType>(out.getType());
+  if (!epilogue || !epilogue.hasPureBufferSemantics() || epilogue.getNumDpsInits() != 1 ||
+      epilogue.getNumLoops() != static_cast<unsigned>(outType.getRank()) ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops() || epilogue.hasDynamicShape())
+    return {};
+  OpOperand *init = epilogue.getDpsInitOperand(0);
+  unsigned row = outType.getRank() - 1;
+  if (!epilogue.getMatchingIndexingMap(init).isIdentity() ||
+      cast<MemRefType>(init->get().getType()).getShape() != outType.getShape() ||
+      !unitInnerStride(init->get()) ||
+      (init->get() != out && !epilogue.getMatchingBlockArgument(init).use_empty()))
+    return {};
+  unsigned reads = 0;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    if (input->get() == out) {
+      if (!map.isIdentity())
+        return {};
+      ++reads;
+      continue;
+    }
+    if (!rowLastIfPresent(map, row) ||
+        (map.getResultPosition(getAffineDimExpr(row, map.getContext())) &&
+         !unitInnerStride(input->get())))
+      return {};
+  }
+  return reads == 1 && elementwiseBody(epilogue) ? epilogue : linalg::GenericOp();
+}
+
 /// Policy: the vector length for a row of `length` elements: a whole number of vectors of
 /// `lanes` (a power of two below one vector). LLVM splits other lengths (e.g. 56 = 3.5
 /// vectors) into element inserts; the lanes past the row are masked off.
@@ -127,6 +181,24 @@ FailureOr<std::pair<Value, int64_t>> rowExtent(OpBuilder &b, Location loc, Value
   return std::make_pair(Value(memref::DimOp::create(b, loc, rowView, last)), *bound);
 }
 
+/// The elementwise scalar `body` (of a linalg.generic whose block arguments `mapping` maps to
+/// vectors) applied to those vectors: each op is cloned with vector result types (`vectorOf`),
+/// scalars from outside the body (e.g. an activation's bounds) broadcast. Returns the value
+/// the body yields.
+Value applyOnVectors(RewriterBase &rewriter, Location loc, Block *body, IRMapping &mapping,
+                     function_ref<VectorType(Type)> vectorOf) {
+  for (Operation &op : body->without_terminator()) {
+    for (Value operand : op.getOperands())
+      if (!mapping.contains(operand) && operand.getParentBlock() != body)
+        mapping.map(operand, vector::BroadcastOp::create(rewriter, loc, vectorOf(operand.getType()),
+                                                         operand));
+    Operation *vectorOp = rewriter.clone(op, mapping);
+    for (OpResult r : vectorOp->getResults())
+      r.setType(vectorOf(r.getType()));
+  }
+  return mapping.lookup(body->getTerminator()->getOperand(0));
+}
+
 /// Mechanism: the row tile `tile` (views of one row of the output and of input `rowOperand`,
 /// and one element of the other input) as vector code on rows of `size` (at most `bound`)
 /// elements: both rows are read as vectors (lanes past `size` masked off), the element is
@@ -134,14 +206,18 @@ FailureOr<std::pair<Value, int64_t>> rowExtent(OpBuilder &b, Location loc, Value
 /// written back. The output row's read and write use the
 /// same indices, map and mask (`fillMask`, the mask of the row's fill, when it has one), so
 /// tlc-vectorize keeps it in registers across enclosing loops and starts it from the fill.
+/// `outer` is the outermost reduction loop around the tile (the tile itself if none); with
+/// an `epilogue` (matchRowEpilogue), it runs on the row right after `outer`.
 void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, unsigned rowOperand,
-                      Value size, int64_t bound, int64_t lanes, Value fillMask) {
+                      Value size, int64_t bound, int64_t lanes, Value fillMask, Operation *outer,
+                      linalg::GenericOp epilogue) {
   Location loc = tile.getLoc();
   MLIRContext *ctx = tile.getContext();
-  rewriter.setInsertionPoint(tile);
+  rewriter.setInsertionPoint(outer);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   int64_t width = vectorWidth(bound, lanes);
   Value mask = fillMask ? fillMask : rowMask(rewriter, loc, size, width);
+  rewriter.setInsertionPoint(tile);
   auto zeros = [&](Value buffer) {
     return SmallVector<Value>(cast<MemRefType>(buffer.getType()).getRank(), zero);
   };
@@ -173,18 +249,55 @@ void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, unsigned r
   }
   Value out = tile.getDpsInitOperand(0)->get();
   mapping.map(tile.getMatchingBlockArgument(tile.getDpsInitOperand(0)), readRow(out));
-  // Elementwise ops take vectors as they take scalars: each is cloned onto the vectors and
-  // given vector result types.
-  for (Operation &op : body->without_terminator()) {
-    Operation *vectorOp = rewriter.clone(op, mapping);
-    for (OpResult r : vectorOp->getResults())
-      r.setType(vectorOf(r.getType()));
-  }
-  Value result = mapping.lookup(body->getTerminator()->getOperand(0));
+  Value result = applyOnVectors(rewriter, loc, body, mapping, vectorOf);
   SmallVector<Value> indices = zeros(out);
   vector::TransferWriteOp::create(rewriter, loc, Type(), result, out, indices, rowMap(out), mask,
                                   inBounds);
   rewriter.eraseOp(tile);
+  if (!epilogue)
+    return;
+
+  // The epilogue on the finished row, after all reduction steps: the row read back (which
+  // store-to-load forwarding takes from the accumulators), the epilogue's other operands
+  // read at the row's position (along it, or once), its body on vectors, the result written
+  // to its output's row.
+  rewriter.setInsertionPointAfter(outer);
+  auto view = out.getDefiningOp<memref::SubViewOp>();
+  SmallVector<Value> position =
+      getValueOrCreateConstantIndexOp(rewriter, loc, view.getMixedOffsets());
+  Value finished = readRow(out);
+  IRMapping epilogueMapping;
+  OpOperand *epilogueInit = epilogue.getDpsInitOperand(0);
+  Value target = epilogueInit->get();
+  unsigned rowDim = position.size() - 1;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    Value buffer = input->get(), v;
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    SmallVector<Value> at;
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      at.push_back(position[map.getDimPosition(r)]);
+    if (buffer == view.getSource()) {
+      v = finished;
+    } else if (map.getResultPosition(getAffineDimExpr(rowDim, ctx))) {
+      Type et = getElementTypeOrSelf(buffer.getType());
+      Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(et));
+      v = vector::TransferReadOp::create(rewriter, loc, vectorOf(et), buffer, at, rowMap(buffer),
+                                         padding, mask, inBounds);
+    } else {
+      Value element = memref::LoadOp::create(rewriter, loc, buffer, at);
+      v = vector::BroadcastOp::create(rewriter, loc, vectorOf(buffer.getType()), element);
+    }
+    epilogueMapping.map(epilogue.getMatchingBlockArgument(input), v);
+  }
+  // Only an epilogue writing `out` itself may read its output (then the finished row).
+  epilogueMapping.map(epilogue.getMatchingBlockArgument(epilogueInit), finished);
+  Value finishedRow = applyOnVectors(rewriter, loc, epilogue.getBody(), epilogueMapping, vectorOf);
+  if (target == view.getSource())
+    vector::TransferWriteOp::create(rewriter, loc, Type(), finishedRow, out, indices, rowMap(out),
+                                    mask, inBounds);
+  else
+    vector::TransferWriteOp::create(rewriter, loc, Type(), finishedRow, target, position,
+                                    rowMap(target), mask, inBounds);
 }
 
 /// The fill `fill` of one row tile's output as a vector write of the value, in the form of
@@ -210,14 +323,6 @@ Value rowFillToVector(RewriterBase &rewriter, linalg::FillOp fill, Value size, i
   return mask;
 }
 
-/// Whether `tile`'s body is elementwise scalar code (vectorizable op by op) yielding one value.
-bool elementwiseBody(linalg::GenericOp tile) {
-  for (Operation &op : tile.getBody()->without_terminator())
-    if (op.getNumRegions() != 0 || !OpTrait::hasElementwiseMappableTraits(&op))
-      return false;
-  return true;
-}
-
 struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePass> {
   using Base::Base;
 
@@ -241,6 +346,7 @@ struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePa
     int64_t bits = getElementTypeOrSelf(init.getType()).getIntOrFloatBitWidth();
     int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
     int64_t rowTile = chooseRowTile(ranges[acc.row], lanes, lanes * vectors);
+    linalg::GenericOp epilogue = matchRowEpilogue(op, init);
 
     // Loops: the other parallel dimensions (tiles of 1), the row, then the reductions.
     SmallVector<OpFoldResult> sizes;
@@ -320,15 +426,48 @@ struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePa
       if (succeeded(extent))
         fillMasks[row] = rowFillToVector(rewriter, f, extent->first, extent->second, lanes);
     }
+    // Each tile's outermost reduction loop, with the tile's output row moved out of the
+    // reduction loops (it depends on the parallel loops only). The epilogue runs on the rows
+    // only if every tile can take it (else it stays a pass of its own over the output).
+    unsigned numReductions = loops.size() - numParallel;
+    struct RowTile {
+      linalg::GenericOp op;
+      Operation *outer;
+      FailureOr<std::pair<Value, int64_t>> extent;
+    };
+    SmallVector<RowTile> rowTiles;
     for (linalg::GenericOp t : tiles) {
       t->removeAttr(kRowTileAttr);
-      rewriter.setInsertionPoint(t);
+      Operation *outer = t;
+      for (unsigned i = 0; i < numReductions && outer; ++i) {
+        outer = outer->getParentOp();
+        if (auto loop = dyn_cast_or_null<scf::ForOp>(outer))
+          moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+        else
+          outer = nullptr;
+      }
       Value row = t.getDpsInitOperand(0)->get();
+      auto view = row.getDefiningOp<memref::SubViewOp>();
+      bool hoisted = outer && (outer == t || cast<scf::ForOp>(outer).isDefinedOutsideOfLoop(row));
+      if (!hoisted)
+        outer = t;
+      rewriter.setInsertionPoint(outer);
       FailureOr<std::pair<Value, int64_t>> extent = rowExtent(rewriter, t.getLoc(), row);
-      if (succeeded(extent) && elementwiseBody(t))
-        rowTileToVectors(rewriter, t, acc.rowOperand, extent->first, extent->second, lanes,
-                         fillMasks.lookup(row));
+      if (!hoisted || !view || view.getSource() != init || failed(extent) || !elementwiseBody(t))
+        epilogue = nullptr;
+      rowTiles.push_back({t, outer, extent});
     }
+    bool fused = false;
+    for (RowTile &t : rowTiles) {
+      if (failed(t.extent) || !elementwiseBody(t.op))
+        continue; // left to convert-linalg-to-loops (and the epilogue to its own pass)
+      Value row = t.op.getDpsInitOperand(0)->get();
+      rowTileToVectors(rewriter, t.op, acc.rowOperand, t.extent->first, t.extent->second, lanes,
+                       fillMasks.lookup(row), t.outer, epilogue);
+      fused = epilogue != nullptr;
+    }
+    if (fused)
+      rewriter.eraseOp(epilogue);
   }
 };
 

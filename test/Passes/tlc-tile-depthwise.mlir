@@ -107,3 +107,127 @@ func.func @not_rows(%in: memref<1x8x3x8x3x8xf32, strided<[324, 324, 18, 36, 1, 2
   linalg.matmul ins(%a, %b : memref<16x16xf32>, memref<16x16xf32>) outs(%c : memref<16x16xf32>)
   return
 }
+
+// -----
+
+// The bias + ReLU6 epilogue right after it, in place on the output: it runs on each finished
+// row after the tap loops (the row read back, the bias loaded once per row and broadcast,
+// the clamp bounds broadcast) and the separate pass over the output is gone. After
+// tlc-vectorize the row is written once, with the epilogue applied.
+// CHECK-LABEL: func.func @epilogue_in_place
+// CHECK: scf.for %[[OH:.+]] =
+// CHECK: %[[ROW:.+]] = memref.subview %{{.+}}[0, %[[C:[^,]+]], %[[OH]], 0] [1, 1, 1, 24]
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: vector.transfer_write
+// CHECK: }
+// CHECK: }
+// CHECK: %[[ACC:.+]] = vector.transfer_read %[[ROW]]
+// CHECK: %[[B:.+]] = memref.load %{{.+}}[%[[C]]] : memref<16xf32>
+// CHECK: %[[BV:.+]] = vector.broadcast %[[B]] : f32 to vector<32xf32>
+// CHECK: %[[S:.+]] = arith.addf %[[ACC]], %[[BV]] : vector<32xf32>
+// CHECK: arith.maximumf %[[S]]
+// CHECK: %[[Y:.+]] = arith.minimumf
+// CHECK: vector.transfer_write %[[Y]], %[[ROW]]
+// CHECK-NOT: linalg.generic
+// REGS-LABEL: func.func @epilogue_in_place
+// REGS: scf.for {{.+}} -> (vector<32xf32>)
+// REGS: arith.minimumf
+// REGS-NEXT: vector.transfer_write
+// REGS-NOT: vector.transfer_write
+// REGS: scf.reduce
+func.func @epilogue_in_place(%in: memref<1x16x3x24x3x24xf32, strided<[16384, 676, 26, 26, 1, 1]>>,
+                             %w: memref<16x3x3xf32>, %bias: memref<16xf32>, %out: memref<1x16x24x24xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<1x16x24x24xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, c, oh, kh, kw, ow) -> (n, c, kh, oh, kw, ow)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (c, kh, kw)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%in, %w : memref<1x16x3x24x3x24xf32, strided<[16384, 676, 26, 26, 1, 1]>>, memref<16x3x3xf32>)
+      outs(%out : memref<1x16x24x24xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (c)>,
+                                   affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%out, %bias : memref<1x16x24x24xf32>, memref<16xf32>) outs(%out : memref<1x16x24x24xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %s = arith.addf %x, %b : f32
+    %lo = arith.maximumf %s, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  }
+  return
+}
+
+// -----
+
+// An epilogue writing another buffer and reading a second row operand (a residual): the
+// finished row is still written to the convolution's output, and the epilogue's row goes
+// to its own output at the row's position, the residual read there.
+// CHECK-LABEL: func.func @epilogue_elsewhere
+// CHECK: %[[ROW:.+]] = memref.subview %{{.+}}[0, %[[C:[^,]+]], %[[OH:[^,]+]], 0] [1, 1, 1, 24]
+// CHECK: vector.transfer_write %{{.+}}, %[[ROW]]
+// CHECK: %[[ACC:.+]] = vector.transfer_read %[[ROW]]
+// CHECK: %[[R:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %[[C]], %[[OH]], %{{.+}}], %{{.+}}, %{{.+}} {in_bounds = [true]} : memref<1x16x24x24xf32>, vector<32xf32>
+// CHECK: %[[S:.+]] = arith.addf %[[ACC]], %[[R]] : vector<32xf32>
+// CHECK: vector.transfer_write %[[S]], %{{.+}}[%{{.+}}, %[[C]], %[[OH]], %{{.+}}], %{{.+}} {in_bounds = [true]} : vector<32xf32>, memref<1x16x24x24xf32>
+// CHECK-NOT: linalg.generic
+func.func @epilogue_elsewhere(%in: memref<1x16x3x24x3x24xf32, strided<[16384, 676, 26, 26, 1, 1]>>,
+                              %w: memref<16x3x3xf32>, %res: memref<1x16x24x24xf32>,
+                              %out: memref<1x16x24x24xf32>, %y: memref<1x16x24x24xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, c, oh, kh, kw, ow) -> (n, c, kh, oh, kw, ow)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (c, kh, kw)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%in, %w : memref<1x16x3x24x3x24xf32, strided<[16384, 676, 26, 26, 1, 1]>>, memref<16x3x3xf32>)
+      outs(%out : memref<1x16x24x24xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>,
+                                   affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%out, %res : memref<1x16x24x24xf32>, memref<1x16x24x24xf32>) outs(%y : memref<1x16x24x24xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %s = arith.addf %x, %r : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Negative: the elementwise op after it reads the output transposed (not on the same row):
+// it stays a pass of its own.
+// CHECK-LABEL: func.func @epilogue_transposed
+// CHECK: vector.transfer_write
+// CHECK: linalg.generic
+func.func @epilogue_transposed(%in: memref<1x16x3x24x3x24xf32, strided<[16384, 676, 26, 26, 1, 1]>>,
+                               %w: memref<16x3x3xf32>, %out: memref<1x16x24x24xf32>, %y: memref<1x16x24x24xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, c, oh, kh, kw, ow) -> (n, c, kh, oh, kw, ow)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (c, kh, kw)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%in, %w : memref<1x16x3x24x3x24xf32, strided<[16384, 676, 26, 26, 1, 1]>>, memref<16x3x3xf32>)
+      outs(%out : memref<1x16x24x24xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, w, h)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%out : memref<1x16x24x24xf32>) outs(%y : memref<1x16x24x24xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}

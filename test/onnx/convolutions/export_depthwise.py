@@ -3,7 +3,8 @@
 MobileNet) for depthwise.test, like export_convolutions.py: rows that fit one register tile,
 rows split into equal tiles and rows whose last tile is peeled, rows shorter than one vector,
 batch > 1 without bias (the zero fill of the output starts the accumulators), a 5x5 kernel,
-stride 2 and a channel multiplier of 2, with ReLU6 epilogues.
+stride 2 and a channel multiplier of 2, with ReLU6 epilogues (which run on each row while it is
+in registers), and a bias + ReLU + residual epilogue.
 """
 import argparse
 import os
@@ -12,7 +13,7 @@ import sys
 import torch.nn as nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from export_convolutions import export_cases  # noqa: E402
+from export_convolutions import Block, export_cases  # noqa: E402
 
 
 def depthwise(c, k=3, stride=1, padding=1, multiplier=1, bias=True, relu6=True):
@@ -34,6 +35,9 @@ def cases():
         "dw_k5": ((1, 24, 30, 30), depthwise(24, k=5, padding=2)),
         "dw_s2": ((1, 16, 33, 33), depthwise(16, stride=2)),
         "dw_multiplier2": ((1, 8, 24, 24), depthwise(8, multiplier=2)),
+        # bias + ReLU + residual: an epilogue reading a second row operand.
+        "dw_residual": ((1, 16, 40, 40), Block(nn.Conv2d(16, 16, 3, padding=1, groups=16),
+                                              relu=True, residual=True)),
     }
 
 
