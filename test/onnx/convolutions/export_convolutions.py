@@ -95,12 +95,12 @@ def export_cases(models, out):
         print(name)
 
 
-def main():
+def export_main(models):
+    """The command line of the export scripts: --out DIR, then export_cases."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
-    args = ap.parse_args()
-    export_cases(cases(), args.out)
+    export_cases(models, ap.parse_args().out)
 
 
 if __name__ == "__main__":
-    main()
+    export_main(cases())

@@ -6,14 +6,13 @@ batch > 1 without bias (the zero fill of the output starts the accumulators), a 
 stride 2 and a channel multiplier of 2, with ReLU6 epilogues (which run on each row while it is
 in registers), and a bias + ReLU + residual epilogue.
 """
-import argparse
 import os
 import sys
 
 import torch.nn as nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from export_convolutions import Block, export_cases  # noqa: E402
+from export_convolutions import Block, export_main  # noqa: E402
 
 
 def depthwise(c, k=3, stride=1, padding=1, multiplier=1, bias=True, relu6=True):
@@ -41,12 +40,5 @@ def cases():
     }
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    args = ap.parse_args()
-    export_cases(cases(), args.out)
-
-
 if __name__ == "__main__":
-    main()
+    export_main(cases())
