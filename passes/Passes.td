@@ -428,7 +428,10 @@ def TLCTileDepthwise : Pass<"tlc-tile-depthwise", "mlir::func::FuncOp"> {
     runs on each finished row instead, after the reductions, and is removed (only if every
     tile takes it). The outermost parallel loop with more than one iteration becomes an
     `scf.parallel` (`tlc-outline-parallel-loops`). The contiguous dimension must be the last
-    of the output and of the row operand, with unit stride in both.
+    of the output, with unit stride; the row operand reads it as its last dimension at unit
+    stride, or (a strided convolution's input, whose innermost dimension is then a tap) as any
+    dimension at stride 2, read as a contiguous span of twice the length whose every other
+    element is kept.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",

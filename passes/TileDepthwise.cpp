@@ -8,6 +8,7 @@
 #include "passes/LoopUtils.h"
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -38,14 +39,37 @@ struct RowAccumulation {
   unsigned rowOperand;
 };
 
-/// Whether the innermost dimension of buffer `v` has unit stride.
-bool unitInnerStride(Value v) {
+/// The static stride of dimension `dim` of buffer `v` (its innermost one by default), if it
+/// has one.
+std::optional<int64_t> strideOf(Value v, std::optional<unsigned> dim = std::nullopt) {
   auto type = dyn_cast<MemRefType>(v.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
-  return type && succeeded(type.getStridesAndOffset(strides, offset)) && !strides.empty() &&
-         strides.back() == 1;
+  if (!type || failed(type.getStridesAndOffset(strides, offset)) || strides.empty())
+    return std::nullopt;
+  int64_t stride = strides[dim.value_or(strides.size() - 1)];
+  return ShapedType::isDynamic(stride) ? std::nullopt : std::optional<int64_t>(stride);
 }
+
+/// Whether the innermost dimension of buffer `v` has unit stride.
+bool unitInnerStride(Value v) { return strideOf(v) == 1; }
+
+/// Where the row operand's map reads loop `row` (a result position), and at what stride.
+std::optional<std::pair<unsigned, int64_t>> rowAccess(linalg::LinalgOp op, OpOperand *rows,
+                                                      unsigned row) {
+  std::optional<unsigned> pos =
+      op.getMatchingIndexingMap(rows).getResultPosition(getAffineDimExpr(row, op.getContext()));
+  if (!pos)
+    return std::nullopt;
+  std::optional<int64_t> stride = strideOf(rows->get(), *pos);
+  if (!stride)
+    return std::nullopt;
+  return std::make_pair(*pos, *stride);
+}
+
+/// Policy: row operands read at a stride up to this (a strided convolution's input rows) are
+/// read as contiguous vectors this many times longer, of which every stride-th lane is kept.
+constexpr int64_t kMaxRowStride = 2;
 
 /// The loop of `map`'s last result, if it is a plain loop dimension.
 std::optional<unsigned> lastDim(AffineMap map) {
@@ -74,10 +98,15 @@ std::optional<RowAccumulation> matchRowAccumulation(linalg::LinalgOp op) {
   unsigned rowOperand = dims->m.empty() ? 1 : 0;
   OpOperand *init = op.getDpsInitOperand(0), *rows = op.getDpsInputOperand(rowOperand);
   std::optional<unsigned> row = lastDim(op.getMatchingIndexingMap(init));
-  if (!row || lastDim(op.getMatchingIndexingMap(rows)) != row ||
-      op.getIteratorTypesArray()[*row] != utils::IteratorType::parallel ||
-      op.getStaticLoopRanges()[*row] < 2 || !unitInnerStride(init->get()) ||
-      !unitInnerStride(rows->get()))
+  if (!row || op.getIteratorTypesArray()[*row] != utils::IteratorType::parallel ||
+      op.getStaticLoopRanges()[*row] < 2 || !unitInnerStride(init->get()))
+    return std::nullopt;
+  // The row is read along its last dimension at unit stride, or (a strided convolution's
+  // input after tlc-view-window-operands, whose innermost dimension is then a tap) along
+  // another one at a small stride; every other dimension is tiled by 1.
+  std::optional<std::pair<unsigned, int64_t>> access = rowAccess(op, rows, *row);
+  if (!access || access->second < 1 || access->second > kMaxRowStride ||
+      (access->second == 1 && access->first != op.getMatchingIndexingMap(rows).getNumResults() - 1))
     return std::nullopt;
   return RowAccumulation{*row, rowOperand};
 }
@@ -199,7 +228,7 @@ Value applyOnVectors(RewriterBase &rewriter, Location loc, Block *body, IRMappin
   return mapping.lookup(body->getTerminator()->getOperand(0));
 }
 
-/// Mechanism: the row tile `tile` (views of one row of the output and of input `rowOperand`,
+/// Mechanism: the row tile `tile` (views of one row of the output and of input `acc.rowOperand`,
 /// and one element of the other input) as vector code on rows of `size` (at most `bound`)
 /// elements: both rows are read as vectors (lanes past `size` masked off), the element is
 /// broadcast, the body's scalar ops are applied to them as vector ops, and the result is
@@ -208,7 +237,7 @@ Value applyOnVectors(RewriterBase &rewriter, Location loc, Block *body, IRMappin
 /// tlc-vectorize keeps it in registers across enclosing loops and starts it from the fill.
 /// `outer` is the outermost reduction loop around the tile (the tile itself if none); with
 /// an `epilogue` (matchRowEpilogue), it runs on the row right after `outer`.
-void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, unsigned rowOperand,
+void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, RowAccumulation acc,
                       Value size, int64_t bound, int64_t lanes, Value fillMask, Operation *outer,
                       linalg::GenericOp epilogue) {
   Location loc = tile.getLoc();
@@ -233,13 +262,37 @@ void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, unsigned r
     return vector::TransferReadOp::create(rewriter, loc, vectorOf(et), buffer, indices,
                                           rowMap(buffer), padding, mask, inBounds);
   };
+  // A row read at stride s: the s * (size - 1) + 1 elements it spans, read as one contiguous
+  // vector of s * width lanes (those past the span masked off), then every s-th lane.
+  auto readStridedRow = [&](Value buffer, int64_t stride) -> Value {
+    Type et = getElementTypeOrSelf(buffer.getType());
+    auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
+    AffineExpr d0 = getAffineDimExpr(0, ctx);
+    OpFoldResult span =
+        affine::makeComposedFoldedAffineApply(rewriter, loc, d0 * stride - (stride - 1), {size});
+    auto flatType = MemRefType::get({ShapedType::kDynamic}, et,
+                                    StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {1}));
+    Value flat = memref::ReinterpretCastOp::create(
+        rewriter, loc, flatType, metadata.getBaseBuffer(), OpFoldResult(metadata.getOffset()),
+        ArrayRef<OpFoldResult>{span}, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(et));
+    Value wide =
+        vector::TransferReadOp::create(rewriter, loc, VectorType::get({stride * width}, et), flat,
+                                       ValueRange{zero}, AffineMap::getMinorIdentityMap(1, 1, ctx),
+                                       padding, Value(), rewriter.getBoolArrayAttr({false}));
+    SmallVector<int64_t> lanes;
+    for (int64_t i = 0; i < width; ++i)
+      lanes.push_back(i * stride);
+    return vector::ShuffleOp::create(rewriter, loc, wide, wide, lanes);
+  };
   Block *body = tile.getBody();
   IRMapping mapping;
   for (OpOperand *input : tile.getDpsInputOperands()) {
     Value buffer = input->get();
     Value v;
-    if (input->getOperandNumber() == rowOperand) {
-      v = readRow(buffer);
+    if (input->getOperandNumber() == acc.rowOperand) {
+      std::optional<std::pair<unsigned, int64_t>> access = rowAccess(tile, input, acc.row);
+      v = access->second == 1 ? readRow(buffer) : readStridedRow(buffer, access->second);
     } else {
       SmallVector<Value> indices = zeros(buffer);
       Value element = memref::LoadOp::create(rewriter, loc, buffer, indices);
@@ -462,7 +515,7 @@ struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePa
       if (failed(t.extent) || !elementwiseBody(t.op))
         continue; // left to convert-linalg-to-loops (and the epilogue to its own pass)
       Value row = t.op.getDpsInitOperand(0)->get();
-      rowTileToVectors(rewriter, t.op, acc.rowOperand, t.extent->first, t.extent->second, lanes,
+      rowTileToVectors(rewriter, t.op, acc, t.extent->first, t.extent->second, lanes,
                        fillMasks.lookup(row), t.outer, epilogue);
       fused = epilogue != nullptr;
     }

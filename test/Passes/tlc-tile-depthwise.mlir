@@ -83,21 +83,24 @@ func.func @peeled(%in: memref<1x4x3x67x3x67xf32, strided<[4761, 4761, 69, 69, 1,
 
 // -----
 
-// Negative: a stride-2 depthwise convolution reads its input rows with stride 2 (no unit
-// stride along the row), and a matmul has both m and n dimensions (tlc-tile-contractions'):
-// both are left alone.
-// CHECK-LABEL: func.func @not_rows
-// CHECK-NOT: vector.transfer_read
-// CHECK: linalg.generic
+// A stride-2 depthwise convolution as tlc-view-window-operands leaves it: the input view's
+// innermost dimension is the column tap (stride 1) and the output column reads it at stride
+// 2. Each row is read as one contiguous span (2 * 8 - 1 = 15 elements, a 16-lane vector with
+// the last lane out of bounds) and every other lane kept. A matmul (m and n dimensions:
+// tlc-tile-contractions') is left alone.
+// CHECK-LABEL: func.func @strided_rows
+// CHECK: memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [15], strides: [1]
+// CHECK: %[[WIDE:.+]] = vector.transfer_read {{.+}} : memref<?xf32, strided<[1], offset: ?>>, vector<16xf32>
+// CHECK: vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xf32>, vector<16xf32>
 // CHECK: linalg.matmul
-func.func @not_rows(%in: memref<1x8x3x8x3x8xf32, strided<[324, 324, 18, 36, 1, 2]>>,
-                    %w: memref<8x3x3xf32>, %out: memref<1x8x8x8xf32>,
-                    %a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(n, c, oh, kh, kw, ow) -> (n, c, kh, oh, kw, ow)>,
+func.func @strided_rows(%in: memref<1x8x8x3x8x3xf32, strided<[2592, 324, 36, 18, 2, 1]>>,
+                        %w: memref<8x3x3xf32>, %out: memref<1x8x8x8xf32>,
+                        %a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<16x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh, kh, ow, kw)>,
                                    affine_map<(n, c, oh, kh, kw, ow) -> (c, kh, kw)>,
                                    affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh, ow)>],
                   iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
-      ins(%in, %w : memref<1x8x3x8x3x8xf32, strided<[324, 324, 18, 36, 1, 2]>>, memref<8x3x3xf32>)
+      ins(%in, %w : memref<1x8x8x3x8x3xf32, strided<[2592, 324, 36, 18, 2, 1]>>, memref<8x3x3xf32>)
       outs(%out : memref<1x8x8x8xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
@@ -105,6 +108,28 @@ func.func @not_rows(%in: memref<1x8x3x8x3x8xf32, strided<[324, 324, 18, 36, 1, 2
     linalg.yield %s : f32
   }
   linalg.matmul ins(%a, %b : memref<16x16xf32>, memref<16x16xf32>) outs(%c : memref<16x16xf32>)
+  return
+}
+
+// -----
+
+// Negative: rows read at stride 4 (above kMaxRowStride) are left to loops.
+// CHECK-LABEL: func.func @stride4_rows
+// CHECK-NOT: vector.transfer_read
+// CHECK: linalg.generic
+func.func @stride4_rows(%in: memref<1x8x3x8x3x8xf32, strided<[1152, 1152, 36, 144, 1, 4]>>,
+                        %w: memref<8x3x3xf32>, %out: memref<1x8x8x8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, c, oh, kh, kw, ow) -> (n, c, kh, oh, kw, ow)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (c, kh, kw)>,
+                                   affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%in, %w : memref<1x8x3x8x3x8xf32, strided<[1152, 1152, 36, 144, 1, 4]>>, memref<8x3x3xf32>)
+      outs(%out : memref<1x8x8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
   return
 }
 

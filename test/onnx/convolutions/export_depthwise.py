@@ -3,7 +3,7 @@
 MobileNet) for depthwise.test, like export_convolutions.py: rows that fit one register tile,
 rows split into equal tiles and rows whose last tile is peeled, rows shorter than one vector,
 batch > 1 without bias (the zero fill of the output starts the accumulators), a 5x5 kernel,
-stride 2 and a channel multiplier of 2, with ReLU6 epilogues (which run on each row while it is
+stride 2 (rows read at stride 2) and a channel multiplier of 2, with ReLU6 epilogues (which run on each row while it is
 in registers), and a bias + ReLU + residual epilogue.
 """
 import os
