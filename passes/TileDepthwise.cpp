@@ -32,8 +32,8 @@ namespace {
 constexpr llvm::StringLiteral kRowTileAttr = "tlc.row_tile", kRowFillAttr = "tlc.row_fill";
 
 /// A row accumulation: `row` is the loop of the output's last (contiguous) dimension, which
-/// the input `rowOperand` also has as its last dimension; the other input is read once per
-/// row (broadcast along it).
+/// the input `rowOperand` reads too (along its last dimension, or at stride 2 along another:
+/// see rowAccess); the other input is read once per row (broadcast along it).
 struct RowAccumulation {
   unsigned row;
   unsigned rowOperand;
