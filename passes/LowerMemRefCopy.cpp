@@ -1,9 +1,13 @@
-// tlc-lower-memref-copy: memref.copy as linalg.copy, which lowers to loops for any layout.
+// tlc-lower-memref-copy: memref.copy as linalg.copy, which lowers to loops for any layout. A
+// copy into part of a buffer that was filled whole right before (a padded input: the pad
+// value, then the image into the interior) makes the fill cover only the rest.
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCLOWERMEMREFCOPY
@@ -13,6 +17,68 @@ namespace tlc {
 using namespace mlir;
 
 namespace {
+
+/// The fill of all of `interior`'s source right before `copy` (only ops without memory
+/// effects between), when `interior` is a static, unit-stride, rank-preserving subview and
+/// the copy's source is another buffer; null otherwise.
+linalg::FillOp fillAround(linalg::CopyOp copy, memref::SubViewOp interior) {
+  if (!interior || !interior.hasUnitStride() ||
+      interior.getSourceType().getRank() != interior.getType().getRank() ||
+      !interior.getSourceType().hasStaticShape())
+    return {};
+  for (int64_t v : interior.getStaticOffsets())
+    if (ShapedType::isDynamic(v))
+      return {};
+  for (int64_t v : interior.getStaticSizes())
+    if (ShapedType::isDynamic(v))
+      return {};
+  auto root = [](Value v) {
+    auto memref = dyn_cast<TypedValue<BaseMemRefType>>(v);
+    return memref ? Value(memref::skipViewLikeOps(memref)) : v;
+  };
+  if (root(copy.getInputs()[0]) == root(interior.getSource()))
+    return {};
+  for (Operation *prev = copy->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev))
+      return fill.hasPureBufferSemantics() &&
+                     fill.getDpsInitOperand(0)->get() == interior.getSource()
+                 ? fill
+                 : linalg::FillOp();
+    if (!isMemoryEffectFree(prev))
+      return {};
+  }
+  return {};
+}
+
+/// Mechanism: `fill` of the whole buffer as fills of the slabs around `interior` (for each
+/// dimension, the parts before and after the interior, within the interior along the
+/// dimensions before it and whole along those after), which the copy then completes.
+void fillOnlyAround(OpBuilder &b, linalg::FillOp fill, memref::SubViewOp interior) {
+  ArrayRef<int64_t> full = interior.getSourceType().getShape();
+  ArrayRef<int64_t> offsets = interior.getStaticOffsets(), sizes = interior.getStaticSizes();
+  int64_t rank = full.size();
+  b.setInsertionPoint(fill);
+  auto fillSlab = [&](int64_t dim, int64_t from, int64_t extent) {
+    if (extent <= 0)
+      return;
+    SmallVector<OpFoldResult> at, size, strides(rank, b.getIndexAttr(1));
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t o = d < dim ? offsets[d] : d == dim ? from : 0;
+      int64_t s = d < dim ? sizes[d] : d == dim ? extent : full[d];
+      at.push_back(b.getIndexAttr(o));
+      size.push_back(b.getIndexAttr(s));
+    }
+    Value slab =
+        memref::SubViewOp::create(b, fill.getLoc(), interior.getSource(), at, size, strides);
+    linalg::FillOp::create(b, fill.getLoc(), fill.getInputs()[0], slab);
+  };
+  for (int64_t d = 0; d < rank; ++d) {
+    fillSlab(d, 0, offsets[d]);
+    fillSlab(d, offsets[d] + sizes[d], full[d] - offsets[d] - sizes[d]);
+  }
+  fill.erase();
+}
+
 struct TLCLowerMemRefCopyPass : tlc::impl::TLCLowerMemRefCopyBase<TLCLowerMemRefCopyPass> {
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
@@ -27,6 +93,17 @@ struct TLCLowerMemRefCopyPass : tlc::impl::TLCLowerMemRefCopyBase<TLCLowerMemRef
       linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(), copy.getTarget());
       copy.erase();
     }
+    SmallVector<std::pair<linalg::FillOp, memref::SubViewOp>> padded;
+    getOperation().walk([&](linalg::CopyOp copy) {
+      if (!copy.hasPureBufferSemantics())
+        return;
+      auto interior = copy.getOutputs()[0].getDefiningOp<memref::SubViewOp>();
+      if (linalg::FillOp fill = fillAround(copy, interior))
+        padded.push_back({fill, interior});
+    });
+    for (auto [fill, interior] : padded)
+      fillOnlyAround(b, fill, interior);
   }
 };
+
 } // namespace

@@ -49,3 +49,51 @@ func.func @untouched(%a: memref<4xf32>, %b: memref<4xf32>) {
   linalg.copy ins(%b : memref<4xf32>) outs(%a : memref<4xf32>)
   return
 }
+
+// -----
+
+// A padded input: the whole buffer filled with the pad value, then the image copied into its
+// interior. The fill then covers only the border: rows 0 and 9 of every channel (whole), and
+// columns 0 and 9 of rows 1-8; the interior is written once, by the copy.
+// CHECK-LABEL: func.func @padded
+// CHECK-SAME: (%[[X:.+]]: memref<1x3x8x8xf32>, %[[P:.+]]: memref<1x3x10x10xf32>)
+// CHECK-NOT: outs(%[[P]] : memref<1x3x10x10xf32>)
+// CHECK: %[[TOP:.+]] = memref.subview %[[P]][0, 0, 0, 0] [1, 3, 1, 10] [1, 1, 1, 1]
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[TOP]]
+// CHECK: %[[BOTTOM:.+]] = memref.subview %[[P]][0, 0, 9, 0] [1, 3, 1, 10] [1, 1, 1, 1]
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[BOTTOM]]
+// CHECK: %[[LEFT:.+]] = memref.subview %[[P]][0, 0, 1, 0] [1, 3, 8, 1] [1, 1, 1, 1]
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[LEFT]]
+// CHECK: %[[RIGHT:.+]] = memref.subview %[[P]][0, 0, 1, 9] [1, 3, 8, 1] [1, 1, 1, 1]
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[RIGHT]]
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.copy ins(%[[X]]
+func.func @padded(%x: memref<1x3x8x8xf32>, %p: memref<1x3x10x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%p : memref<1x3x10x10xf32>)
+  %interior = memref.subview %p[0, 0, 1, 1] [1, 3, 8, 8] [1, 1, 1, 1] : memref<1x3x10x10xf32> to memref<1x3x8x8xf32, strided<[300, 100, 10, 1], offset: 11>>
+  memref.copy %x, %interior : memref<1x3x8x8xf32> to memref<1x3x8x8xf32, strided<[300, 100, 10, 1], offset: 11>>
+  return
+}
+
+// -----
+
+// Negative: a write between the fill and the copy (the fill's values may be read or
+// overwritten in part), and a copy from the filled buffer itself: the fills stay whole.
+// CHECK-LABEL: func.func @not_padded
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<10x10xf32>)
+// CHECK: memref.store
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<10x10xf32>)
+func.func @not_padded(%x: memref<8x8xf32>, %p: memref<10x10xf32>, %q: memref<10x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  linalg.fill ins(%zero : f32) outs(%p : memref<10x10xf32>)
+  memref.store %zero, %p[%c0, %c0] : memref<10x10xf32>
+  %interior = memref.subview %p[1, 1] [8, 8] [1, 1] : memref<10x10xf32> to memref<8x8xf32, strided<[10, 1], offset: 11>>
+  memref.copy %x, %interior : memref<8x8xf32> to memref<8x8xf32, strided<[10, 1], offset: 11>>
+  linalg.fill ins(%zero : f32) outs(%q : memref<10x10xf32>)
+  %head = memref.subview %q[0, 0] [8, 8] [1, 1] : memref<10x10xf32> to memref<8x8xf32, strided<[10, 1]>>
+  %tail = memref.subview %q[2, 2] [8, 8] [1, 1] : memref<10x10xf32> to memref<8x8xf32, strided<[10, 1], offset: 22>>
+  memref.copy %tail, %head : memref<8x8xf32, strided<[10, 1], offset: 22>> to memref<8x8xf32, strided<[10, 1]>>
+  return
+}
