@@ -1,13 +1,13 @@
 // tlc-lower-memref-copy: memref.copy as linalg.copy, which lowers to loops for any layout. A
 // copy into part of a buffer that was filled whole right before (a padded input: the pad
 // value, then the image into the interior) makes the fill cover only the rest.
+#include "passes/BufferFills.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCLOWERMEMREFCOPY
@@ -18,9 +18,10 @@ using namespace mlir;
 
 namespace {
 
-/// The fill of all of `interior`'s source right before `copy` (only ops without memory
-/// effects between), when `interior` is a static, unit-stride, rank-preserving subview and
-/// the copy's source is another buffer; null otherwise.
+/// The fill of all of `interior`'s source right before `copy` (lastFillOf: only ops without
+/// memory effects or fills of other allocations between), when `interior` is a static,
+/// unit-stride, rank-preserving subview and the copy's source is another buffer; null
+/// otherwise.
 linalg::FillOp fillAround(linalg::CopyOp copy, memref::SubViewOp interior) {
   if (!interior || !interior.hasUnitStride() ||
       interior.getSourceType().getRank() != interior.getType().getRank() ||
@@ -38,16 +39,8 @@ linalg::FillOp fillAround(linalg::CopyOp copy, memref::SubViewOp interior) {
   };
   if (root(copy.getInputs()[0]) == root(interior.getSource()))
     return {};
-  for (Operation *prev = copy->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(prev))
-      return fill.hasPureBufferSemantics() &&
-                     fill.getDpsInitOperand(0)->get() == interior.getSource()
-                 ? fill
-                 : linalg::FillOp();
-    if (!isMemoryEffectFree(prev))
-      return {};
-  }
-  return {};
+  linalg::FillOp fill = tlc::lastFillOf(copy, interior.getSource());
+  return fill && fill.getDpsInitOperand(0)->get() == interior.getSource() ? fill : linalg::FillOp();
 }
 
 /// Mechanism: `fill` of the whole buffer as fills of the slabs around `interior` (for each
