@@ -33,7 +33,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -52,9 +51,7 @@ struct FastExp2F32 : OpRewritePattern<math::Exp2Op> {
     Type type = op.getType();
     if (!tlc::isF32OrF32Vector(type))
       return rewriter.notifyMatchFailure(op, "not an f32 scalar or vector");
-    auto vectorType = dyn_cast<VectorType>(type);
-    // vscalefps/vrndscaleps on zmm registers: the x86vector ops take exactly 16 f32 lanes.
-    if (avx512 && vectorType && vectorType.getShape() == ArrayRef<int64_t>{16})
+    if (avx512 && tlc::isZmmF32(type))
       rewriter.replaceOp(op, expandWithScaleF(rewriter, op.getLoc(), op.getOperand()));
     else
       rewriter.replaceOp(op, expandWithExponentBits(rewriter, op.getLoc(), op.getOperand()));
@@ -88,15 +85,7 @@ private:
     Value t = tlc::clampToRange(rewriter, loc, x, -151.0f, 129.0f);
     Value k = math::RoundEvenOp::create(rewriter, loc, t);
     Value poly = polynomial(rewriter, loc, arith::SubFOp::create(rewriter, loc, t, k), 1.0f);
-    // All 16 lanes (mask -1: the pass-through is never read) in the current rounding mode
-    // (4, _MM_FROUND_CUR_DIRECTION). The op's lowering hands its operands to
-    // llvm.x86.avx512.mask.scalef.ps.512(a, b, passthrough, mask, rounding) in the op's own
-    // order (src, a, b), whatever their names: the first is the value scaled, the second the
-    // exponent (test/tlc/gelu-avx512.tl pins the intrinsic's operands).
-    Value allLanes = arith::ConstantOp::create(rewriter, loc, rewriter.getI16IntegerAttr(-1));
-    Value currentRounding = arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(4));
-    return x86vector::MaskScaleFOp::create(rewriter, loc, /*scaled=*/poly, /*exponent=*/k,
-                                           /*passthrough=*/poly, allLanes, currentRounding);
+    return tlc::scaledByPowerOfTwo(rewriter, loc, poly, k);
   }
 
   bool avx512;

@@ -36,7 +36,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -60,9 +59,7 @@ struct FastExpF32 : OpRewritePattern<math::ExpOp> {
     if (!tlc::isF32OrF32Vector(type))
       return rewriter.notifyMatchFailure(op, "not an f32 scalar or vector");
     bool nonPositive = op->hasAttr(tlc::kExpNonPositiveArgAttr);
-    auto vectorType = dyn_cast<VectorType>(type);
-    // vscalefps on zmm registers: the x86vector op takes exactly 16 f32 lanes.
-    if (avx512 && vectorType && vectorType.getShape() == ArrayRef<int64_t>{16})
+    if (avx512 && tlc::isZmmF32(type))
       rewriter.replaceOp(op, expandWithScaleF(rewriter, op.getLoc(), op.getOperand(), nonPositive));
     else
       rewriter.replaceOp(
@@ -119,13 +116,7 @@ private:
     Value t = arith::MulFOp::create(rewriter, loc, xc, constant(rewriter, loc, type, kLog2E));
     Value k = math::RoundEvenOp::create(rewriter, loc, t);
     Value poly = reducedPolynomial(rewriter, loc, xc, k, 1.0f);
-    // All 16 lanes in the current rounding mode; the scaled value is the op's first operand
-    // and the exponent its second (see Exp2Approximation.cpp's expandWithScaleF, and
-    // test/tlc/exp-avx512.tl, which pins the intrinsic's operands).
-    Value allLanes = arith::ConstantOp::create(rewriter, loc, rewriter.getI16IntegerAttr(-1));
-    Value currentRounding = arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(4));
-    return x86vector::MaskScaleFOp::create(rewriter, loc, /*scaled=*/poly, /*exponent=*/k,
-                                           /*passthrough=*/poly, allLanes, currentRounding);
+    return tlc::scaledByPowerOfTwo(rewriter, loc, poly, k);
   }
 
   bool avx512;

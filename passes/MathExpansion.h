@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -69,6 +70,29 @@ inline mlir::Value timesExponentBits(mlir::OpBuilder &b, mlir::Location loc, mli
                                      splatConstant(b, loc, intType, b.getI32IntegerAttr(23)));
   mlir::Value scale = mlir::arith::BitcastOp::create(b, loc, type, bits);
   return mlir::arith::MulFOp::create(b, loc, poly, scale);
+}
+
+/// Whether `type` is what the AVX-512 forms (scaledByPowerOfTwo) take: the x86vector ops work
+/// on exactly 16 f32 lanes, one zmm register.
+inline bool isZmmF32(mlir::Type type) {
+  auto vectorType = mlir::dyn_cast<mlir::VectorType>(type);
+  return vectorType && vectorType.getShape() == llvm::ArrayRef<int64_t>{16} &&
+         vectorType.getElementType().isF32();
+}
+
+/// `poly * 2^k` for 16 f32 lanes with vscalefps (AVX-512; k integral, held as f32): it
+/// saturates to 0 and infinity and passes NaN through itself. All lanes (mask -1: the
+/// pass-through is never read), in the current rounding mode (4, _MM_FROUND_CUR_DIRECTION).
+/// The op's lowering hands its operands to llvm.x86.avx512.mask.scalef.ps.512(a, b,
+/// passthrough, mask, rounding) in the op's own order (src, a, b), whatever their names: the
+/// first is the value scaled, the second the exponent (test/tlc/gelu-avx512.tl and
+/// test/tlc/exp-avx512.tl pin the intrinsic's operands).
+inline mlir::Value scaledByPowerOfTwo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value poly,
+                                      mlir::Value k) {
+  mlir::Value allLanes = mlir::arith::ConstantOp::create(b, loc, b.getI16IntegerAttr(-1));
+  mlir::Value currentRounding = mlir::arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(4));
+  return mlir::x86vector::MaskScaleFOp::create(b, loc, /*scaled=*/poly, /*exponent=*/k,
+                                               /*passthrough=*/poly, allLanes, currentRounding);
 }
 
 } // namespace tlc
