@@ -109,6 +109,21 @@ copyRowsInVectors(RewriterBase &rewriter, Location loc, Value src, unsigned rowD
   (void)scf::peelForLoopAndSimplifyBounds(rewriter, colLoop, partial);
 }
 
+/// Mechanism: `tile` reads its operand `operand` from the view of `packed` at `offsets`,
+/// `sizes` and `strides` (rank-reduced to the shape of `tileSlice`) instead of from
+/// `tileSlice`, its slice of the unpacked operand, which is erased once nothing else reads it.
+static void readFromPacked(RewriterBase &rewriter, Location loc, Operation *tile, unsigned operand,
+                           memref::SubViewOp tileSlice, Value packed,
+                           ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+                           ArrayRef<OpFoldResult> strides) {
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      tileSlice.getType().getShape(), cast<MemRefType>(packed.getType()), offsets, sizes, strides);
+  Value view = memref::SubViewOp::create(rewriter, loc, viewType, packed, offsets, sizes, strides);
+  rewriter.modifyOpInPlace(tile, [&] { tile->setOperand(operand, view); });
+  if (tileSlice->use_empty())
+    rewriter.eraseOp(tileSlice);
+}
+
 /// The buffer a memref view is taken from (through subviews, views, casts and reshapes).
 static Value rootBuffer(Value v) {
   auto memref = dyn_cast<TypedValue<BaseMemRefType>>(v);
@@ -239,13 +254,8 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
     sizes.push_back(tileSlice.getMixedSizes()[i]);
   }
   SmallVector<OpFoldResult> unitStrides(rank + 1, rewriter.getIndexAttr(1));
-  auto viewType = memref::SubViewOp::inferRankReducedResultType(
-      tileSlice.getType().getShape(), packedType, offsets, sizes, unitStrides);
-  Value view =
-      memref::SubViewOp::create(rewriter, loc, viewType, packed, offsets, sizes, unitStrides);
-  rewriter.modifyOpInPlace(tile, [&] { tile->setOperand(panel.operand, view); });
-  if (tileSlice->use_empty())
-    rewriter.eraseOp(tileSlice);
+  readFromPacked(rewriter, loc, tile, panel.operand, tileSlice, packed, offsets, sizes,
+                 unitStrides);
   return success();
 }
 
@@ -316,15 +326,7 @@ LogicalResult tlc::packLhsBlock(RewriterBase &rewriter, const LhsBlock &lhs) {
 
   // The register tile reads the same slice of the packed block.
   rewriter.setInsertionPoint(tile);
-  SmallVector<OpFoldResult> offsets = tileSlice.getMixedOffsets(),
-                            sizes = tileSlice.getMixedSizes(),
-                            sliceStrides = tileSlice.getMixedStrides();
-  auto viewType = memref::SubViewOp::inferRankReducedResultType(
-      tileSlice.getType().getShape(), packedType, offsets, sizes, sliceStrides);
-  Value view =
-      memref::SubViewOp::create(rewriter, loc, viewType, packed, offsets, sizes, sliceStrides);
-  rewriter.modifyOpInPlace(tile, [&] { tile->setOperand(lhs.operand, view); });
-  if (tileSlice->use_empty())
-    rewriter.eraseOp(tileSlice);
+  readFromPacked(rewriter, loc, tile, lhs.operand, tileSlice, packed, tileSlice.getMixedOffsets(),
+                 tileSlice.getMixedSizes(), tileSlice.getMixedStrides());
   return success();
 }
