@@ -22,15 +22,19 @@ Value wholeBuffer(Value v) {
 /// The allocation `v` is a view of, when it is a memref.alloc or alloca (whose memory no other
 /// allocation shares); null otherwise (e.g. a function argument or a view into a workspace).
 Value allocationOf(Value v) {
-  auto memref = dyn_cast<TypedValue<BaseMemRefType>>(v);
-  if (!memref)
+  if (!isa<BaseMemRefType>(v.getType()))
     return nullptr;
-  Value root = memref::skipViewLikeOps(memref);
+  Value root = tlc::rootBuffer(v);
   return root.getDefiningOp<memref::AllocOp>() || root.getDefiningOp<memref::AllocaOp>() ? root
                                                                                          : nullptr;
 }
 
 } // namespace
+
+Value tlc::rootBuffer(Value v) {
+  auto memref = dyn_cast<TypedValue<BaseMemRefType>>(v);
+  return memref ? memref::skipViewLikeOps(memref) : v;
+}
 
 linalg::FillOp tlc::lastFillOf(Operation *op, Value buffer) {
   Value whole = wholeBuffer(buffer), allocation = allocationOf(buffer);

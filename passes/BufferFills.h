@@ -1,12 +1,17 @@
-// Finding the fill that initializes a buffer before an op reads it (used by
-// tlc-tile-contractions, to start accumulators from the fill value in registers, and
-// tlc-vectorize-rows, to know a reduction's accumulator starts from a non-NaN constant).
+// Buffers behind views, and the fill that initializes a buffer before an op reads it (used by
+// tlc-tile-contractions, to start accumulators from the fill value in registers,
+// tlc-vectorize-rows, to know a reduction's accumulator starts from a non-NaN constant, and
+// tlc-lower-memref-copy, to fill only the border of a padded buffer).
 #ifndef TLC_PASSES_BUFFERFILLS_H
 #define TLC_PASSES_BUFFERFILLS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace tlc {
+
+/// The buffer a memref view is taken from (through subviews, views, casts and reshapes);
+/// `v` itself if it is not a memref.
+mlir::Value rootBuffer(mlir::Value v);
 
 /// The linalg.fill (on buffers) that last wrote all of `buffer` before `op` in `op`'s block,
 /// with nothing in between that may read or write it; null when there is none or it cannot

@@ -6,7 +6,6 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/Builders.h"
 
 namespace tlc {
@@ -33,11 +32,7 @@ linalg::FillOp fillAround(linalg::CopyOp copy, memref::SubViewOp interior) {
   for (int64_t v : interior.getStaticSizes())
     if (ShapedType::isDynamic(v))
       return {};
-  auto root = [](Value v) {
-    auto memref = dyn_cast<TypedValue<BaseMemRefType>>(v);
-    return memref ? Value(memref::skipViewLikeOps(memref)) : v;
-  };
-  if (root(copy.getInputs()[0]) == root(interior.getSource()))
+  if (tlc::rootBuffer(copy.getInputs()[0]) == tlc::rootBuffer(interior.getSource()))
     return {};
   linalg::FillOp fill = tlc::lastFillOf(copy, interior.getSource());
   return fill && fill.getDpsInitOperand(0)->get() == interior.getSource() ? fill : linalg::FillOp();

@@ -1,11 +1,11 @@
 // Packs a contraction's operands: right-operand cache panels into contiguous register-tile
 // strips, left-operand cache blocks into compact row-major copies.
 #include "passes/PackContractionOperands.h"
+#include "passes/BufferFills.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
@@ -124,12 +124,6 @@ static void readFromPacked(RewriterBase &rewriter, Location loc, Operation *tile
     rewriter.eraseOp(tileSlice);
 }
 
-/// The buffer a memref view is taken from (through subviews, views, casts and reshapes).
-static Value rootBuffer(Value v) {
-  auto memref = dyn_cast<TypedValue<BaseMemRefType>>(v);
-  return memref ? memref::skipViewLikeOps(memref) : v;
-}
-
 /// Whether anything in `loop` may write the buffer `root` (or memory it cannot name).
 static bool mayWrite(scf::ForOp loop, Value root) {
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
@@ -143,7 +137,7 @@ static bool mayWrite(scf::ForOp loop, Value root) {
       if (!isa<MemoryEffects::Write>(effect.getEffect()))
         continue;
       Value written = effect.getValue();
-      if (!written || rootBuffer(written) == root)
+      if (!written || tlc::rootBuffer(written) == root)
         return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -154,7 +148,7 @@ static bool mayWrite(scf::ForOp loop, Value root) {
 scf::ForOp tlc::outermostInvariantLoop(Value value, Operation *op, Operation *home) {
   // The view must be computed outside the loop and its contents must not change in it (e.g.
   // produced by an earlier op of the same loop body): nothing there may write its buffer.
-  Value root = rootBuffer(value);
+  Value root = tlc::rootBuffer(value);
   scf::ForOp best;
   for (Operation *p = op->getParentOp(); p && p != home; p = p->getParentOp()) {
     auto loop = dyn_cast<scf::ForOp>(p);
