@@ -11,7 +11,7 @@ import argparse
 import sys
 
 import numpy as np
-from exp_family import check_exp_like
+from exp_family import check_exp_like, layouts, report
 from tlc_eval import add_tool_arguments, evaluate
 
 MODULE = """#map = affine_map<(%(dims)s) -> (%(dims)s)>
@@ -53,20 +53,14 @@ def main():
     rng = np.random.default_rng(11)
     # An odd total size: the vector loop's masked tail is exercised too.
     x = np.concatenate([special, grid, rng.uniform(-160, 130, 4097).astype(np.float32)])
-    cols = 1024
-    padded = np.concatenate([x, np.zeros(-x.size % (64 * cols), np.float32)])
     failures, worst = [], 0.0
-    for layout, data in (("1-d", x), ("rows", padded.reshape(-1, cols))):
+    for layout, data in layouts(x, 1024):
         (y,) = evaluate(args.tlc, args.tlc_run, args.cpu, module(data.shape), [data], ["y"],
                         suffix=".mlir")
         found, layout_worst = check(x, y.reshape(-1)[:x.size], args.max_ulp)
         failures += ["%s: %s" % (layout, f) for f in found]
         worst = max(worst, layout_worst)
-    for f in failures:
-        print("FAIL exp2 %s: %s" % (args.cpu, f))
-    if not failures:
-        print("PASS exp2 %s max-ulp=%.2f" % (args.cpu, worst))
-    return 1 if failures else 0
+    return report("exp2", args.cpu, failures, worst)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import argparse
 import sys
 
 import numpy as np
-from exp_family import check_exp_like
+from exp_family import check_exp_like, layouts, report
 from tlc_eval import add_tool_arguments, evaluate
 
 
@@ -49,12 +49,10 @@ def main():
     rng = np.random.default_rng(5)
     # An odd total size: the vector loop's masked tail is exercised too.
     x = np.concatenate([special, grid, tiny, rng.uniform(-10, 10, 4097).astype(np.float32)])
-    cols = 1000
-    padded = np.concatenate([x, np.zeros(-x.size % (64 * cols), np.float32)])
     with np.errstate(over="ignore"):
         ref = np.exp(x.astype(np.float64))
     failures, worst = [], 0.0
-    for layout, data in (("1-d", x), ("rows", padded.reshape(-1, cols))):
+    for layout, data in layouts(x, 1000):
         (y,) = evaluate(args.tlc, args.tlc_run, args.cpu,
                         "input x : f32[%s]\noutput y = exp(x)\n" % ", ".join(map(str, data.shape)),
                         [data], ["y"])
@@ -65,11 +63,7 @@ def main():
             found += check_denormals(x, y, ref, args.max_ulp)
         failures += ["%s: %s" % (layout, f) for f in found]
         worst = max(worst, layout_worst)
-    for f in failures:
-        print("FAIL exp %s: %s" % (args.cpu, f))
-    if not failures:
-        print("PASS exp %s max-ulp=%.2f" % (args.cpu, worst))
-    return 1 if failures else 0
+    return report("exp", args.cpu, failures, worst)
 
 
 if __name__ == "__main__":

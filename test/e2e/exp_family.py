@@ -1,5 +1,5 @@
 """The checks shared by the exp and exp2 accuracy tests: tlc's f32 result `y` of the function
-at `x` against its fp64 value `ref`."""
+at `x` against its fp64 value `ref`, the layouts `x` is evaluated in, and the report."""
 import numpy as np
 
 
@@ -38,3 +38,19 @@ def check_exp_like(name, x, y, ref, max_ulp, flush_tiny):
     if y[np.where(x == 0)[0]].tolist() != [1.0, 1.0]:
         failures.append("%s(0) != 1" % name)
     return failures, worst
+
+
+def layouts(x, cols):
+    """`x` as one 1-D tensor (an odd length: the vector loop's masked tail) and as rows of
+    `cols` (the whole-vector row forms; zero-padded to a multiple of 64 rows)."""
+    padded = np.concatenate([x, np.zeros(-x.size % (64 * cols), np.float32)])
+    return (("1-d", x), ("rows", padded.reshape(-1, cols)))
+
+
+def report(name, cpu, failures, worst):
+    """Prints each failure, or PASS with the worst ulp error; returns the exit status."""
+    for f in failures:
+        print("FAIL %s %s: %s" % (name, cpu, f))
+    if not failures:
+        print("PASS %s %s max-ulp=%.2f" % (name, cpu, worst))
+    return 1 if failures else 0
