@@ -254,13 +254,24 @@ void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, RowAccumul
     return AffineMap::getMinorIdentityMap(cast<MemRefType>(buffer.getType()).getRank(), 1, ctx);
   };
   auto vectorOf = [&](Type t) { return VectorType::get({width}, getElementTypeOrSelf(t)); };
+  auto padding = [&](Type et) {
+    return arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(et));
+  };
   ArrayAttr inBounds = rewriter.getBoolArrayAttr({true});
-  auto readRow = [&](Value buffer) -> Value {
+  // The row of `buffer` along its last dimension from `at` (masked like the output row).
+  auto readRow = [&](Value buffer, ValueRange at) -> Value {
     Type et = getElementTypeOrSelf(buffer.getType());
-    Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(et));
-    SmallVector<Value> indices = zeros(buffer);
-    return vector::TransferReadOp::create(rewriter, loc, vectorOf(et), buffer, indices,
-                                          rowMap(buffer), padding, mask, inBounds);
+    return vector::TransferReadOp::create(rewriter, loc, vectorOf(et), buffer, at, rowMap(buffer),
+                                          padding(et), mask, inBounds);
+  };
+  auto writeRow = [&](Value row, Value buffer, ValueRange at) {
+    vector::TransferWriteOp::create(rewriter, loc, Type(), row, buffer, at, rowMap(buffer), mask,
+                                    inBounds);
+  };
+  // The element of `buffer` at `at`, broadcast along the row.
+  auto broadcastElement = [&](Value buffer, ValueRange at) -> Value {
+    Value element = memref::LoadOp::create(rewriter, loc, buffer, at);
+    return vector::BroadcastOp::create(rewriter, loc, vectorOf(buffer.getType()), element);
   };
   // A row read at stride s: the s * (size - 1) + 1 elements it spans, read as one contiguous
   // vector of s * width lanes (those past the span masked off), then every s-th lane.
@@ -275,11 +286,10 @@ void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, RowAccumul
     Value flat = memref::ReinterpretCastOp::create(
         rewriter, loc, flatType, metadata.getBaseBuffer(), OpFoldResult(metadata.getOffset()),
         ArrayRef<OpFoldResult>{span}, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
-    Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(et));
     Value wide =
         vector::TransferReadOp::create(rewriter, loc, VectorType::get({stride * width}, et), flat,
                                        ValueRange{zero}, AffineMap::getMinorIdentityMap(1, 1, ctx),
-                                       padding, Value(), rewriter.getBoolArrayAttr({false}));
+                                       padding(et), Value(), rewriter.getBoolArrayAttr({false}));
     SmallVector<int64_t> lanes;
     for (int64_t i = 0; i < width; ++i)
       lanes.push_back(i * stride);
@@ -292,20 +302,17 @@ void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, RowAccumul
     Value v;
     if (input->getOperandNumber() == acc.rowOperand) {
       std::optional<std::pair<unsigned, int64_t>> access = rowAccess(tile, input, acc.row);
-      v = access->second == 1 ? readRow(buffer) : readStridedRow(buffer, access->second);
+      v = access->second == 1 ? readRow(buffer, zeros(buffer))
+                              : readStridedRow(buffer, access->second);
     } else {
-      SmallVector<Value> indices = zeros(buffer);
-      Value element = memref::LoadOp::create(rewriter, loc, buffer, indices);
-      v = vector::BroadcastOp::create(rewriter, loc, vectorOf(buffer.getType()), element);
+      v = broadcastElement(buffer, zeros(buffer));
     }
     mapping.map(tile.getMatchingBlockArgument(input), v);
   }
   Value out = tile.getDpsInitOperand(0)->get();
-  mapping.map(tile.getMatchingBlockArgument(tile.getDpsInitOperand(0)), readRow(out));
-  Value result = applyOnVectors(rewriter, loc, body, mapping, vectorOf);
-  SmallVector<Value> indices = zeros(out);
-  vector::TransferWriteOp::create(rewriter, loc, Type(), result, out, indices, rowMap(out), mask,
-                                  inBounds);
+  SmallVector<Value> outAt = zeros(out);
+  mapping.map(tile.getMatchingBlockArgument(tile.getDpsInitOperand(0)), readRow(out, outAt));
+  writeRow(applyOnVectors(rewriter, loc, body, mapping, vectorOf), out, outAt);
   rewriter.eraseOp(tile);
   if (!epilogue)
     return;
@@ -318,7 +325,7 @@ void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, RowAccumul
   auto view = out.getDefiningOp<memref::SubViewOp>();
   SmallVector<Value> position =
       getValueOrCreateConstantIndexOp(rewriter, loc, view.getMixedOffsets());
-  Value finished = readRow(out);
+  Value finished = readRow(out, outAt);
   IRMapping epilogueMapping;
   OpOperand *epilogueInit = epilogue.getDpsInitOperand(0);
   Value target = epilogueInit->get();
@@ -329,28 +336,21 @@ void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, RowAccumul
     SmallVector<Value> at;
     for (unsigned r = 0; r < map.getNumResults(); ++r)
       at.push_back(position[map.getDimPosition(r)]);
-    if (buffer == view.getSource()) {
+    if (buffer == view.getSource())
       v = finished;
-    } else if (map.getResultPosition(getAffineDimExpr(rowDim, ctx))) {
-      Type et = getElementTypeOrSelf(buffer.getType());
-      Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(et));
-      v = vector::TransferReadOp::create(rewriter, loc, vectorOf(et), buffer, at, rowMap(buffer),
-                                         padding, mask, inBounds);
-    } else {
-      Value element = memref::LoadOp::create(rewriter, loc, buffer, at);
-      v = vector::BroadcastOp::create(rewriter, loc, vectorOf(buffer.getType()), element);
-    }
+    else if (map.getResultPosition(getAffineDimExpr(rowDim, ctx)))
+      v = readRow(buffer, at);
+    else
+      v = broadcastElement(buffer, at);
     epilogueMapping.map(epilogue.getMatchingBlockArgument(input), v);
   }
   // Only an epilogue writing `out` itself may read its output (then the finished row).
   epilogueMapping.map(epilogue.getMatchingBlockArgument(epilogueInit), finished);
   Value finishedRow = applyOnVectors(rewriter, loc, epilogue.getBody(), epilogueMapping, vectorOf);
   if (target == view.getSource())
-    vector::TransferWriteOp::create(rewriter, loc, Type(), finishedRow, out, indices, rowMap(out),
-                                    mask, inBounds);
+    writeRow(finishedRow, out, outAt);
   else
-    vector::TransferWriteOp::create(rewriter, loc, Type(), finishedRow, target, position,
-                                    rowMap(target), mask, inBounds);
+    writeRow(finishedRow, target, position);
 }
 
 /// The fill `fill` of one row tile's output as a vector write of the value, in the form of
