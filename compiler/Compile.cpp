@@ -98,6 +98,9 @@ LogicalResult runPasses(ModuleOp module, TimingScope &timing, llvm::StringRef st
                         llvm::function_ref<void(OpPassManager &)> build) {
   PassManager pm(module->getContext());
   build(pm);
+  // The driver's --mlir-print-ir-* options (registered by tools/tlc; without them this does
+  // nothing).
+  (void)applyPassManagerCLOptions(pm);
   // The IR is verified once per stage rather than after every pass (that cost up to a tenth
   // of the compile time on large models); tlc-opt keeps verifying after each pass.
   pm.enableVerifier(false);

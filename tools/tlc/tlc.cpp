@@ -6,6 +6,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -126,6 +127,10 @@ int main(int argc, char **argv) {
         outs() << t->getName() << "\t" << t->getDescription() << "\n";
       return 0;
     }
+  // MLIR's pass manager options (--mlir-print-ir-after=PASS, --mlir-print-ir-after-all, ...)
+  // stay available for debugging the pipeline, hidden from --help.
+  tlc::registerAllPasses(); // first, so those options can name them
+  mlir::registerPassManagerCLOptions();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "tlc: ahead-of-time compiler for tensor programs\n\n"
