@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -124,20 +125,33 @@ tlc::ConvShape tlc::getConvShape(linalg::Conv2DNchwFchwOp op) {
           convAttrValues(op.getDilations()), outType.getElementType()};
 }
 
-LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op,
-                                    int64_t rows) {
-  Location loc = op.getLoc();
+tlc::ConvShape tlc::getConvShape(linalg::Conv2DNgchwGfchwOp op) {
+  auto inType = cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto fType = cast<RankedTensorType>(op.getInputs()[1].getType());
+  auto outType = cast<RankedTensorType>(op.getOutputs()[0].getType());
+  int64_t g = inType.getDimSize(1);
+  ConvShape shape = {
+      outType.getDimSize(0),   g * outType.getDimSize(2),       outType.getDimSize(3),
+      outType.getDimSize(4),   g * inType.getDimSize(2),        fType.getDimSize(3),
+      fType.getDimSize(4),     convAttrValues(op.getStrides()), convAttrValues(op.getDilations()),
+      outType.getElementType()};
+  shape.groups = g;
+  return shape;
+}
+
+namespace {
+
+/// The tile loop of lowerConvToTiles and lowerGroupedConvToTiles over `input` [N, C, H, W],
+/// `filter` [F, C / G, KH, KW] and `dest` [N, F, OH, OW] (each tile fills its slice with
+/// `fillValue` first, when given); returns the loop's result.
+Value buildConvTiles(RewriterBase &rewriter, Location loc, Value input, Value filter, Value dest,
+                     Value fillValue, const tlc::ConvShape &shape, int64_t rows) {
   MLIRContext *ctx = rewriter.getContext();
-  Value input = op.getInputs()[0], filter = op.getInputs()[1], init = op.getOutputs()[0];
-  tlc::ConvShape shape = tlc::getConvShape(op);
   Type et = shape.elementType;
   int64_t n = shape.n, f = shape.f, oh = shape.oh, ow = shape.ow, c = shape.c, kh = shape.kh,
-          kw = shape.kw;
+          kw = shape.kw, g = shape.groups;
   ArrayRef<int64_t> st = shape.strides, dil = shape.dilations;
-  int64_t k = c * kh * kw;
-  if (rows <= 0 || oh % rows != 0)
-    return op.emitOpError("convolution tile rows do not divide the output height");
-  rewriter.setInsertionPoint(op);
+  int64_t k = c / g * kh * kw;
 
   // Taps read unit-stride rows: of the input itself, or of its stride phases.
   bool strided = st[0] != 1 || st[1] != 1;
@@ -148,16 +162,10 @@ LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFc
   Value filter2 = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({f, k}, et), filter,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-  // A constant-filled init (the usual zeros) is not filled up front: each tile fills its own
-  // output slice right before contracting into it (a fill tlc-tile-contractions moves into
-  // the register tiles).
-  Value fillValue, dest = init;
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  if (fill) {
-    fillValue = fill.getInputs()[0];
-    dest = fill.getOutputs()[0];
-  }
-  ConvTileLoop loop = buildConvTileLoop(rewriter, loc, n, oh / rows, rows, dest);
+  if (g > 1)
+    filter2 = tensor::ExpandShapeOp::create(rewriter, loc, RankedTensorType::get({g, f / g, k}, et),
+                                            filter2, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  tlc::ConvTileLoop loop = tlc::buildConvTileLoop(rewriter, loc, n, oh / rows, rows, dest);
   scf::ForallOp forall = loop.forall;
   Value outArg = loop.outArg;
   OpFoldResult img = loop.image, rowBlock = loop.rowBlock, row0 = loop.firstRow;
@@ -208,9 +216,19 @@ LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFc
   col = taps.results[0];
   rewriter.setInsertionPointAfter(taps.loops.front());
   int64_t pixels = rows * ow;
-  Value col2 = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({k, pixels}, et), col,
-      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
+  Value col2;
+  if (g == 1) {
+    col2 = tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({k, pixels}, et),
+                                           col, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
+  } else {
+    // [C, KH, KW, rows, OW] as [G, C/G, KH, KW, rows, OW], then [G, C/G*KH*KW, pixels].
+    Value col6 = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({g, c / g, kh, kw, rows, ow}, et), col,
+        ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}, {5}});
+    col2 = tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({g, k, pixels}, et),
+                                           col6,
+                                           ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
+  }
   SmallVector<OpFoldResult> outOffsets = {img, zero, row0, zero},
                             outSizes = {one, idx(f), idx(rows), idx(ow)}, outUnit(4, one);
   auto tileType = RankedTensorType::get({f, rows, ow}, et);
@@ -221,28 +239,130 @@ LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFc
                                              outUnit);
   Value out2 = tensor::CollapseShapeOp::create(rewriter, loc, out2Type, out,
                                                ArrayRef<ReassociationIndices>{{0}, {1, 2}});
-  if (fillValue)
-    out2 = linalg::FillOp::create(rewriter, loc, fillValue, out2).getResult(0);
-  // (m, p, k): out[m, p] += w[m, k] * col[k, p]
-  AffineExpr m, p, kk;
-  bindDims(ctx, m, p, kk);
-  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, kk}, ctx),
-                                 AffineMap::get(3, 0, {kk, p}, ctx),
-                                 AffineMap::get(3, 0, {m, p}, ctx)};
-  Value mm = linalg::GenericOp::create(rewriter, loc, TypeRange{out2Type}, ValueRange{filter2, col2},
-                                       ValueRange{out2}, maps,
-                                       SmallVector<IT>{IT::parallel, IT::parallel, IT::reduction},
-                                       buildMacBody)
-                 .getResult(0);
+  Value mm;
+  if (g == 1) {
+    if (fillValue)
+      out2 = linalg::FillOp::create(rewriter, loc, fillValue, out2).getResult(0);
+    // (m, p, k): out[m, p] += w[m, k] * col[k, p]
+    AffineExpr m, p, kk;
+    bindDims(ctx, m, p, kk);
+    SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, kk}, ctx),
+                                   AffineMap::get(3, 0, {kk, p}, ctx),
+                                   AffineMap::get(3, 0, {m, p}, ctx)};
+    mm = linalg::GenericOp::create(
+             rewriter, loc, TypeRange{out2Type}, ValueRange{filter2, col2}, ValueRange{out2}, maps,
+             SmallVector<IT>{IT::parallel, IT::parallel, IT::reduction}, tlc::buildMacBody)
+             .getResult(0);
+  } else {
+    auto out3Type = RankedTensorType::get({g, f / g, pixels}, et);
+    Value out3 = tensor::ExpandShapeOp::create(rewriter, loc, out3Type, out2,
+                                               ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+    if (fillValue)
+      out3 = linalg::FillOp::create(rewriter, loc, fillValue, out3).getResult(0);
+    // (g, m, p, k): out[g, m, p] += w[g, m, k] * col[g, k, p]
+    AffineExpr gg, m, p, kk;
+    bindDims(ctx, gg, m, p, kk);
+    SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {gg, m, kk}, ctx),
+                                   AffineMap::get(4, 0, {gg, kk, p}, ctx),
+                                   AffineMap::get(4, 0, {gg, m, p}, ctx)};
+    Value mm3 = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{out3Type}, ValueRange{filter2, col2}, ValueRange{out3},
+                    maps, SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel, IT::reduction},
+                    tlc::buildMacBody)
+                    .getResult(0);
+    mm = tensor::CollapseShapeOp::create(rewriter, loc, out2Type, mm3,
+                                         ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  }
   Value result = tensor::ExpandShapeOp::create(rewriter, loc, tileType, mm,
                                                ArrayRef<ReassociationIndices>{{0}, {1, 2}});
   rewriter.setInsertionPointToEnd(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(rewriter, loc, result, outArg, outOffsets, outSizes,
                                         outUnit);
-  rewriter.replaceOp(op, forall.getResults());
+  rewriter.setInsertionPointAfter(forall);
+  return forall.getResult(0);
+}
+
+} // namespace
+
+LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op,
+                                    int64_t rows) {
+  tlc::ConvShape shape = tlc::getConvShape(op);
+  if (rows <= 0 || shape.oh % rows != 0)
+    return op.emitOpError("convolution tile rows do not divide the output height");
+  rewriter.setInsertionPoint(op);
+  // A constant-filled init (the usual zeros) is not filled up front: each tile fills its own
+  // output slice right before contracting into it (a fill tlc-tile-contractions moves into
+  // the register tiles).
+  Value init = op.getOutputs()[0], fillValue, dest = init;
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (fill) {
+    fillValue = fill.getInputs()[0];
+    dest = fill.getOutputs()[0];
+  }
+  Value result = buildConvTiles(rewriter, op.getLoc(), op.getInputs()[0], op.getInputs()[1], dest,
+                                fillValue, shape, rows);
+  rewriter.replaceOp(op, result);
   // Nothing reads the whole-output fill any more (bufferized, it would be a memset of the
   // whole output, e.g. 25 MB for 8x64x112x112).
   if (fill && fill->use_empty())
     rewriter.eraseOp(fill);
   return success();
+}
+
+LogicalResult tlc::lowerGroupedConvToTiles(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp op,
+                                           int64_t rows) {
+  tlc::ConvShape shape = tlc::getConvShape(op);
+  if (rows <= 0 || shape.oh % rows != 0)
+    return op.emitOpError("convolution tile rows do not divide the output height");
+  Location loc = op.getLoc();
+  Type et = shape.elementType;
+  rewriter.setInsertionPoint(op);
+  // The operands without their group axis: input [N, C, H, W], filter [F, C/G, KH, KW].
+  Value input = tlc::ungroupChannels(rewriter, loc, op.getInputs()[0], 1);
+  Value filter = tlc::ungroupChannels(rewriter, loc, op.getInputs()[1], 0);
+  Value init = op.getOutputs()[0], fillValue;
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  Value dest;
+  if (fill) {
+    fillValue = fill.getInputs()[0];
+    dest = tensor::EmptyOp::create(rewriter, loc,
+                                   ArrayRef<int64_t>{shape.n, shape.f, shape.oh, shape.ow}, et);
+  } else {
+    dest = tlc::ungroupChannels(rewriter, loc, init, 1);
+  }
+  Value result = buildConvTiles(rewriter, loc, input, filter, dest, fillValue, shape, rows);
+  Value grouped = op.getInputs()[0];
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+      op, op.getOutputs()[0].getType(), result,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  if (fill)
+    eraseDeadProducers(rewriter, fill.getResult(0));
+  eraseDeadProducers(rewriter, grouped);
+  return success();
+}
+
+void tlc::eraseDeadProducers(RewriterBase &rewriter, Value value) {
+  for (Operation *dead = value.getDefiningOp(); dead && isOpTriviallyDead(dead);) {
+    SmallVector<Value> operands(dead->getOperands());
+    rewriter.eraseOp(dead);
+    dead = nullptr;
+    for (Value operand : operands)
+      if (Operation *def = operand.getDefiningOp(); def && isOpTriviallyDead(def))
+        dead = def;
+  }
+}
+
+Value tlc::ungroupChannels(OpBuilder &b, Location loc, Value grouped, unsigned axis) {
+  // Grouped operands are usually expand_shape views of ungrouped ones.
+  if (auto expand = grouped.getDefiningOp<tensor::ExpandShapeOp>())
+    if (expand.getReassociationIndices()[axis] == ReassociationIndices{axis, axis + 1})
+      return expand.getSrc();
+  auto type = cast<RankedTensorType>(grouped.getType());
+  SmallVector<ReassociationIndices> groups;
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    if (d == axis + 1)
+      continue;
+    groups.push_back(d == axis ? ReassociationIndices{d, d + 1} : ReassociationIndices{d});
+  }
+  return tensor::CollapseShapeOp::create(b, loc, grouped, groups);
 }

@@ -9,14 +9,17 @@
 
 namespace tlc {
 
-/// The static sizes of a conv_2d_nchw_fchw: output [n, f, oh, ow], input channels c, filter
-/// window kh x kw, strides and dilations.
+/// The static sizes of a 2-D convolution: output [n, f, oh, ow], input channels c, filter
+/// window kh x kw, strides and dilations, and `groups` (each of f / groups filters reads c /
+/// groups channels).
 struct ConvShape {
   int64_t n, f, oh, ow, c, kh, kw;
   llvm::SmallVector<int64_t> strides, dilations;
   mlir::Type elementType;
+  int64_t groups = 1;
 };
 ConvShape getConvShape(mlir::linalg::Conv2DNchwFchwOp op);
+ConvShape getConvShape(mlir::linalg::Conv2DNgchwGfchwOp op);
 
 /// The values of a strides or dilations attribute.
 llvm::SmallVector<int64_t> convAttrValues(mlir::DenseIntElementsAttr attr);
@@ -76,6 +79,25 @@ int64_t chooseConvTileRows(int64_t batch, int64_t outH, int64_t outW, int64_t de
 mlir::LogicalResult lowerConvToTiles(mlir::RewriterBase &rewriter,
                                      mlir::linalg::Conv2DNchwFchwOp op, int64_t rows);
 
+/// `grouped` with its group axis `axis` and the following axis merged (a grouped
+/// convolution's [N, G, C/G, H, W] input as [N, C, H, W] with axis 1, its [G, F/G, C/G, KH,
+/// KW] filter as [F, C/G, KH, KW] with axis 0): the source of an expand_shape that split
+/// them, else a collapse_shape.
+mlir::Value ungroupChannels(mlir::OpBuilder &b, mlir::Location loc, mlir::Value grouped,
+                            unsigned axis);
+
+/// Erases `value`'s producer when nothing uses it, then likewise each of its operands'
+/// producers (the padding a lowering replaced, a fill it no longer reads).
+void eraseDeadProducers(mlir::RewriterBase &rewriter, mlir::Value value);
+
+/// Mechanism: lowerConvToTiles for a grouped convolution (conv_2d_ngchw_gfchw, 1 < groups
+/// < channels): each tile copies the same [C, KH, KW, rows, OW] block, viewed as [G,
+/// C/G*KH*KW, rows * OW], and contracts it group by group with the filter [G, F/G,
+/// C/G*KH*KW] into its output slice viewed as [G, F/G, rows * OW] (one linalg.generic over
+/// (g, m, p, k), g a batch dimension).
+mlir::LogicalResult lowerGroupedConvToTiles(mlir::RewriterBase &rewriter,
+                                            mlir::linalg::Conv2DNgchwGfchwOp op, int64_t rows);
+
 /// Whether `op` can be lowered by lowerConvToDirectTiles: stride 1, a window wider than 1x1,
 /// an input exactly as large as the window sweep needs (padding already applied) and a
 /// constant-filled (linalg.fill) output.
@@ -107,6 +129,14 @@ int64_t chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int64_t 
 mlir::LogicalResult lowerConvToDirectTiles(mlir::RewriterBase &rewriter,
                                            mlir::linalg::Conv2DNchwFchwOp op, int64_t rows,
                                            int64_t pixelAlign);
+
+/// canLowerConvDirect and lowerConvToDirectTiles for a grouped convolution: each tile
+/// contracts group by group, one linalg.generic over (g, m, q, c, y, x) reading the filter [G,
+/// F/G, C/G, KH, KW] and its window [G, C/G, span], into a [G, F/G, q] accumulator.
+bool canLowerGroupedConvDirect(mlir::linalg::Conv2DNgchwGfchwOp op);
+mlir::LogicalResult lowerGroupedConvToDirectTiles(mlir::RewriterBase &rewriter,
+                                                  mlir::linalg::Conv2DNgchwGfchwOp op, int64_t rows,
+                                                  int64_t pixelAlign);
 
 /// Whether `op` can be lowered by lowerConvToRowPhaseTiles: a stride other than 1, dilation 1,
 /// a window wider than 1x1 and a constant-filled (linalg.fill) output.

@@ -46,19 +46,37 @@ Value extendRows(OpBuilder &b, Location loc, Value input, int64_t extra) {
   return tensor::InsertSliceOp::create(b, loc, source, filled, offsets, sizes, strides);
 }
 
+/// Whether a convolution of `shape` over an input of `inH` x `inW` pixels (padding applied)
+/// into `init` can be lowered to direct tiles: stride 1, a window wider than 1x1, and an
+/// output that is what a valid (unpadded) window sweep over the input gives (the row pitch
+/// is the input's width, so no tap of a real pixel reads past its row), filled.
+bool directShape(const tlc::ConvShape &shape, int64_t inH, int64_t inW, Value init) {
+  if (shape.strides[0] != 1 || shape.strides[1] != 1 || (shape.kh == 1 && shape.kw == 1))
+    return false;
+  return inW == shape.ow + (shape.kw - 1) * shape.dilations[1] &&
+         inH == shape.oh + (shape.kh - 1) * shape.dilations[0] &&
+         init.getDefiningOp<linalg::FillOp>();
+}
+
+/// The tile loop of lowerConvToDirectTiles and lowerGroupedConvToDirectTiles over `input` [N,
+/// C, H, W] (padding applied) and `filter` [F, C / G, KH, KW], each tile's accumulator filled
+/// with `fillValue`, into `dest` [N, F, OH, OW]; returns the loop's result.
+Value buildDirectTiles(RewriterBase &rewriter, Location loc, Value input, Value filter, Value dest,
+                       Value fillValue, const tlc::ConvShape &shape, int64_t rows,
+                       int64_t pixelAlign);
+
 } // namespace
 
 bool tlc::canLowerConvDirect(linalg::Conv2DNchwFchwOp op) {
-  ConvShape shape = getConvShape(op);
-  if (shape.strides[0] != 1 || shape.strides[1] != 1 || (shape.kh == 1 && shape.kw == 1))
-    return false;
   auto inType = cast<RankedTensorType>(op.getInputs()[0].getType());
-  // The row pitch is the input's width: the output must be what a valid (unpadded) window
-  // sweep over it gives, so no tap of a real pixel reads past its row.
-  int64_t inW = inType.getDimSize(3), inH = inType.getDimSize(2);
-  return inW == shape.ow + (shape.kw - 1) * shape.dilations[1] &&
-         inH == shape.oh + (shape.kh - 1) * shape.dilations[0] &&
-         op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
+  return directShape(getConvShape(op), inType.getDimSize(2), inType.getDimSize(3),
+                     op.getOutputs()[0]);
+}
+
+bool tlc::canLowerGroupedConvDirect(linalg::Conv2DNgchwGfchwOp op) {
+  auto inType = cast<RankedTensorType>(op.getInputs()[0].getType());
+  return directShape(getConvShape(op), inType.getDimSize(3), inType.getDimSize(4),
+                     op.getOutputs()[0]);
 }
 
 int64_t tlc::chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int64_t inW,
@@ -84,23 +102,18 @@ int64_t tlc::chooseDirectConvRows(int64_t batch, int64_t outH, int64_t outW, int
   return rows;
 }
 
-LogicalResult tlc::lowerConvToDirectTiles(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op,
-                                          int64_t rows, int64_t pixelAlign) {
-  if (!canLowerConvDirect(op))
-    return op.emitOpError("not a stride-1 convolution over a zero-filled output");
-  Location loc = op.getLoc();
+namespace {
+
+Value buildDirectTiles(RewriterBase &rewriter, Location loc, Value input, Value filter, Value dest,
+                       Value fillValue, const tlc::ConvShape &shape, int64_t rows,
+                       int64_t pixelAlign) {
+  using namespace tlc;
   MLIRContext *ctx = rewriter.getContext();
-  Value input = op.getInputs()[0], filter = op.getInputs()[1];
-  ConvShape shape = getConvShape(op);
   Type et = shape.elementType;
   int64_t n = shape.n, f = shape.f, oh = shape.oh, ow = shape.ow, c = shape.c, kh = shape.kh,
-          kw = shape.kw, dh = shape.dilations[0], dw = shape.dilations[1];
+          kw = shape.kw, dh = shape.dilations[0], dw = shape.dilations[1], g = shape.groups;
   auto inType = cast<RankedTensorType>(input.getType());
   int64_t inH = inType.getDimSize(2), inW = inType.getDimSize(3);
-  if (rows <= 0 || oh % rows != 0)
-    return op.emitOpError("convolution tile rows do not divide the output height");
-  auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
-  rewriter.setInsertionPoint(op);
 
   // A tile's pixel range, rounded up to whole register tiles: the pixels past the last
   // output row's end are computed and dropped like the columns past each row's end; the
@@ -115,8 +128,7 @@ LogicalResult tlc::lowerConvToDirectTiles(RewriterBase &rewriter, linalg::Conv2D
   Value flat =
       tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({n, c, imagePixels}, et),
                                       input, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-  tlc::ConvTileLoop loop =
-      tlc::buildConvTileLoop(rewriter, loc, n, oh / rows, rows, fill.getOutputs()[0]);
+  tlc::ConvTileLoop loop = tlc::buildConvTileLoop(rewriter, loc, n, oh / rows, rows, dest);
   scf::ForallOp forall = loop.forall;
   Value outArg = loop.outArg;
   OpFoldResult img = loop.image, row0 = loop.firstRow;
@@ -143,19 +155,50 @@ LogicalResult tlc::lowerConvToDirectTiles(RewriterBase &rewriter, linalg::Conv2D
   auto accQType = RankedTensorType::get({f, q}, et);
   Value accQ =
       tensor::ExtractSliceOp::create(rewriter, loc, accQType, acc, accOffsets, accSizes, accUnit);
-  accQ = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], accQ).getResult(0);
-  // (m, p, c, y, x): acc[m, p] += filter[m, c, y, x] * window[c, p + y * DH * W + x * DW]
-  AffineExpr m, p, cc, y, x;
-  bindDims(ctx, m, p, cc, y, x);
-  SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {m, cc, y, x}, ctx),
-                                 AffineMap::get(5, 0, {cc, p + y * (dh * inW) + x * dw}, ctx),
-                                 AffineMap::get(5, 0, {m, p}, ctx)};
-  Value mm =
-      linalg::GenericOp::create(
-          rewriter, loc, TypeRange{accQType}, ValueRange{filter, window}, ValueRange{accQ}, maps,
-          SmallVector<IT>{IT::parallel, IT::parallel, IT::reduction, IT::reduction, IT::reduction},
-          buildMacBody)
-          .getResult(0);
+  Value mm;
+  if (g == 1) {
+    accQ = linalg::FillOp::create(rewriter, loc, fillValue, accQ).getResult(0);
+    // (m, p, c, y, x): acc[m, p] += filter[m, c, y, x] * window[c, p + y * DH * W + x * DW]
+    AffineExpr m, p, cc, y, x;
+    bindDims(ctx, m, p, cc, y, x);
+    SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {m, cc, y, x}, ctx),
+                                   AffineMap::get(5, 0, {cc, p + y * (dh * inW) + x * dw}, ctx),
+                                   AffineMap::get(5, 0, {m, p}, ctx)};
+    mm = linalg::GenericOp::create(rewriter, loc, TypeRange{accQType}, ValueRange{filter, window},
+                                   ValueRange{accQ}, maps,
+                                   SmallVector<IT>{IT::parallel, IT::parallel, IT::reduction,
+                                                   IT::reduction, IT::reduction},
+                                   buildMacBody)
+             .getResult(0);
+  } else {
+    // The same per group: (g, m, p, c, y, x) over the filter [G, F/G, C/G, KH, KW], the
+    // window [G, C/G, span] and the accumulator [G, F/G, q].
+    int64_t cg = c / g, fg = f / g;
+    auto acc3Type = RankedTensorType::get({g, fg, q}, et);
+    Value acc3 = tensor::ExpandShapeOp::create(rewriter, loc, acc3Type, accQ,
+                                               ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+    acc3 = linalg::FillOp::create(rewriter, loc, fillValue, acc3).getResult(0);
+    Value filter5 = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({g, fg, cg, kh, kw}, et), filter,
+        ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+    Value window3 =
+        tensor::ExpandShapeOp::create(rewriter, loc, RankedTensorType::get({g, cg, span}, et),
+                                      window, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+    AffineExpr gg, m, p, cc, y, x;
+    bindDims(ctx, gg, m, p, cc, y, x);
+    SmallVector<AffineMap> maps = {AffineMap::get(6, 0, {gg, m, cc, y, x}, ctx),
+                                   AffineMap::get(6, 0, {gg, cc, p + y * (dh * inW) + x * dw}, ctx),
+                                   AffineMap::get(6, 0, {gg, m, p}, ctx)};
+    Value mm3 =
+        linalg::GenericOp::create(rewriter, loc, TypeRange{acc3Type}, ValueRange{filter5, window3},
+                                  ValueRange{acc3}, maps,
+                                  SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel,
+                                                  IT::reduction, IT::reduction, IT::reduction},
+                                  buildMacBody)
+            .getResult(0);
+    mm = tensor::CollapseShapeOp::create(rewriter, loc, accQType, mm3,
+                                         ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  }
   acc = tensor::InsertSliceOp::create(rewriter, loc, mm, acc, accOffsets, accSizes, accUnit);
   Value rowsAcc =
       tensor::ExpandShapeOp::create(rewriter, loc, RankedTensorType::get({f, accRows, inW}, et),
@@ -169,20 +212,56 @@ LogicalResult tlc::lowerConvToDirectTiles(RewriterBase &rewriter, linalg::Conv2D
                                         ArrayRef<OpFoldResult>{img, zero, row0, zero},
                                         ArrayRef<OpFoldResult>{one, idx(f), idx(rows), idx(ow)},
                                         ArrayRef<OpFoldResult>{one, one, one, one});
-  Value oldInput = op.getInputs()[0];
-  rewriter.replaceOp(op, forall.getResults());
+  rewriter.setInsertionPointAfter(forall);
+  return forall.getResult(0);
+}
+
+} // namespace
+
+LogicalResult tlc::lowerConvToDirectTiles(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op,
+                                          int64_t rows, int64_t pixelAlign) {
+  if (!canLowerConvDirect(op))
+    return op.emitOpError("not a stride-1 convolution over a zero-filled output");
+  ConvShape shape = getConvShape(op);
+  if (rows <= 0 || shape.oh % rows != 0)
+    return op.emitOpError("convolution tile rows do not divide the output height");
+  auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
+  Value input = op.getInputs()[0];
+  rewriter.setInsertionPoint(op);
+  Value result =
+      buildDirectTiles(rewriter, op.getLoc(), input, op.getInputs()[1], fill.getOutputs()[0],
+                       fill.getInputs()[0], shape, rows, pixelAlign);
+  rewriter.replaceOp(op, result);
   if (fill->use_empty())
     rewriter.eraseOp(fill);
   // A padded input rebuilt taller leaves the original padding unused: erase it, or it would
   // still be bufferized and computed.
-  if (oldInput != input)
-    for (Operation *dead = oldInput.getDefiningOp(); dead && isOpTriviallyDead(dead);) {
-      SmallVector<Value> operands(dead->getOperands());
-      rewriter.eraseOp(dead);
-      dead = nullptr;
-      for (Value operand : operands)
-        if (Operation *def = operand.getDefiningOp(); def && isOpTriviallyDead(def))
-          dead = def;
-    }
+  eraseDeadProducers(rewriter, input);
+  return success();
+}
+
+LogicalResult tlc::lowerGroupedConvToDirectTiles(RewriterBase &rewriter,
+                                                 linalg::Conv2DNgchwGfchwOp op, int64_t rows,
+                                                 int64_t pixelAlign) {
+  if (!canLowerGroupedConvDirect(op))
+    return op.emitOpError("not a stride-1 convolution over a zero-filled output");
+  ConvShape shape = getConvShape(op);
+  if (rows <= 0 || shape.oh % rows != 0)
+    return op.emitOpError("convolution tile rows do not divide the output height");
+  auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value grouped = op.getInputs()[0];
+  Value input = ungroupChannels(rewriter, loc, grouped, 1);
+  Value filter = ungroupChannels(rewriter, loc, op.getInputs()[1], 0);
+  Value dest = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{shape.n, shape.f, shape.oh, shape.ow}, shape.elementType);
+  Value result = buildDirectTiles(rewriter, loc, input, filter, dest, fill.getInputs()[0], shape,
+                                  rows, pixelAlign);
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+      op, op.getOutputs()[0].getType(), result,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  eraseDeadProducers(rewriter, fill.getResult(0));
+  eraseDeadProducers(rewriter, grouped);
   return success();
 }

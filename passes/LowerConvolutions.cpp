@@ -99,6 +99,73 @@ LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
   return success();
 }
 
+/// conv_2d_ngchw_gfchw -> im2col copy (unless 1x1, stride 1) + a contraction batched over
+/// the groups: [G, F/G, K] x [N, G, K, P] -> [N, G, F/G, P], K = C/G * KH * KW.
+LogicalResult lowerGroupedConv(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp op) {
+  Location loc = op.getLoc();
+  Value input = op.getInputs()[0], filter = op.getInputs()[1], init = op.getOutputs()[0];
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  auto fType = cast<RankedTensorType>(filter.getType());
+  Type et = outType.getElementType();
+  int64_t n = outType.getDimSize(0), g = outType.getDimSize(1), fg = outType.getDimSize(2),
+          oh = outType.getDimSize(3), ow = outType.getDimSize(4), cg = inType.getDimSize(2),
+          kh = fType.getDimSize(3), kw = fType.getDimSize(4);
+  SmallVector<int64_t> st = tlc::convAttrValues(op.getStrides()),
+                       dil = tlc::convAttrValues(op.getDilations());
+  int64_t k = cg * kh * kw, p = oh * ow;
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+
+  Value col;
+  if (kh == 1 && kw == 1 && st[0] == 1 && st[1] == 1 && inType.getDimSize(3) == oh &&
+      inType.getDimSize(4) == ow) {
+    col = tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({n, g, cg, p}, et),
+                                          input,
+                                          ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  } else {
+    // col7[n, g, c, y, x, oh, ow] = input[n, g, c, oh * sh + y * dh, ow * sw + x * dw]
+    auto col7Type = RankedTensorType::get({n, g, cg, kh, kw, oh, ow}, et);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, col7Type.getShape(), et);
+    AffineExpr d[7];
+    bindDims(ctx, d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
+    AffineMap inMap = AffineMap::get(
+        7, 0, {d[0], d[1], d[2], d[5] * st[0] + d[3] * dil[0], d[6] * st[1] + d[4] * dil[1]}, ctx);
+    AffineMap outMap = AffineMap::getMultiDimIdentityMap(7, ctx);
+    Value col7 = linalg::GenericOp::create(rewriter, loc, TypeRange{col7Type}, ValueRange{input},
+                                           ValueRange{empty}, ArrayRef<AffineMap>{inMap, outMap},
+                                           SmallVector<IT>(7, IT::parallel),
+                                           [](OpBuilder &b, Location l, ValueRange args) {
+                                             linalg::YieldOp::create(b, l, args[0]);
+                                           })
+                     .getResult(0);
+    col = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({n, g, k, p}, et), col7,
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5, 6}});
+  }
+  Value filter3 =
+      tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({g, fg, k}, et), filter,
+                                      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
+  auto out4Type = RankedTensorType::get({n, g, fg, p}, et);
+  Value out4 = tensor::CollapseShapeOp::create(
+      rewriter, loc, out4Type, init, ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  // (b, g, m, n, k): out[b, g, m, n] += filter[g, m, k] * col[b, g, k, n]
+  AffineExpr b, gg, m, nn, kk;
+  bindDims(ctx, b, gg, m, nn, kk);
+  SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {gg, m, kk}, ctx),
+                                 AffineMap::get(5, 0, {b, gg, kk, nn}, ctx),
+                                 AffineMap::get(5, 0, {b, gg, m, nn}, ctx)};
+  Value mm =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{out4Type}, ValueRange{filter3, col}, ValueRange{out4}, maps,
+          SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel, IT::parallel, IT::reduction},
+          tlc::buildMacBody)
+          .getResult(0);
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+      op, outType, mm, ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  return success();
+}
+
 /// depthwise_conv_2d_nchw_chw -> generic over (n, c, oh, kh, kw, ow): ow innermost.
 LogicalResult lowerDepthwise(RewriterBase &rewriter, linalg::DepthwiseConv2DNchwChwOp op) {
   Location loc = op.getLoc();
@@ -173,10 +240,34 @@ struct TLCLowerConvolutionsPass
     return tlc::lowerConvToTiles(rewriter, conv, rows);
   }
 
+  /// Policy: a grouped convolution is tiled like lower()'s im2col tiles (every tile copies
+  /// the windows of all groups' channels), else lowered whole.
+  LogicalResult lower(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
+    tlc::ConvShape shape = tlc::getConvShape(conv);
+    if (direct && tlc::canLowerGroupedConvDirect(conv)) {
+      int64_t inW = cast<RankedTensorType>(conv.getInputs()[0].getType()).getDimSize(4);
+      int64_t directRows =
+          tlc::chooseDirectConvRows(shape.n, shape.oh, shape.ow, inW, shape.c * inW * 4, tilePixels,
+                                    tileBytes, tileSlots, directAlign);
+      return tlc::lowerGroupedConvToDirectTiles(rewriter, conv, directRows, directAlign);
+    }
+    int64_t depth = shape.c * shape.kh * shape.kw;
+    int64_t rows = tlc::chooseConvTileRows(shape.n, shape.oh, shape.ow, depth, tilePixels,
+                                           tileBytes, tileSlots);
+    bool window = shape.kh > 1 || shape.kw > 1;
+    int64_t im2colBytes = shape.n * depth * shape.oh * shape.ow * 4;
+    if (tileIm2col && window && im2colBytes > minIm2colBytes && rows * shape.ow >= minTilePixels &&
+        shape.n * (shape.oh / rows) >= minTiles)
+      return tlc::lowerGroupedConvToTiles(rewriter, conv, rows);
+    return lowerGroupedConv(rewriter, conv);
+  }
+
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> work;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp>(op) && qualifies(op))
+      if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
+              linalg::DepthwiseConv2DNchwChwOp>(op) &&
+          qualifies(op))
         work.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -184,6 +275,8 @@ struct TLCLowerConvolutionsPass
       LogicalResult done = success();
       if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))
         done = lower(rewriter, conv);
+      else if (auto grouped = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op.getOperation()))
+        done = lower(rewriter, grouped);
       else
         done = lowerDepthwise(rewriter, cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()));
       if (failed(done))
