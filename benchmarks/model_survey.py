@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""Torchvision models beyond the harness's three: tlc against PyTorch 1.13, to find the
+models (and so the layers) where tlc falls behind what users would run instead.
+
+  benchmarks/model_survey.py --tlc build/bin/tlc --tlc-run build/bin/tlc-run \\
+      [--models resnext50_32x4d,regnet_y_400mf,...] [--threads 1] [--repeats 20] [--out DIR]
+
+Per model (random weights, seed 0, input 1x3x224x224, 299x299 for inception_v3): exports the
+ONNX file, compiles it with `tlc --cpu native --shared`, checks tlc's output against PyTorch's
+float64 output (max error over max magnitude at most --max-rel), then times both at
+--threads threads: tlc with tlc-run (median of --repeats calls after warm-up), PyTorch eager
+in this process (torch.set_num_threads, no grad; median of --repeats calls after 3). Prints a
+Markdown table: compile seconds, the two medians and PyTorch / tlc (> 1: tlc is faster). It is
+a survey, not the harness: one process, no load checks, the torch timings taken right after
+tlc's; compare ratios, not absolute times.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+DEFAULT_MODELS = ("resnet50,resnext50_32x4d,wide_resnet50_2,regnet_y_400mf,densenet121,"
+                  "googlenet,squeezenet1_1,shufflenet_v2_x1_0,mobilenet_v3_large,mnasnet1_0,"
+                  "efficientnet_b0")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tlc", required=True)
+    ap.add_argument("--tlc-run", required=True)
+    ap.add_argument("--models", default=DEFAULT_MODELS)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--max-rel", type=float, default=1e-4)
+    ap.add_argument("--out", default="model-survey")
+    args = ap.parse_args()
+    os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
+    import numpy as np
+    import torch
+    import torchvision
+    torch.set_num_threads(args.threads)
+    torch.set_grad_enabled(False)
+    os.makedirs(args.out, exist_ok=True)
+    env = dict(os.environ, TLC_NUM_THREADS=str(args.threads))
+    print("threads %d; times are medians in ms\n" % args.threads)
+    print("| model | compile s | tlc | torch | torch / tlc | output |")
+    print("|---|---|---|---|---|---|")
+    for name in args.models.split(","):
+        torch.manual_seed(0)
+        model = getattr(torchvision.models, name)().eval()
+        size = 299 if name == "inception_v3" else 224
+        x = torch.randn(1, 3, size, size)
+        base = os.path.join(args.out, name)
+        torch.onnx.export(model, x, base + ".onnx", opset_version=13, input_names=["x"],
+                          output_names=["y"])
+        expected = model.double()(x.double())
+        model.float()
+        np.save(base + ".x.npy", x.numpy())
+        np.save(base + ".y.npy", expected.float().numpy())
+        t0 = time.perf_counter()
+        built = subprocess.run([args.tlc, base + ".onnx", "--cpu", "native", "--shared",
+                                "-o", base + ".so", "--name", "m"],
+                               capture_output=True, text=True)
+        compile_s = time.perf_counter() - t0
+        if built.returncode:
+            print("| %s | fails: %s | | | | |" % (name, built.stderr.strip().splitlines()[-1]))
+            continue
+        run = subprocess.run([args.tlc_run, base + ".so", "--name", "m", "--input",
+                              base + ".x.npy", "--expect", base + ".y.npy", "--max-rel",
+                              str(args.max_rel), "--repeat", str(args.repeats), "--warmup", "3"],
+                             capture_output=True, text=True, env=env)
+        median = re.search(r"median ([0-9.]+) ms", run.stdout)
+        tlc_ms = float(median.group(1)) if median else float("nan")
+        verdict = "ok" if run.returncode == 0 else "MISMATCH"
+        for _ in range(3):
+            model(x)
+        times = []
+        for _ in range(args.repeats):
+            t0 = time.perf_counter()
+            model(x)
+            times.append((time.perf_counter() - t0) * 1e3)
+        torch_ms = statistics.median(times)
+        print("| %s | %.1f | %.2f | %.2f | %.2fx | %s |" % (
+            name, compile_s, tlc_ms, torch_ms, torch_ms / tlc_ms, verdict), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
