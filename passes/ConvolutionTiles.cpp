@@ -80,6 +80,13 @@ void tlc::buildMacBody(OpBuilder &b, Location loc, ValueRange args) {
   linalg::YieldOp::create(b, loc, s);
 }
 
+Value tlc::buildMacGeneric(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
+                           ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> iterators) {
+  return linalg::GenericOp::create(b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+                                   ValueRange{init}, maps, iterators, buildMacBody)
+      .getResult(0);
+}
+
 double tlc::slotBalance(int64_t tiles, int64_t slots) {
   int64_t round = tiles > slots ? slots : 2;
   return double(tiles) / double(llvm::alignTo(tiles, round));
@@ -249,10 +256,8 @@ Value buildConvTiles(RewriterBase &rewriter, Location loc, Value input, Value fi
     SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, kk}, ctx),
                                    AffineMap::get(3, 0, {kk, p}, ctx),
                                    AffineMap::get(3, 0, {m, p}, ctx)};
-    mm = linalg::GenericOp::create(
-             rewriter, loc, TypeRange{out2Type}, ValueRange{filter2, col2}, ValueRange{out2}, maps,
-             SmallVector<IT>{IT::parallel, IT::parallel, IT::reduction}, tlc::buildMacBody)
-             .getResult(0);
+    mm = tlc::buildMacGeneric(rewriter, loc, filter2, col2, out2, maps,
+                              {IT::parallel, IT::parallel, IT::reduction});
   } else {
     auto out3Type = RankedTensorType::get({g, f / g, pixels}, et);
     Value out3 = tensor::ExpandShapeOp::create(rewriter, loc, out3Type, out2,
@@ -265,11 +270,8 @@ Value buildConvTiles(RewriterBase &rewriter, Location loc, Value input, Value fi
     SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {gg, m, kk}, ctx),
                                    AffineMap::get(4, 0, {gg, kk, p}, ctx),
                                    AffineMap::get(4, 0, {gg, m, p}, ctx)};
-    Value mm3 = linalg::GenericOp::create(
-                    rewriter, loc, TypeRange{out3Type}, ValueRange{filter2, col2}, ValueRange{out3},
-                    maps, SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel, IT::reduction},
-                    tlc::buildMacBody)
-                    .getResult(0);
+    Value mm3 = tlc::buildMacGeneric(rewriter, loc, filter2, col2, out3, maps,
+                                     {IT::parallel, IT::parallel, IT::parallel, IT::reduction});
     mm = tensor::CollapseShapeOp::create(rewriter, loc, out2Type, mm3,
                                          ArrayRef<ReassociationIndices>{{0, 1}, {2}});
   }

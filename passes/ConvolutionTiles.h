@@ -27,6 +27,12 @@ llvm::SmallVector<int64_t> convAttrValues(mlir::DenseIntElementsAttr attr);
 /// The multiply-accumulate body `acc + x * w` of a contraction generic.
 void buildMacBody(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args);
 
+/// A linalg.generic `init += lhs * rhs` over `iterators` through `maps` (lhs, rhs, init);
+/// returns its result.
+mlir::Value buildMacGeneric(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                            mlir::Value rhs, mlir::Value init, llvm::ArrayRef<mlir::AffineMap> maps,
+                            llvm::ArrayRef<mlir::utils::IteratorType> iterators);
+
 /// The loop over a convolution's output tiles: one scf.forall of `images * rowBlocks`
 /// iterations carrying `dest` (the thread pool and the per-iteration buffer bound take
 /// one-dimensional loops); tile t is image t / rowBlocks, row block t % rowBlocks, its first

@@ -164,12 +164,8 @@ Value buildDirectTiles(RewriterBase &rewriter, Location loc, Value input, Value 
     SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {m, cc, y, x}, ctx),
                                    AffineMap::get(5, 0, {cc, p + y * (dh * inW) + x * dw}, ctx),
                                    AffineMap::get(5, 0, {m, p}, ctx)};
-    mm = linalg::GenericOp::create(rewriter, loc, TypeRange{accQType}, ValueRange{filter, window},
-                                   ValueRange{accQ}, maps,
-                                   SmallVector<IT>{IT::parallel, IT::parallel, IT::reduction,
-                                                   IT::reduction, IT::reduction},
-                                   buildMacBody)
-             .getResult(0);
+    mm = buildMacGeneric(rewriter, loc, filter, window, accQ, maps,
+                         {IT::parallel, IT::parallel, IT::reduction, IT::reduction, IT::reduction});
   } else {
     // The same per group: (g, m, p, c, y, x) over the filter [G, F/G, C/G, KH, KW], the
     // window [G, C/G, span] and the accumulator [G, F/G, q].
@@ -189,13 +185,9 @@ Value buildDirectTiles(RewriterBase &rewriter, Location loc, Value input, Value 
     SmallVector<AffineMap> maps = {AffineMap::get(6, 0, {gg, m, cc, y, x}, ctx),
                                    AffineMap::get(6, 0, {gg, cc, p + y * (dh * inW) + x * dw}, ctx),
                                    AffineMap::get(6, 0, {gg, m, p}, ctx)};
-    Value mm3 =
-        linalg::GenericOp::create(rewriter, loc, TypeRange{acc3Type}, ValueRange{filter5, window3},
-                                  ValueRange{acc3}, maps,
-                                  SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel,
-                                                  IT::reduction, IT::reduction, IT::reduction},
-                                  buildMacBody)
-            .getResult(0);
+    Value mm3 = buildMacGeneric(
+        rewriter, loc, filter5, window3, acc3, maps,
+        {IT::parallel, IT::parallel, IT::parallel, IT::reduction, IT::reduction, IT::reduction});
     mm = tensor::CollapseShapeOp::create(rewriter, loc, accQType, mm3,
                                          ArrayRef<ReassociationIndices>{{0, 1}, {2}});
   }

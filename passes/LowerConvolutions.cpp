@@ -88,11 +88,8 @@ LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
   SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {m, kk}, ctx),
                                  AffineMap::get(4, 0, {b, kk, nn}, ctx),
                                  AffineMap::get(4, 0, {b, m, nn}, ctx)};
-  Value mm = linalg::GenericOp::create(
-                 rewriter, loc, TypeRange{out3Type}, ValueRange{filter2, col}, ValueRange{out3},
-                 maps, SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel, IT::reduction},
-                 tlc::buildMacBody)
-                 .getResult(0);
+  Value mm = tlc::buildMacGeneric(rewriter, loc, filter2, col, out3, maps,
+                                  {IT::parallel, IT::parallel, IT::parallel, IT::reduction});
   Value result = tensor::ExpandShapeOp::create(rewriter, loc, outType, mm,
                                                ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
   rewriter.replaceOp(op, result);
@@ -156,11 +153,8 @@ LogicalResult lowerGroupedConv(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwO
                                  AffineMap::get(5, 0, {b, gg, kk, nn}, ctx),
                                  AffineMap::get(5, 0, {b, gg, m, nn}, ctx)};
   Value mm =
-      linalg::GenericOp::create(
-          rewriter, loc, TypeRange{out4Type}, ValueRange{filter3, col}, ValueRange{out4}, maps,
-          SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel, IT::parallel, IT::reduction},
-          tlc::buildMacBody)
-          .getResult(0);
+      tlc::buildMacGeneric(rewriter, loc, filter3, col, out4, maps,
+                           {IT::parallel, IT::parallel, IT::parallel, IT::parallel, IT::reduction});
   rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
       op, outType, mm, ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
   return success();
@@ -179,12 +173,9 @@ LogicalResult lowerDepthwise(RewriterBase &rewriter, linalg::DepthwiseConv2DNchw
       AffineMap::get(6, 0, {n, c, oh * st[0] + kh * dil[0], ow * st[1] + kw * dil[1]}, ctx),
       AffineMap::get(6, 0, {c, kh, kw}, ctx), AffineMap::get(6, 0, {n, c, oh, ow}, ctx)};
   rewriter.setInsertionPoint(op);
-  auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{init.getType()}, ValueRange{input, filter}, ValueRange{init}, maps,
-      SmallVector<IT>{IT::parallel, IT::parallel, IT::parallel, IT::reduction, IT::reduction,
-                      IT::parallel},
-      tlc::buildMacBody);
-  rewriter.replaceOp(op, generic.getResults());
+  rewriter.replaceOp(op, tlc::buildMacGeneric(rewriter, loc, input, filter, init, maps,
+                                              {IT::parallel, IT::parallel, IT::parallel,
+                                               IT::reduction, IT::reduction, IT::parallel}));
   return success();
 }
 

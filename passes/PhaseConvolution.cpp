@@ -227,9 +227,7 @@ LogicalResult tlc::lowerConvToRowPhaseTiles(RewriterBase &rewriter, linalg::Conv
           AffineMap::get(numDims, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)}, ctx)};
       SmallVector<IT> iterators = {IT::parallel, IT::parallel};
       iterators.append(numTaps + 1, IT::reduction);
-      acc = linalg::GenericOp::create(b, l, TypeRange{blockType}, ValueRange{packed, window},
-                                      ValueRange{acc}, maps, iterators, buildMacBody)
-                .getResult(0);
+      acc = buildMacGeneric(b, l, packed, window, acc, maps, iterators);
     }
     return tensor::InsertSliceOp::create(b, l, acc, all, offsets, sizes, unit).getResult();
   };
