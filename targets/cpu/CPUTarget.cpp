@@ -28,12 +28,13 @@
 #include "mlir/Transforms/Passes.h"
 
 #include "llvm/IR/LegacyPassManager.h"
-#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
@@ -299,8 +300,12 @@ private:
         return nullptr;
       }
       cpu = llvm::sys::getHostCPUName().str();
+      // Joined by SubtargetFeatures: a trailing comma (an empty feature) makes the IR's
+      // "target-features" attribute invalid for the LLVM verifier (`opt` rejects it).
+      llvm::SubtargetFeatures hostFeatures;
       for (const auto &feature : llvm::sys::getHostCPUFeatures())
-        features += (feature.second ? "+" : "-") + feature.first().str() + ",";
+        hostFeatures.AddFeature(feature.first(), feature.second);
+      features = hostFeatures.getString();
     }
     // Check the CPU name first: an unknown one makes LLVM print warnings and carry on.
     std::unique_ptr<llvm::MCSubtargetInfo> probe(target->createMCSubtargetInfo(tt, "", ""));
