@@ -98,7 +98,12 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     as its contiguous n dimension, which `tlc-tile-contractions` and `tlc-vectorize` turn into
     register-tiled FMA code. `linalg.depthwise_conv_2d_nchw_chw` becomes a `linalg.generic`
     whose loops run (n, c, oh, kh, kw, ow), so the innermost loop walks output and input rows
-    with unit stride (for stride 1) and vectorizes. Other convolutions are left alone.
+    with unit stride (for stride 1) and vectorizes. A grouped convolution
+    (`linalg.conv_2d_ngchw_gfchw`) takes the same paths group by group: its whole im2col
+    matrix `[N, G, C/G*KH*KW, OH*OW]` and one contraction batched over the groups, or the
+    per-tile blocks and direct tiles below, where each tile's contraction gets the group as a
+    batch dimension (`[G, F/G, K] x [G, K, pixels]`; direct: over (g, m, q, c, y, x)). Other
+    convolutions are left alone.
 
     With `tile-im2col` (the default), a convolution with a window wider than 1x1 whose whole
     im2col matrix is larger than `min-im2col-bytes` and whose output splits into at least
