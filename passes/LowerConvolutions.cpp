@@ -33,12 +33,63 @@ bool qualifies(linalg::LinalgOp op) {
                       [&](Value v) { return getElementTypeOrSelf(v.getType()) == et; });
 }
 
+/// The im2col matrix of `input` [..., C, H, W] (padding applied) for a KH x KW window with
+/// strides `st` and dilations `dil` over OH x OW outputs: [..., C * KH * KW, OH * OW], rows
+/// (c, y, x), columns the output pixels. For a 1x1 window at stride 1 over OH x OW pixels it is
+/// the input itself, collapsed; otherwise a copy, one linalg.generic writing
+/// [..., C, KH, KW, OH, OW] (unit stride innermost) from input[..., c, oh * SH + y * DH,
+/// ow * SW + x * DW].
+Value im2colMatrix(RewriterBase &rewriter, Location loc, Value input, int64_t kh, int64_t kw,
+                   int64_t oh, int64_t ow, ArrayRef<int64_t> st, ArrayRef<int64_t> dil) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  Type et = inType.getElementType();
+  int64_t rank = inType.getRank(), lead = rank - 2; // the dimensions before H and W
+  SmallVector<int64_t> shape(inType.getShape().take_front(lead));
+  int64_t c = shape.back();
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d + 1 < lead; ++d)
+    groups.push_back({d});
+  if (kh == 1 && kw == 1 && st[0] == 1 && st[1] == 1 && inType.getDimSize(lead) == oh &&
+      inType.getDimSize(lead + 1) == ow) {
+    groups.push_back({lead - 1});
+    groups.push_back({lead, lead + 1});
+    shape.push_back(oh * ow);
+    return tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get(shape, et), input,
+                                           groups);
+  }
+  MLIRContext *ctx = rewriter.getContext();
+  int64_t colRank = rank + 2;
+  SmallVector<int64_t> colShape(shape);
+  llvm::append_values(colShape, kh, kw, oh, ow);
+  auto colType = RankedTensorType::get(colShape, et);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, colShape, et);
+  // Window dims y, x at lead, lead + 1; output pixel dims at lead + 2, lead + 3.
+  SmallVector<AffineExpr> reads;
+  for (int64_t d = 0; d < lead; ++d)
+    reads.push_back(getAffineDimExpr(d, ctx));
+  reads.push_back(getAffineDimExpr(lead + 2, ctx) * st[0] + getAffineDimExpr(lead, ctx) * dil[0]);
+  reads.push_back(getAffineDimExpr(lead + 3, ctx) * st[1] +
+                  getAffineDimExpr(lead + 1, ctx) * dil[1]);
+  AffineMap inMap = AffineMap::get(colRank, 0, reads, ctx);
+  AffineMap outMap = AffineMap::getMultiDimIdentityMap(colRank, ctx);
+  Value col =
+      linalg::GenericOp::create(
+          rewriter, loc, TypeRange{colType}, ValueRange{input}, ValueRange{empty},
+          ArrayRef<AffineMap>{inMap, outMap}, SmallVector<IT>(colRank, IT::parallel),
+          [](OpBuilder &b, Location l, ValueRange args) { linalg::YieldOp::create(b, l, args[0]); })
+          .getResult(0);
+  groups.push_back({lead - 1, lead, lead + 1});
+  groups.push_back({lead + 2, lead + 3});
+  shape.back() = c * kh * kw;
+  shape.push_back(oh * ow);
+  return tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get(shape, et), col,
+                                         groups);
+}
 
 /// conv_2d_nchw_fchw -> im2col copy (unless 1x1, stride 1) + [F, K] x [N, K, P] contraction.
 LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
   Location loc = op.getLoc();
   Value input = op.getInputs()[0], filter = op.getInputs()[1], init = op.getOutputs()[0];
-  auto inType = cast<RankedTensorType>(input.getType());
   auto outType = cast<RankedTensorType>(init.getType());
   tlc::ConvShape shape = tlc::getConvShape(op);
   Type et = shape.elementType;
@@ -49,33 +100,7 @@ LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
   MLIRContext *ctx = rewriter.getContext();
   rewriter.setInsertionPoint(op);
 
-  Value col;
-  bool identity = kh == 1 && kw == 1 && st[0] == 1 && st[1] == 1 &&
-                  inType.getDimSize(2) == oh && inType.getDimSize(3) == ow;
-  if (identity) {
-    col = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({n, c, p}, et), input,
-        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-  } else {
-    // col6[n, c, kh, kw, oh, ow] = input[n, c, oh * sh + kh * dh, ow * sw + kw * dw]
-    auto col6Type = RankedTensorType::get({n, c, kh, kw, oh, ow}, et);
-    Value empty = tensor::EmptyOp::create(rewriter, loc, col6Type.getShape(), et);
-    AffineExpr d[6];
-    bindDims(ctx, d[0], d[1], d[2], d[3], d[4], d[5]);
-    AffineMap inMap = AffineMap::get(
-        6, 0, {d[0], d[1], d[4] * st[0] + d[2] * dil[0], d[5] * st[1] + d[3] * dil[1]}, ctx);
-    AffineMap outMap = AffineMap::getMultiDimIdentityMap(6, ctx);
-    Value col6 = linalg::GenericOp::create(
-                     rewriter, loc, TypeRange{col6Type}, ValueRange{input}, ValueRange{empty},
-                     ArrayRef<AffineMap>{inMap, outMap}, SmallVector<IT>(6, IT::parallel),
-                     [](OpBuilder &b, Location l, ValueRange args) {
-                       linalg::YieldOp::create(b, l, args[0]);
-                     })
-                     .getResult(0);
-    col = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({n, k, p}, et), col6,
-        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5}});
-  }
+  Value col = im2colMatrix(rewriter, loc, input, kh, kw, oh, ow, st, dil);
   Value filter2 = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({f, k}, et), filter,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
@@ -101,45 +126,16 @@ LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
 LogicalResult lowerGroupedConv(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp op) {
   Location loc = op.getLoc();
   Value input = op.getInputs()[0], filter = op.getInputs()[1], init = op.getOutputs()[0];
-  auto inType = cast<RankedTensorType>(input.getType());
   auto outType = cast<RankedTensorType>(init.getType());
-  auto fType = cast<RankedTensorType>(filter.getType());
-  Type et = outType.getElementType();
-  int64_t n = outType.getDimSize(0), g = outType.getDimSize(1), fg = outType.getDimSize(2),
-          oh = outType.getDimSize(3), ow = outType.getDimSize(4), cg = inType.getDimSize(2),
-          kh = fType.getDimSize(3), kw = fType.getDimSize(4);
-  SmallVector<int64_t> st = tlc::convAttrValues(op.getStrides()),
-                       dil = tlc::convAttrValues(op.getDilations());
-  int64_t k = cg * kh * kw, p = oh * ow;
+  tlc::ConvShape shape = tlc::getConvShape(op);
+  Type et = shape.elementType;
+  int64_t n = shape.n, g = shape.groups, fg = shape.f / g, oh = shape.oh, ow = shape.ow;
+  int64_t k = shape.c / g * shape.kh * shape.kw, p = oh * ow;
   MLIRContext *ctx = rewriter.getContext();
   rewriter.setInsertionPoint(op);
 
-  Value col;
-  if (kh == 1 && kw == 1 && st[0] == 1 && st[1] == 1 && inType.getDimSize(3) == oh &&
-      inType.getDimSize(4) == ow) {
-    col = tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({n, g, cg, p}, et),
-                                          input,
-                                          ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
-  } else {
-    // col7[n, g, c, y, x, oh, ow] = input[n, g, c, oh * sh + y * dh, ow * sw + x * dw]
-    auto col7Type = RankedTensorType::get({n, g, cg, kh, kw, oh, ow}, et);
-    Value empty = tensor::EmptyOp::create(rewriter, loc, col7Type.getShape(), et);
-    AffineExpr d[7];
-    bindDims(ctx, d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
-    AffineMap inMap = AffineMap::get(
-        7, 0, {d[0], d[1], d[2], d[5] * st[0] + d[3] * dil[0], d[6] * st[1] + d[4] * dil[1]}, ctx);
-    AffineMap outMap = AffineMap::getMultiDimIdentityMap(7, ctx);
-    Value col7 = linalg::GenericOp::create(rewriter, loc, TypeRange{col7Type}, ValueRange{input},
-                                           ValueRange{empty}, ArrayRef<AffineMap>{inMap, outMap},
-                                           SmallVector<IT>(7, IT::parallel),
-                                           [](OpBuilder &b, Location l, ValueRange args) {
-                                             linalg::YieldOp::create(b, l, args[0]);
-                                           })
-                     .getResult(0);
-    col = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get({n, g, k, p}, et), col7,
-        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3, 4}, {5, 6}});
-  }
+  Value col = im2colMatrix(rewriter, loc, input, shape.kh, shape.kw, oh, ow, shape.strides,
+                           shape.dilations);
   Value filter3 =
       tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({g, fg, k}, et), filter,
                                       ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
@@ -231,8 +227,9 @@ struct TLCLowerConvolutionsPass
     return tlc::lowerConvToTiles(rewriter, conv, rows);
   }
 
-  /// Policy: a grouped convolution is tiled like lower()'s im2col tiles (every tile copies
-  /// the windows of all groups' channels), else lowered whole.
+  /// Policy: a grouped convolution of stride 1 (over a filled output) becomes direct tiles
+  /// (rows as for lower()'s direct tiles); otherwise it is tiled under lower()'s im2col
+  /// conditions (every tile copies the windows of all groups' channels), else lowered whole.
   LogicalResult lower(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp conv) {
     tlc::ConvShape shape = tlc::getConvShape(conv);
     if (direct && tlc::canLowerGroupedConvDirect(conv)) {
