@@ -313,30 +313,38 @@ LogicalResult tlc::lowerConvToTiles(RewriterBase &rewriter, linalg::Conv2DNchwFc
 
 LogicalResult tlc::lowerGroupedConvToTiles(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp op,
                                            int64_t rows) {
+  return lowerUngrouped(rewriter, op, rows,
+                        [&](Value input, Value filter, Value dest, Value fillValue) {
+                          return buildConvTiles(rewriter, op.getLoc(), input, filter, dest,
+                                                fillValue, getConvShape(op), rows);
+                        });
+}
+
+LogicalResult tlc::lowerUngrouped(
+    RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp op, int64_t rows,
+    llvm::function_ref<Value(Value input, Value filter, Value dest, Value fillValue)> build) {
   tlc::ConvShape shape = tlc::getConvShape(op);
   if (rows <= 0 || shape.oh % rows != 0)
     return op.emitOpError("convolution tile rows do not divide the output height");
   Location loc = op.getLoc();
-  Type et = shape.elementType;
   rewriter.setInsertionPoint(op);
   // The operands without their group axis: input [N, C, H, W], filter [F, C/G, KH, KW].
-  Value input = tlc::ungroupChannels(rewriter, loc, op.getInputs()[0], 1);
+  Value grouped = op.getInputs()[0];
+  Value input = tlc::ungroupChannels(rewriter, loc, grouped, 1);
   Value filter = tlc::ungroupChannels(rewriter, loc, op.getInputs()[1], 0);
-  Value init = op.getOutputs()[0], fillValue;
+  // A filled init is not filled up front: the lowering fills each tile (see lowerConvToTiles).
+  Value init = op.getOutputs()[0], fillValue, dest;
   auto fill = init.getDefiningOp<linalg::FillOp>();
-  Value dest;
   if (fill) {
     fillValue = fill.getInputs()[0];
-    dest = tensor::EmptyOp::create(rewriter, loc,
-                                   ArrayRef<int64_t>{shape.n, shape.f, shape.oh, shape.ow}, et);
+    dest = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{shape.n, shape.f, shape.oh, shape.ow}, shape.elementType);
   } else {
     dest = tlc::ungroupChannels(rewriter, loc, init, 1);
   }
-  Value result = buildConvTiles(rewriter, loc, input, filter, dest, fillValue, shape, rows);
-  Value grouped = op.getInputs()[0];
+  Value result = build(input, filter, dest, fillValue);
   rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-      op, op.getOutputs()[0].getType(), result,
-      ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+      op, init.getType(), result, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
   if (fill)
     eraseDeadProducers(rewriter, fill.getResult(0));
   eraseDeadProducers(rewriter, grouped);

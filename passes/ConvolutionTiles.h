@@ -96,6 +96,19 @@ mlir::Value ungroupChannels(mlir::OpBuilder &b, mlir::Location loc, mlir::Value 
 /// producers (the padding a lowering replaced, a fill it no longer reads).
 void eraseDeadProducers(mlir::RewriterBase &rewriter, mlir::Value value);
 
+/// Mechanism: rewrites grouped `op` (tiles of `rows` output rows, which must divide the
+/// output height) through `build`, which lowers it over its operands without the group axis
+/// (ungroupChannels: input [N, C, H, W], filter [F, C/G, KH, KW]) into `dest` [N, F, OH, OW]
+/// and returns the result. A filled init becomes a tensor.empty `dest` and its `fillValue`
+/// (each tile fills its own part), any other init is `dest` itself with no `fillValue`. The
+/// result is viewed back as [N, G, F/G, OH, OW]; the fill and the grouped input view are
+/// erased when left unused.
+mlir::LogicalResult
+lowerUngrouped(mlir::RewriterBase &rewriter, mlir::linalg::Conv2DNgchwGfchwOp op, int64_t rows,
+               llvm::function_ref<mlir::Value(mlir::Value input, mlir::Value filter,
+                                              mlir::Value dest, mlir::Value fillValue)>
+                   build);
+
 /// Mechanism: lowerConvToTiles for a grouped convolution (conv_2d_ngchw_gfchw, 1 < groups
 /// < channels): each tile copies the same [C, KH, KW, rows, OW] block, viewed as [G,
 /// C/G*KH*KW, rows * OW], and contracts it group by group with the filter [G, F/G,

@@ -237,23 +237,9 @@ LogicalResult tlc::lowerGroupedConvToDirectTiles(RewriterBase &rewriter,
                                                  int64_t pixelAlign) {
   if (!canLowerGroupedConvDirect(op))
     return op.emitOpError("not a stride-1 convolution over a zero-filled output");
-  ConvShape shape = getConvShape(op);
-  if (rows <= 0 || shape.oh % rows != 0)
-    return op.emitOpError("convolution tile rows do not divide the output height");
-  auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
-  Value grouped = op.getInputs()[0];
-  Value input = ungroupChannels(rewriter, loc, grouped, 1);
-  Value filter = ungroupChannels(rewriter, loc, op.getInputs()[1], 0);
-  Value dest = tensor::EmptyOp::create(
-      rewriter, loc, ArrayRef<int64_t>{shape.n, shape.f, shape.oh, shape.ow}, shape.elementType);
-  Value result = buildDirectTiles(rewriter, loc, input, filter, dest, fill.getInputs()[0], shape,
-                                  rows, pixelAlign);
-  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-      op, op.getOutputs()[0].getType(), result,
-      ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-  eraseDeadProducers(rewriter, fill.getResult(0));
-  eraseDeadProducers(rewriter, grouped);
-  return success();
+  return lowerUngrouped(rewriter, op, rows,
+                        [&](Value input, Value filter, Value dest, Value fillValue) {
+                          return buildDirectTiles(rewriter, op.getLoc(), input, filter, dest,
+                                                  fillValue, getConvShape(op), rows, pixelAlign);
+                        });
 }
