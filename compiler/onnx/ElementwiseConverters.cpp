@@ -50,14 +50,10 @@ int64_t iadd(int64_t a, int64_t b) { return a + b; }
 int64_t isub(int64_t a, int64_t b) { return a - b; }
 int64_t imul(int64_t a, int64_t b) { return a * b; }
 int64_t idiv(int64_t a, int64_t b) { return b == 0 ? 0 : a / b; }
-int64_t imax(int64_t a, int64_t b) { return std::max(a, b); }
-int64_t imin(int64_t a, int64_t b) { return std::min(a, b); }
 double fadd(double a, double b) { return a + b; }
 double fsub(double a, double b) { return a - b; }
 double fmul(double a, double b) { return a * b; }
 double fdiv(double a, double b) { return a / b; }
-double fmax(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
-double fmin(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
 
 /// Pow: small constant integer exponents become multiplications (exact, and defined for
 /// negative bases, which LayerNorm decompositions square).
