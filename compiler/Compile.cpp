@@ -322,8 +322,18 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     if (!out)
       return emitError(fileLoc) << error;
     TimingScope llvmTiming = timing.nest("LLVM: translate, optimize, emit");
-    if (failed(target->serialize(*module, targetOptions, kind, out->os(), llvmTiming)))
-      return failure();
+    // The object writer seeks back to patch headers: into a pipe or a terminal (-o /dev/stdout)
+    // it would die with "Illegal seek", so such an output gets the object through memory.
+    if (out->os().supportsSeeking()) {
+      if (failed(target->serialize(*module, targetOptions, kind, out->os(), llvmTiming)))
+        return failure();
+    } else {
+      llvm::SmallVector<char, 0> buffer;
+      llvm::raw_svector_ostream os(buffer);
+      if (failed(target->serialize(*module, targetOptions, kind, os, llvmTiming)))
+        return failure();
+      out->os() << llvm::StringRef(buffer.data(), buffer.size());
+    }
     llvmTiming.stop();
     out->keep();
   }
