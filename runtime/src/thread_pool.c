@@ -1,6 +1,6 @@
 /* The thread pool behind generated parallel loops: one contiguous share per thread, idle
  * threads take from the others' shares, the caller joins. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT (Linux); implies POSIX 2008 */
 #include "tlc/runtime.h"
 
 #include <pthread.h>
@@ -215,7 +215,16 @@ int tlc_default_num_threads(void) {
     if (v >= 1)
       return v > TLC_MAX_THREADS ? TLC_MAX_THREADS : (int)v;
   }
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  long cores = 0;
+#ifdef __linux__
+  /* The cores this process may run on (taskset, a container's cpuset), not all online ones:
+   * more threads than that would take turns on the same cores at every parallel loop. */
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+    cores = CPU_COUNT(&allowed);
+#endif
+  if (cores < 1)
+    cores = sysconf(_SC_NPROCESSORS_ONLN);
   if (cores < 1)
     cores = 1;
   return cores > TLC_MAX_THREADS ? TLC_MAX_THREADS : (int)cores;

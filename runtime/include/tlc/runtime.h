@@ -90,7 +90,8 @@ typedef void (*tlc_parallel_body)(void *ctx, int64_t begin, int64_t end);
 
 typedef struct tlc_thread_pool tlc_thread_pool;
 
-/* TLC_NUM_THREADS if set to a positive number, else the number of online cores. */
+/* TLC_NUM_THREADS if set to a positive number, else the number of cores the process may run
+ * on (its CPU affinity on Linux: taskset, a container's cpuset; elsewhere the online cores). */
 int tlc_default_num_threads(void);
 
 /* Creates a pool of `num_threads` threads including the caller (num_threads - 1 workers);
