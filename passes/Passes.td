@@ -382,7 +382,8 @@ def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
   let summary = "Vectorize linalg ops along contiguous rows: multi-accumulator reductions, masked tails";
   let description = [{
     Generalizes each `linalg.copy` on buffers (a convolution's padding copy, a tile's copy-out)
-    and then rewrites each statically shaped `linalg.generic` on buffers whose innermost loop walks the
+    and then rewrites each `linalg.generic` on buffers with a static innermost extent (outer
+    loops may be dynamic, as in the last chunk tlc-parallelize-loops cuts) whose innermost loop walks the
     last, unit-stride dimension of every operand that it indexes (operands it does not index
     are read once per row and broadcast; map results must be loop dimensions or constants)
     and whose body is elementwise-mappable scalar code. Outer loops become `scf.for`; the row
@@ -394,7 +395,7 @@ def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
     elementwise row stores whole vectors. The last partial vector is masked. Ops whose
     innermost loop walks a strided dimension (e.g. a reduction over a non-last axis, left
     with a parallel innermost loop by tlc-interchange-loops, qualifies as elementwise instead),
-    elementwise rows shorter than one vector, dynamic shapes, index computations
+    elementwise rows shorter than one vector, a dynamic row length, index computations
     (`linalg.index`) and i1 buffers are left to `convert-linalg-to-loops`. A 1-D op marked
     `tlc.prefetch_next_row` (a row op's compute-bound pass, set by tl-lower-to-linalg) also
     prefetches, at each whole-vector step, the same columns of the next row of each operand

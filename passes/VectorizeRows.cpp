@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -65,16 +66,20 @@ bool initializedNotNaN(linalg::GenericOp op, unsigned init) {
   return fill && matchPattern(fill.getInputs()[0], m_Constant(&value)) && !value.getValue().isNaN();
 }
 
-/// Mechanism: whether `op` qualifies. Static shapes on buffers; every operand either indexes
+/// Mechanism: whether `op` qualifies. Buffers, a static row length; every operand either indexes
 /// the innermost loop in its last, unit-stride dimension (and nowhere else) or not at all; map
 /// results are loop dimensions or constants; the body is elementwise-mappable scalar code; for
 /// a reduction, each output is one recognized combiner applied to the accumulator.
 std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
-  if (!op.hasPureBufferSemantics() || op.hasDynamicShape() || op.getNumLoops() == 0)
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0)
     return std::nullopt;
   RowPlan plan;
   plan.inner = op.getNumLoops() - 1;
+  // Only the row needs a static length (whole vectors, the masked tail); outer loops may run
+  // to dynamic bounds, e.g. the last, shorter chunk tlc-parallelize-loops cuts.
   plan.extent = op.getStaticLoopRanges()[plan.inner];
+  if (ShapedType::isDynamic(plan.extent))
+    return std::nullopt;
   plan.reduction = op.getIteratorTypesArray()[plan.inner] == utils::IteratorType::reduction;
   if (!plan.reduction && plan.extent < lanes)
     return std::nullopt; // a short elementwise row: scalar code is as good
@@ -229,11 +234,11 @@ public:
       : op(op), plan(plan), lanes(lanes), accumulators(accumulators), loc(op.getLoc()) {}
 
   void emit(OpBuilder &b) {
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<Range, 4> ranges = cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
     SmallVector<Value> lbs, ubs, steps;
     for (unsigned d = 0; d < plan.inner; ++d) {
       lbs.push_back(index(b, 0));
-      ubs.push_back(index(b, ranges[d]));
+      ubs.push_back(getValueOrCreateConstantIndexOp(b, loc, ranges[d].size));
       steps.push_back(index(b, 1));
     }
     scf::buildLoopNest(b, loc, lbs, ubs, steps,

@@ -488,3 +488,31 @@ func.func @copy_rows(%x: memref<3x20xf32>, %padded: memref<5x22xf32>, %t: memref
   linalg.copy ins(%xt : memref<20x3xf32, strided<[1, 20]>>) outs(%t : memref<20x3xf32>)
   return
 }
+
+// -----
+
+// A chunk of a copy as tlc-parallelize-loops cuts it (the last chunk is shorter, so the
+// channel count is dynamic): only the row length must be static, the outer loop runs to the
+// view's dynamic size. A row of dynamic length is left as a generic.
+// CHECK-LABEL: func.func @dynamic_outer
+// CHECK-SAME: %{{[a-z0-9]+}}: index, %[[N:[a-z0-9]+]]: index
+// CHECK: %[[SRC:.+]] = memref.subview %{{.+}}[%{{.+}}, 0] [%[[N]], 20] [1, 1]
+// CHECK: %[[DST:.+]] = memref.subview %{{.+}}[%{{.+}}, 1] [%[[N]], 20] [1, 1]
+// CHECK: scf.for %[[R:.+]] = %{{.+}} to %[[N]] step
+// CHECK: %[[V:.+]] = vector.load %[[SRC]][%[[R]], %{{.+}}] : memref<?x20xf32, strided<[20, 1], offset: ?>>, vector<8xf32>
+// CHECK: vector.store %[[V]], %[[DST]][%[[R]], %{{.+}}]
+// CHECK: vector.maskedstore
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.+}} : memref<2x?xf32>)
+// CHECK: return
+func.func @dynamic_outer(%x: memref<9x20xf32>, %padded: memref<9x22xf32>, %i: index, %n: index,
+                         %y: memref<2x?xf32>, %z: memref<2x?xf32>) {
+  %src = memref.subview %x[%i, 0] [%n, 20] [1, 1]
+      : memref<9x20xf32> to memref<?x20xf32, strided<[20, 1], offset: ?>>
+  %dst = memref.subview %padded[%i, 1] [%n, 20] [1, 1]
+      : memref<9x22xf32> to memref<?x20xf32, strided<[22, 1], offset: ?>>
+  linalg.copy ins(%src : memref<?x20xf32, strided<[20, 1], offset: ?>>)
+              outs(%dst : memref<?x20xf32, strided<[22, 1], offset: ?>>)
+  linalg.copy ins(%y : memref<2x?xf32>) outs(%z : memref<2x?xf32>)
+  return
+}
