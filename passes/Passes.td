@@ -408,6 +408,9 @@ def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
            "the target's vector register width in bits (lanes = bits / 32)">,
     Option<"accumulators", "accumulators", "int64_t", /*default=*/"4",
            "independent vector accumulators per reduction output">,
+    Option<"minRow", "min-row", "int64_t", /*default=*/"0",
+           "shortest elementwise row vectorized, in elements (0: one whole vector); a shorter "
+           "one is a single masked step">,
   ];
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect",

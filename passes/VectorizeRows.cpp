@@ -70,7 +70,7 @@ bool initializedNotNaN(linalg::GenericOp op, unsigned init) {
 /// the innermost loop in its last, unit-stride dimension (and nowhere else) or not at all; map
 /// results are loop dimensions or constants; the body is elementwise-mappable scalar code; for
 /// a reduction, each output is one recognized combiner applied to the accumulator.
-std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
+std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes, int64_t minRow) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0)
     return std::nullopt;
   RowPlan plan;
@@ -81,7 +81,7 @@ std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes) {
   if (ShapedType::isDynamic(plan.extent))
     return std::nullopt;
   plan.reduction = op.getIteratorTypesArray()[plan.inner] == utils::IteratorType::reduction;
-  if (!plan.reduction && plan.extent < lanes)
+  if (!plan.reduction && plan.extent < (minRow > 0 ? minRow : lanes))
     return std::nullopt; // a short elementwise row: scalar code is as good
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -452,11 +452,12 @@ private:
       for (auto [i, v] : llvm::enumerate(results))
         storeColumn(nb, i, k, mask, v);
     };
-    scf::ForOp::create(b, loc, index(b, 0), index(b, full), index(b, lanes), ValueRange{},
-                       [&](OpBuilder &nb, Location, Value k, ValueRange) {
-                         step(nb, k, Value());
-                         scf::YieldOp::create(nb, loc);
-                       });
+    if (full) // a row shorter than a vector (plan.extent < lanes) is only its masked step
+      scf::ForOp::create(b, loc, index(b, 0), index(b, full), index(b, lanes), ValueRange{},
+                         [&](OpBuilder &nb, Location, Value k, ValueRange) {
+                           step(nb, k, Value());
+                           scf::YieldOp::create(nb, loc);
+                         });
     if (rest)
       step(b, index(b, full), tailMask(b, rest));
   }
@@ -624,7 +625,7 @@ struct TLCVectorizeRowsPass : tlc::impl::TLCVectorizeRowsBase<TLCVectorizeRowsPa
     }
     SmallVector<std::pair<linalg::GenericOp, RowPlan>, 4> work;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (std::optional<RowPlan> plan = analyze(op, lanes))
+      if (std::optional<RowPlan> plan = analyze(op, lanes, minRow))
         work.push_back({op, std::move(*plan)});
     });
     for (auto &[op, plan] : work) {
