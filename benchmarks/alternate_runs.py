@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Times compiled models in alternation with tlc-run, to compare builds on a noisy machine:
 each round runs every library once (`--repeat` timed calls after `--warmup`, tlc-run's
-median), and the report gives each library's median and minimum over the rounds.
+median), starting one library later than the round before, and the report gives each
+library's median and minimum over the rounds.
 
   benchmarks/alternate_runs.py --tlc-run build/bin/tlc-run --threads 1 --rounds 10 \\
       old.so:gelu new.so:gelu relu.so:relu
@@ -30,8 +31,11 @@ def main():
         path, _, name = spec.partition(":")
         libs.append((spec, path, name or os.path.splitext(os.path.basename(path))[0]))
     times = {spec: [] for spec, _, _ in libs}
-    for _ in range(args.rounds):
-        for spec, path, name in libs:
+    for r in range(args.rounds):
+        # Each round starts one library later: the position in a round biases its time (on
+        # the 2026-11-26 VM the first run of a round was 2-3% faster, and at 1 thread runs
+        # alternated between two speeds), so the libraries take the positions in turn.
+        for spec, path, name in libs[r % len(libs):] + libs[:r % len(libs)]:
             out = subprocess.run([args.tlc_run, path, "--name", name, "--repeat", str(args.repeat),
                                   "--warmup", str(args.warmup)],
                                  capture_output=True, text=True, env=env, check=True).stdout
