@@ -18,32 +18,35 @@ def fmt_ms(seconds):
     return "%.3g" % ms if ms < 1000 else "%.0f" % ms
 
 
+def run_median(case, framework, threads):
+    """A framework's median in one run of a case, or None where it did not run or failed."""
+    r = case["runs"].get("%s@%d" % (framework, threads))
+    return r.get("median") if r else None
+
+
 def summarize(runs, threads):
-    names = [c["name"] for c in runs[0]["cases"]]
     rows = []
-    for name in names:
+    for name in [c["name"] for c in runs[0]["cases"]]:
         cases = [next(c for c in r["cases"] if c["name"] == name) for r in runs]
-        key = "tlc@%d" % threads
-        present = [c for c in cases if key in c["runs"]]
+        present = [c for c in cases if run_median(c, "tlc", threads) is not None]
         if not present:
             continue
-        tlc = statistics.median(c["runs"][key]["median"] for c in present)
-        frac = statistics.median(c["runs"][key].get("fraction_of_peak") or 0 for c in present)
-        others, ratios = [], []
-        for fw in FRAMEWORKS:
-            k = "%s@%d" % (fw, threads)
-            vals = [c["runs"][k]["median"] for c in present if k in c["runs"]]
-            others.append(fmt_ms(statistics.median(vals)) if vals else "-")
-        for c in present:
-            best = min((c["runs"]["%s@%d" % (fw, threads)]["median"] for fw in FRAMEWORKS
-                        if "%s@%d" % (fw, threads) in c["runs"]), default=None)
-            if best:
-                ratios.append(best / c["runs"][key]["median"])
+        tlc = [run_median(c, "tlc", threads) for c in present]
+        # Per run, each other framework's median (None where it has none).
+        others = [[run_median(c, fw, threads) for fw in FRAMEWORKS] for c in present]
+        cells = []
+        for i in range(len(FRAMEWORKS)):
+            vals = [o[i] for o in others if o[i] is not None]
+            cells.append(fmt_ms(statistics.median(vals)) if vals else "-")
+        ratios = [min(v for v in o if v is not None) / t
+                  for t, o in zip(tlc, others) if any(v is not None for v in o)]
         ratio = ("%.2fx (%.2f-%.2f)" % (statistics.median(ratios), min(ratios), max(ratios))
                  if ratios else "-")
-        rows.append("| %s | %s | %s | %s | %s | %d%% | %s |" % (
-            cases[0]["label"], fmt_ms(tlc), others[0], others[1], others[2], round(frac * 100),
-            ratio))
+        fracs = [c["runs"]["tlc@%d" % threads].get("fraction_of_peak") for c in present]
+        fracs = [f for f in fracs if f is not None]
+        frac = "%d%%" % round(100 * statistics.median(fracs)) if fracs else "-"
+        rows.append("| %s | %s | %s | %s | %s |" % (
+            cases[0]["label"], fmt_ms(statistics.median(tlc)), " | ".join(cells), frac, ratio))
     return rows
 
 

@@ -383,8 +383,8 @@ def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
   let description = [{
     Generalizes each `linalg.copy` on buffers (a convolution's padding copy, a tile's copy-out)
     and then rewrites each `linalg.generic` on buffers with a static innermost extent (outer
-    loops may be dynamic, as in the last chunk tlc-parallelize-loops cuts) whose innermost loop walks the
-    last, unit-stride dimension of every operand that it indexes (operands it does not index
+    loops may be dynamic, as in the last chunk tlc-parallelize-loops cuts) whose innermost
+    loop walks the last, unit-stride dimension of every operand that it indexes (operands it does not index
     are read once per row and broadcast; map results must be loop dimensions or constants)
     and whose body is elementwise-mappable scalar code. Outer loops become `scf.for`; the row
     is strip-mined by `vector-bits`/32 lanes. A reduction along the row (each output one

@@ -234,7 +234,8 @@ public:
       : op(op), plan(plan), lanes(lanes), accumulators(accumulators), loc(op.getLoc()) {}
 
   void emit(OpBuilder &b) {
-    SmallVector<Range, 4> ranges = cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
+    SmallVector<Range, 4> ranges =
+        cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
     SmallVector<Value> lbs, ubs, steps;
     for (unsigned d = 0; d < plan.inner; ++d) {
       lbs.push_back(index(b, 0));

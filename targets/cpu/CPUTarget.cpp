@@ -80,9 +80,10 @@ public:
     rows.vectorBits = regs.bits;
     // With AVX-512's mask registers a masked load or store is one instruction, so rows of
     // 4-15 floats (the 7x7 and 14x14 stages' padding copies) take one masked step instead of
-    // LLVM's scalar moves: mobilenet_v2 -3 to -4%, resnet18 -1.5 to -2.5% on Zen 5. Narrower
-    // targets keep whole-vector rows (not measured there; AVX2 has no mask registers, and
-    // its vmaskmov stores are slow on several x86 cores).
+    // LLVM's scalar moves (with the dynamic-chunk change, mobilenet_v2 and resnet18 5-8%
+    // faster on Zen 5; README, Performance). Narrower targets keep whole-vector rows (not
+    // measured there; AVX2 has no mask registers, and its vmaskmov stores are slow on several
+    // x86 cores).
     if (regs.bits >= 512)
       rows.minRow = 4;
     pm.addNestedPass<func::FuncOp>(createTLCVectorizeRows(rows));
