@@ -15,6 +15,9 @@ PKGS=(
   # libraries: ONNX protobuf classes, FlatBuffers, oneDNN (the CPU reference)
   libonnx-dev libprotobuf-dev protobuf-compiler libflatbuffers-dev flatbuffers-compiler libdnnl-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
+  # GPU: lavapipe + loader + headers + validation layer for the Vulkan runtime's tests; SPIR-V
+  # tools (spirv-as/val); SPIRV-Cross for the Metal target's SPIR-V -> MSL
+  mesa-vulkan-drivers libvulkan1 libvulkan-dev spirv-tools vulkan-validationlayers spirv-cross libspirv-cross-c-shared-dev
 )
 
 SUDO=""
