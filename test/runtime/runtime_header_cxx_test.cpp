@@ -1,4 +1,5 @@
-// Checks that tlc/runtime.h is usable from C++ (extern "C" linkage, no C-only constructs).
+// Checks that tlc/runtime.h and tlc/gpu.h are usable from C++ (extern "C" linkage, no C-only constructs).
+#include "tlc/gpu.h"
 #include "tlc/runtime.h"
 
 #include <cstdio>
@@ -14,6 +15,14 @@ int main() {
   if (tlc_check_abi(TLC_ABI_VERSION) != TLC_STATUS_OK ||
       std::strcmp(tlc_dtype_name(TLC_DTYPE_BF16), "bf16") != 0) {
     std::fprintf(stderr, "runtime-header-cxx: FAILED: ABI/dtype queries from C++\n");
+    return 1;
+  }
+  // The GPU API links with C linkage; Metal off Apple answers without a device.
+  tlc_gpu_context *ctx = nullptr;
+  char message[128];
+  tlc_status metal = tlc_gpu_context_create(TLC_GPU_BACKEND_METAL, 0, &ctx, message, sizeof message);
+  if (metal != TLC_STATUS_UNSUPPORTED || ctx != nullptr) {
+    std::fprintf(stderr, "runtime-header-cxx: FAILED: tlc_gpu_context_create from C++\n");
     return 1;
   }
   std::printf("runtime-header-cxx: ok\n");
