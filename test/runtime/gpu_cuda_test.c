@@ -65,13 +65,32 @@ int main(int argc, char **argv) {
            tlc_status_string(status), message);
     check_no_driver(status, ctx, message);
   } else {
+    /* Under test/runtime/gpu/fake_cuda.c, whose bookkeeping says whether every call popped the
+     * context it pushed and everything made was freed. */
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    int (*depth)(void) = NULL, (*retained)(void) = NULL;
+    long (*live)(void) = NULL;
+    if (driver) {
+      *(void **)&depth = dlsym(driver, "fake_cuda_depth");
+      *(void **)&retained = dlsym(driver, "fake_cuda_retained");
+      *(void **)&live = dlsym(driver, "fake_cuda_live");
+    }
     printf("CUDA device: %s\n", tlc_gpu_device_name(ctx));
     CHECK(tlc_gpu_context_backend(ctx) == TLC_GPU_BACKEND_CUDA);
     two_kernels t;
     two_kernels_init(&t, TLC_GPU_BACKEND_CUDA, ptx, ptx_size, "sm_80 ptx 7.8");
     run_two_kernels(ctx, &t.program);
     check_bad_ptx(ctx, ptx, ptx_size);
+    if (depth)
+      CHECK(depth() == 0);
     tlc_gpu_context_destroy(ctx);
+    if (depth && retained && live) {
+      printf("fake driver after destroy: %d pushed, %d retained, %ld live objects\n", depth(),
+             retained(), live());
+      CHECK(depth() == 0 && retained() == 0 && live() == 0);
+    }
+    if (driver)
+      dlclose(driver);
   }
   free(ptx);
   if (failures)
