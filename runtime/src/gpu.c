@@ -164,9 +164,7 @@ void tlc_gpu_context_destroy(tlc_gpu_context *ctx) {
 
 const char *tlc_gpu_last_error(const tlc_gpu_context *ctx) { return ctx ? ctx->error : ""; }
 
-const char *tlc_gpu_device_name(const tlc_gpu_context *ctx) {
-  return ctx ? ctx->device_name : "";
-}
+const char *tlc_gpu_device_name(const tlc_gpu_context *ctx) { return ctx ? ctx->device_name : ""; }
 
 tlc_gpu_backend tlc_gpu_context_backend(const tlc_gpu_context *ctx) {
   return ctx ? ctx->backend : (tlc_gpu_backend)0;
@@ -178,7 +176,8 @@ tlc_status tlc_gpu_buffer_create(tlc_gpu_context *ctx, size_t size, tlc_gpu_buff
   if (!ctx)
     return TLC_STATUS_INVALID_ARGUMENT;
   if (!out_buffer)
-    return tlc_gpu_fail(ctx, TLC_STATUS_INVALID_ARGUMENT, "tlc_gpu_buffer_create: out_buffer is NULL");
+    return tlc_gpu_fail(ctx, TLC_STATUS_INVALID_ARGUMENT,
+                        "tlc_gpu_buffer_create: out_buffer is NULL");
   *out_buffer = NULL;
   tlc_gpu_buffer *buffer = calloc(1, sizeof *buffer);
   if (!buffer)
@@ -423,9 +422,8 @@ static tlc_status copy_program(tlc_gpu_model *model, const tlc_gpu_program *src)
   tlc_gpu_arg *args = calloc(num_args ? num_args : 1, sizeof *args);
   tlc_gpu_kernel *kernels = src->num_kernels ? calloc(src->num_kernels, sizeof *kernels) : NULL;
   model->arg_buffers = calloc(num_args ? num_args : 1, sizeof *model->arg_buffers);
-  int ok = args && model->arg_buffers && p->name && p->target &&
-           (kernels || !src->num_kernels) && (p->input_sizes || !src->num_inputs) &&
-           (p->output_sizes || !src->num_outputs);
+  int ok = args && model->arg_buffers && p->name && p->target && (kernels || !src->num_kernels) &&
+           (p->input_sizes || !src->num_inputs) && (p->output_sizes || !src->num_outputs);
   if (kernels) {
     tlc_gpu_arg *next = args;
     for (uint32_t k = 0; k < src->num_kernels; ++k) {
@@ -508,8 +506,8 @@ static tlc_status check_run_buffer(tlc_gpu_model *model, const tlc_gpu_buffer *b
   const char *name = model->program.name;
   if (!buffer)
     return tlc_gpu_fail(ctx, TLC_STATUS_INVALID_ARGUMENT,
-                        "tlc_gpu_model_run(%s): %s %u is NULL (the program needs %llu bytes)",
-                        name, what, index, (unsigned long long)needed);
+                        "tlc_gpu_model_run(%s): %s %u is NULL (the program needs %llu bytes)", name,
+                        what, index, (unsigned long long)needed);
   if (buffer->ctx != ctx)
     return tlc_gpu_fail(ctx, TLC_STATUS_INVALID_ARGUMENT,
                         "tlc_gpu_model_run(%s): %s %u belongs to another context", name, what,

@@ -1,4 +1,5 @@
-/* The CUDA backend: the driver API from libcuda.so.1 loaded at run time, PTX JIT-compiled on load. */
+/* The CUDA backend: the driver API from libcuda.so.1 loaded at run time, PTX JIT-compiled on load.
+ */
 #include "gpu_internal.h"
 
 #include <stdint.h>
@@ -49,45 +50,44 @@ enum {
 
 /* Entry points and the exported symbol each comes from: the versioned names cuda.h maps the
  * plain ones to (cuMemAlloc -> cuMemAlloc_v2, ...), so the ABI is the 64-bit one. */
-#define TLC_CUDA_FUNCTIONS(X)                                                                    \
-  X(cuInit, "cuInit", (unsigned flags))                                                          \
-  X(cuDriverGetVersion, "cuDriverGetVersion", (int *version))                                    \
-  X(cuDeviceGetCount, "cuDeviceGetCount", (int *count))                                          \
-  X(cuDeviceGet, "cuDeviceGet", (CUdevice * device, int ordinal))                                \
-  X(cuDeviceGetName, "cuDeviceGetName", (char *name, int length, CUdevice device))               \
-  X(cuDeviceGetAttribute, "cuDeviceGetAttribute", (int *value, int attribute, CUdevice device))  \
-  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CUcontext * ctx, CUdevice device))    \
-  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (CUdevice device))                \
-  X(cuCtxPushCurrent, "cuCtxPushCurrent_v2", (CUcontext ctx))                                    \
-  X(cuCtxPopCurrent, "cuCtxPopCurrent_v2", (CUcontext * ctx))                                    \
-  X(cuModuleLoadDataEx, "cuModuleLoadDataEx",                                                    \
-    (CUmodule * module, const void *image, unsigned count, CUjit_option *options,                \
-     void **values))                                                                             \
-  X(cuModuleUnload, "cuModuleUnload", (CUmodule module))                                         \
-  X(cuModuleGetFunction, "cuModuleGetFunction",                                                  \
-    (CUfunction * function, CUmodule module, const char *name))                                  \
-  X(cuFuncSetAttribute, "cuFuncSetAttribute", (CUfunction function, int attribute, int value))   \
-  X(cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr * pointer, size_t size))                           \
-  X(cuMemFree, "cuMemFree_v2", (CUdeviceptr pointer))                                            \
-  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                                                   \
-    (CUdeviceptr dst, const void *src, size_t size, CUstream stream))                            \
-  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                                                   \
-    (void *dst, CUdeviceptr src, size_t size, CUstream stream))                                  \
-  X(cuStreamCreate, "cuStreamCreate", (CUstream * stream, unsigned flags))                       \
-  X(cuStreamDestroy, "cuStreamDestroy_v2", (CUstream stream))                                    \
-  X(cuStreamSynchronize, "cuStreamSynchronize", (CUstream stream))                               \
-  X(cuLaunchKernel, "cuLaunchKernel",                                                            \
-    (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, \
-     unsigned shared, CUstream stream, void **params, void **extra))                             \
-  X(cuEventCreate, "cuEventCreate", (CUevent * event, unsigned flags))                           \
-  X(cuEventDestroy, "cuEventDestroy_v2", (CUevent event))                                        \
-  X(cuEventRecord, "cuEventRecord", (CUevent event, CUstream stream))                            \
-  X(cuEventSynchronize, "cuEventSynchronize", (CUevent event))                                   \
-  X(cuEventElapsedTime, "cuEventElapsedTime", (float *ms, CUevent start, CUevent end))           \
-  X(cuGetErrorName, "cuGetErrorName", (CUresult error, const char **name))                       \
+#define TLC_CUDA_FUNCTIONS(X)                                                                      \
+  X(cuInit, "cuInit", (unsigned flags))                                                            \
+  X(cuDriverGetVersion, "cuDriverGetVersion", (int *version))                                      \
+  X(cuDeviceGetCount, "cuDeviceGetCount", (int *count))                                            \
+  X(cuDeviceGet, "cuDeviceGet", (CUdevice * device, int ordinal))                                  \
+  X(cuDeviceGetName, "cuDeviceGetName", (char *name, int length, CUdevice device))                 \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute", (int *value, int attribute, CUdevice device))    \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CUcontext * ctx, CUdevice device))      \
+  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (CUdevice device))                  \
+  X(cuCtxPushCurrent, "cuCtxPushCurrent_v2", (CUcontext ctx))                                      \
+  X(cuCtxPopCurrent, "cuCtxPopCurrent_v2", (CUcontext * ctx))                                      \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx",                                                      \
+    (CUmodule * module, const void *image, unsigned count, CUjit_option *options, void **values))  \
+  X(cuModuleUnload, "cuModuleUnload", (CUmodule module))                                           \
+  X(cuModuleGetFunction, "cuModuleGetFunction",                                                    \
+    (CUfunction * function, CUmodule module, const char *name))                                    \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute", (CUfunction function, int attribute, int value))     \
+  X(cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr * pointer, size_t size))                             \
+  X(cuMemFree, "cuMemFree_v2", (CUdeviceptr pointer))                                              \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                                                     \
+    (CUdeviceptr dst, const void *src, size_t size, CUstream stream))                              \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                                                     \
+    (void *dst, CUdeviceptr src, size_t size, CUstream stream))                                    \
+  X(cuStreamCreate, "cuStreamCreate", (CUstream * stream, unsigned flags))                         \
+  X(cuStreamDestroy, "cuStreamDestroy_v2", (CUstream stream))                                      \
+  X(cuStreamSynchronize, "cuStreamSynchronize", (CUstream stream))                                 \
+  X(cuLaunchKernel, "cuLaunchKernel",                                                              \
+    (CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,   \
+     unsigned shared, CUstream stream, void **params, void **extra))                               \
+  X(cuEventCreate, "cuEventCreate", (CUevent * event, unsigned flags))                             \
+  X(cuEventDestroy, "cuEventDestroy_v2", (CUevent event))                                          \
+  X(cuEventRecord, "cuEventRecord", (CUevent event, CUstream stream))                              \
+  X(cuEventSynchronize, "cuEventSynchronize", (CUevent event))                                     \
+  X(cuEventElapsedTime, "cuEventElapsedTime", (float *ms, CUevent start, CUevent end))             \
+  X(cuGetErrorName, "cuGetErrorName", (CUresult error, const char **name))                         \
   X(cuGetErrorString, "cuGetErrorString", (CUresult error, const char **text))
 
-#define TLC_CUDA_DECLARE(name, symbol, params) CUresult (*name) params;
+#define TLC_CUDA_DECLARE(name, symbol, params) CUresult(*name) params;
 
 typedef struct tlc_cuda_context {
   void *library;
@@ -103,7 +103,7 @@ typedef struct tlc_cuda_model {
   CUmodule module;
   CUfunction *functions;
   CUevent start, stop;
-  int timed; /* a run has recorded the events */
+  int timed;             /* a run has recorded the events */
   CUdeviceptr *pointers; /* per-run scratch: one per argument */
   void **params;         /* &pointers[i], as cuLaunchKernel wants them */
 } tlc_cuda_model;
@@ -156,10 +156,10 @@ static tlc_status open_driver(tlc_gpu_context *ctx, tlc_cuda_context *cu) {
   if (!cu->library)
     return tlc_gpu_fail(ctx, TLC_STATUS_UNSUPPORTED,
                         "no CUDA driver: libcuda.so.1 could not be loaded (%s)", why);
-#define TLC_CUDA_LOAD(name, symbol, params)                                                       \
-  tlc_gpu_library_symbol(cu->library, symbol, &cu->name);                                        \
-  if (!cu->name)                                                                                 \
-    return tlc_gpu_fail(ctx, TLC_STATUS_UNSUPPORTED,                                             \
+#define TLC_CUDA_LOAD(name, symbol, params)                                                        \
+  tlc_gpu_library_symbol(cu->library, symbol, &cu->name);                                          \
+  if (!cu->name)                                                                                   \
+    return tlc_gpu_fail(ctx, TLC_STATUS_UNSUPPORTED,                                               \
                         "the CUDA driver (libcuda.so.1) has no %s: it is too old", symbol);
   TLC_CUDA_FUNCTIONS(TLC_CUDA_LOAD)
 #undef TLC_CUDA_LOAD
@@ -190,10 +190,8 @@ static tlc_status open_device(tlc_gpu_context *ctx, tlc_cuda_context *cu, int de
   if (cu->cuDeviceGetName(ctx->device_name, (int)sizeof ctx->device_name, cu->device) !=
       CUDA_SUCCESS)
     snprintf(ctx->device_name, sizeof ctx->device_name, "CUDA device %d", device_index);
-  cu->cuDeviceGetAttribute(&cu->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                           cu->device);
-  cu->cuDeviceGetAttribute(&cu->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                           cu->device);
+  cu->cuDeviceGetAttribute(&cu->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cu->device);
+  cu->cuDeviceGetAttribute(&cu->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cu->device);
   result = cu->cuDevicePrimaryCtxRetain(&cu->context, cu->device);
   if (result != CUDA_SUCCESS)
     return cuda_fail(ctx, TLC_STATUS_UNSUPPORTED, "cuDevicePrimaryCtxRetain", result);
@@ -246,8 +244,8 @@ static tlc_status cuda_synchronize(tlc_gpu_context *ctx) {
   /* Errors of kernels already launched (an illegal address, ...) surface here. */
   CUresult result = cu->cuStreamSynchronize(cu->stream);
   if (result != CUDA_SUCCESS)
-    status = cuda_fail(ctx, TLC_STATUS_INTERNAL, "waiting for the GPU (cuStreamSynchronize)",
-                       result);
+    status =
+        cuda_fail(ctx, TLC_STATUS_INTERNAL, "waiting for the GPU (cuStreamSynchronize)", result);
   return leave(ctx, status);
 }
 
@@ -287,13 +285,13 @@ static tlc_status cuda_buffer_upload(tlc_gpu_context *ctx, tlc_gpu_buffer *buffe
     return status;
   /* On the model's stream: after the runs before it; then waited for, as `src` is the
    * caller's (pageable) memory. */
-  CUresult result = cu->cuMemcpyHtoDAsync((CUdeviceptr)buffer->handle + offset, src, size,
-                                          cu->stream);
+  CUresult result =
+      cu->cuMemcpyHtoDAsync((CUdeviceptr)buffer->handle + offset, src, size, cu->stream);
   if (result == CUDA_SUCCESS)
     result = cu->cuStreamSynchronize(cu->stream);
   if (result != CUDA_SUCCESS)
-    status = cuda_fail(ctx, TLC_STATUS_INTERNAL, "tlc_gpu_buffer_upload (cuMemcpyHtoDAsync)",
-                       result);
+    status =
+        cuda_fail(ctx, TLC_STATUS_INTERNAL, "tlc_gpu_buffer_upload (cuMemcpyHtoDAsync)", result);
   return leave(ctx, status);
 }
 
@@ -303,13 +301,13 @@ static tlc_status cuda_buffer_download(tlc_gpu_context *ctx, const tlc_gpu_buffe
   tlc_status status = enter(ctx);
   if (status != TLC_STATUS_OK)
     return status;
-  CUresult result = cu->cuMemcpyDtoHAsync(dst, (CUdeviceptr)buffer->handle + offset, size,
-                                          cu->stream);
+  CUresult result =
+      cu->cuMemcpyDtoHAsync(dst, (CUdeviceptr)buffer->handle + offset, size, cu->stream);
   if (result == CUDA_SUCCESS)
     result = cu->cuStreamSynchronize(cu->stream);
   if (result != CUDA_SUCCESS)
-    status = cuda_fail(ctx, TLC_STATUS_INTERNAL, "tlc_gpu_buffer_download (cuMemcpyDtoHAsync)",
-                       result);
+    status =
+        cuda_fail(ctx, TLC_STATUS_INTERNAL, "tlc_gpu_buffer_download (cuMemcpyDtoHAsync)", result);
   return leave(ctx, status);
 }
 
@@ -381,8 +379,8 @@ static tlc_status load(tlc_gpu_model *model, const tlc_gpu_program *program) {
   const char *ptx = program->code;
   if (ptx[program->code_size] != '\0')
     return tlc_gpu_fail(ctx, TLC_STATUS_INVALID_ARGUMENT,
-                        "program '%s': its PTX is not NUL-terminated at code_size (%llu)",
-                        p->name, (unsigned long long)program->code_size);
+                        "program '%s': its PTX is not NUL-terminated at code_size (%llu)", p->name,
+                        (unsigned long long)program->code_size);
   char error_log[TLC_CUDA_JIT_LOG_SIZE] = "", info_log[TLC_CUDA_JIT_LOG_SIZE] = "";
   CUjit_option options[4] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
                              CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
@@ -406,9 +404,9 @@ static tlc_status load(tlc_gpu_model *model, const tlc_gpu_program *program) {
     if (result != CUDA_SUCCESS)
       return cuda_fail(ctx, TLC_STATUS_INTERNAL, "cuModuleGetFunction", result);
     if (kernel->shared_bytes > TLC_CUDA_DEFAULT_DYNAMIC_SHARED) {
-      result = cu->cuFuncSetAttribute(m->functions[k],
-                                      CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                      (int)kernel->shared_bytes);
+      result =
+          cu->cuFuncSetAttribute(m->functions[k], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 (int)kernel->shared_bytes);
       if (result != CUDA_SUCCESS) {
         char what[256];
         snprintf(what, sizeof what,
@@ -458,6 +456,7 @@ static tlc_status cuda_model_run(tlc_gpu_model *model, tlc_gpu_buffer *const *ar
   tlc_status status = enter(ctx);
   if (status != TLC_STATUS_OK)
     return status;
+  m->timed = 0; /* until this run's stop event is recorded */
   CUresult result = cu->cuEventRecord(m->start, cu->stream);
   uint32_t slot = 0;
   for (uint32_t k = 0; k < p->num_kernels && result == CUDA_SUCCESS; ++k) {
@@ -468,11 +467,10 @@ static tlc_status cuda_model_run(tlc_gpu_model *model, tlc_gpu_buffer *const *ar
       m->pointers[slot] = (CUdeviceptr)args[slot]->handle + kernel->args[a].offset;
       m->params[slot] = &m->pointers[slot];
     }
-    result = cu->cuLaunchKernel(m->functions[k], kernel->grid[0], kernel->grid[1],
-                                kernel->grid[2], kernel->block[0], kernel->block[1],
-                                kernel->block[2], kernel->shared_bytes, cu->stream,
-                                kernel->num_args ? &m->params[slot - kernel->num_args] : NULL,
-                                NULL);
+    result = cu->cuLaunchKernel(
+        m->functions[k], kernel->grid[0], kernel->grid[1], kernel->grid[2], kernel->block[0],
+        kernel->block[1], kernel->block[2], kernel->shared_bytes, cu->stream,
+        kernel->num_args ? &m->params[slot - kernel->num_args] : NULL, NULL);
     if (result != CUDA_SUCCESS) {
       char what[256];
       snprintf(what, sizeof what,

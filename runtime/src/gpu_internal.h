@@ -1,4 +1,5 @@
-/* What gpu.c (the backend-independent half of tlc/gpu.h) shares with the CUDA and Vulkan backends. */
+/* What gpu.c (the backend-independent half of tlc/gpu.h) shares with the CUDA and Vulkan backends.
+ */
 #ifndef TLC_GPU_INTERNAL_H
 #define TLC_GPU_INTERNAL_H
 
@@ -20,8 +21,8 @@ typedef struct tlc_gpu_backend_ops {
   void (*buffer_destroy)(tlc_gpu_context *ctx, tlc_gpu_buffer *buffer);
   tlc_status (*buffer_upload)(tlc_gpu_context *ctx, tlc_gpu_buffer *buffer, size_t offset,
                               const void *src, size_t size);
-  tlc_status (*buffer_download)(tlc_gpu_context *ctx, const tlc_gpu_buffer *buffer,
-                                size_t offset, void *dst, size_t size);
+  tlc_status (*buffer_download)(tlc_gpu_context *ctx, const tlc_gpu_buffer *buffer, size_t offset,
+                                void *dst, size_t size);
   tlc_status (*synchronize)(tlc_gpu_context *ctx);
   /* Compiles model->program's code; the constants are already in model->constants. On failure
    * frees what it made and leaves model->impl NULL. */
@@ -63,7 +64,8 @@ struct tlc_gpu_model {
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 3, 4)))
 #endif
-tlc_status tlc_gpu_fail(tlc_gpu_context *ctx, tlc_status status, const char *format, ...);
+tlc_status
+tlc_gpu_fail(tlc_gpu_context *ctx, tlc_status status, const char *format, ...);
 
 /* dlopen/dlsym behind one name so the backends need no platform #ifs. On failure `error` (may
  * be NULL) receives the loader's reason. dlsym's object pointer is converted to a function

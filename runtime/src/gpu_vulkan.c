@@ -172,10 +172,12 @@ static tlc_status create_instance(tlc_gpu_context *ctx, tlc_vk_context *vk) {
   TLC_VK_INSTANCE_FUNCTIONS(TLC_VK_LOAD_INSTANCE)
 #undef TLC_VK_LOAD_INSTANCE
   if (validate) {
-    vk->vkCreateDebugUtilsMessengerEXT = (PFN_vkCreateDebugUtilsMessengerEXT)
-        vk->vkGetInstanceProcAddr(vk->instance, "vkCreateDebugUtilsMessengerEXT");
-    vk->vkDestroyDebugUtilsMessengerEXT = (PFN_vkDestroyDebugUtilsMessengerEXT)
-        vk->vkGetInstanceProcAddr(vk->instance, "vkDestroyDebugUtilsMessengerEXT");
+    vk->vkCreateDebugUtilsMessengerEXT =
+        (PFN_vkCreateDebugUtilsMessengerEXT)vk->vkGetInstanceProcAddr(
+            vk->instance, "vkCreateDebugUtilsMessengerEXT");
+    vk->vkDestroyDebugUtilsMessengerEXT =
+        (PFN_vkDestroyDebugUtilsMessengerEXT)vk->vkGetInstanceProcAddr(
+            vk->instance, "vkDestroyDebugUtilsMessengerEXT");
     if (!vk->vkCreateDebugUtilsMessengerEXT || !vk->vkDestroyDebugUtilsMessengerEXT)
       return tlc_gpu_fail(ctx, TLC_STATUS_UNSUPPORTED,
                           "TLC_VULKAN_VALIDATE=1 but VK_EXT_debug_utils has no entry points");
@@ -401,7 +403,8 @@ static tlc_status make_buffer(tlc_gpu_context *ctx, VkDeviceSize size, int host,
   vk->vkGetBufferMemoryRequirements(vk->device, out->buffer, &needs);
   uint32_t type = UINT32_MAX;
   if (host) {
-    type = find_memory_type(vk, needs.memoryTypeBits, visible | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, 0);
+    type =
+        find_memory_type(vk, needs.memoryTypeBits, visible | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, 0);
     if (type == UINT32_MAX)
       type = find_memory_type(vk, needs.memoryTypeBits, visible, 0);
   } else {
@@ -499,15 +502,15 @@ static tlc_status staging_copy(tlc_gpu_context *ctx, VkBuffer device, VkDeviceSi
   VkResult result = vk->vkBeginCommandBuffer(vk->transfer_commands, &begin);
   if (result != VK_SUCCESS)
     return tlc_vk_fail(ctx, TLC_STATUS_INTERNAL, "vkBeginCommandBuffer", result);
-  VkMemoryBarrier before = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                            .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                            .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
+  VkMemoryBarrier before = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
   vk->vkCmdPipelineBarrier(vk->transfer_commands,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                            VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, NULL, 0, NULL);
-  VkBufferCopy region = {.srcOffset = to_device ? 0 : offset,
-                         .dstOffset = to_device ? offset : 0,
-                         .size = size};
+  VkBufferCopy region = {
+      .srcOffset = to_device ? 0 : offset, .dstOffset = to_device ? offset : 0, .size = size};
   vk->vkCmdCopyBuffer(vk->transfer_commands, to_device ? vk->staging : device,
                       to_device ? device : vk->staging, 1, &region);
   VkMemoryBarrier after = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,

@@ -1,4 +1,5 @@
-/* The Vulkan backend's shared state: its entry points (loaded at run time), context, buffers, runs. */
+/* The Vulkan backend's shared state: its entry points (loaded at run time), context, buffers, runs.
+ */
 #ifndef TLC_GPU_VULKAN_H
 #define TLC_GPU_VULKAN_H
 
@@ -8,68 +9,68 @@
 #include "gpu_internal.h"
 
 /* Entry points by the level they are loaded at; X(name) expands once per function. */
-#define TLC_VK_GLOBAL_FUNCTIONS(X)                                                               \
-  X(vkCreateInstance)                                                                            \
-  X(vkEnumerateInstanceLayerProperties)                                                          \
+#define TLC_VK_GLOBAL_FUNCTIONS(X)                                                                 \
+  X(vkCreateInstance)                                                                              \
+  X(vkEnumerateInstanceLayerProperties)                                                            \
   X(vkEnumerateInstanceExtensionProperties)
 
-#define TLC_VK_INSTANCE_FUNCTIONS(X)                                                             \
-  X(vkDestroyInstance)                                                                           \
-  X(vkEnumeratePhysicalDevices)                                                                  \
-  X(vkGetPhysicalDeviceProperties)                                                               \
-  X(vkGetPhysicalDeviceFeatures)                                                                 \
-  X(vkGetPhysicalDeviceQueueFamilyProperties)                                                    \
-  X(vkGetPhysicalDeviceMemoryProperties)                                                         \
-  X(vkCreateDevice)                                                                              \
+#define TLC_VK_INSTANCE_FUNCTIONS(X)                                                               \
+  X(vkDestroyInstance)                                                                             \
+  X(vkEnumeratePhysicalDevices)                                                                    \
+  X(vkGetPhysicalDeviceProperties)                                                                 \
+  X(vkGetPhysicalDeviceFeatures)                                                                   \
+  X(vkGetPhysicalDeviceQueueFamilyProperties)                                                      \
+  X(vkGetPhysicalDeviceMemoryProperties)                                                           \
+  X(vkCreateDevice)                                                                                \
   X(vkGetDeviceProcAddr)
 
-#define TLC_VK_DEVICE_FUNCTIONS(X)                                                               \
-  X(vkDestroyDevice)                                                                             \
-  X(vkGetDeviceQueue)                                                                            \
-  X(vkDeviceWaitIdle)                                                                            \
-  X(vkCreateBuffer)                                                                              \
-  X(vkDestroyBuffer)                                                                             \
-  X(vkGetBufferMemoryRequirements)                                                               \
-  X(vkAllocateMemory)                                                                            \
-  X(vkFreeMemory)                                                                                \
-  X(vkBindBufferMemory)                                                                          \
-  X(vkMapMemory)                                                                                 \
-  X(vkUnmapMemory)                                                                               \
-  X(vkCreateShaderModule)                                                                        \
-  X(vkDestroyShaderModule)                                                                       \
-  X(vkCreateDescriptorSetLayout)                                                                 \
-  X(vkDestroyDescriptorSetLayout)                                                                \
-  X(vkCreatePipelineLayout)                                                                      \
-  X(vkDestroyPipelineLayout)                                                                     \
-  X(vkCreateComputePipelines)                                                                    \
-  X(vkDestroyPipeline)                                                                           \
-  X(vkCreateDescriptorPool)                                                                      \
-  X(vkDestroyDescriptorPool)                                                                     \
-  X(vkResetDescriptorPool)                                                                       \
-  X(vkAllocateDescriptorSets)                                                                    \
-  X(vkUpdateDescriptorSets)                                                                      \
-  X(vkCreateCommandPool)                                                                         \
-  X(vkDestroyCommandPool)                                                                        \
-  X(vkAllocateCommandBuffers)                                                                    \
-  X(vkFreeCommandBuffers)                                                                        \
-  X(vkBeginCommandBuffer)                                                                        \
-  X(vkEndCommandBuffer)                                                                          \
-  X(vkResetCommandBuffer)                                                                        \
-  X(vkCmdBindPipeline)                                                                           \
-  X(vkCmdBindDescriptorSets)                                                                     \
-  X(vkCmdDispatch)                                                                               \
-  X(vkCmdPipelineBarrier)                                                                        \
-  X(vkCmdCopyBuffer)                                                                             \
-  X(vkCmdResetQueryPool)                                                                         \
-  X(vkCmdWriteTimestamp)                                                                         \
-  X(vkCreateQueryPool)                                                                           \
-  X(vkDestroyQueryPool)                                                                          \
-  X(vkGetQueryPoolResults)                                                                       \
-  X(vkCreateFence)                                                                               \
-  X(vkDestroyFence)                                                                              \
-  X(vkResetFences)                                                                               \
-  X(vkWaitForFences)                                                                             \
-  X(vkGetFenceStatus)                                                                            \
+#define TLC_VK_DEVICE_FUNCTIONS(X)                                                                 \
+  X(vkDestroyDevice)                                                                               \
+  X(vkGetDeviceQueue)                                                                              \
+  X(vkDeviceWaitIdle)                                                                              \
+  X(vkCreateBuffer)                                                                                \
+  X(vkDestroyBuffer)                                                                               \
+  X(vkGetBufferMemoryRequirements)                                                                 \
+  X(vkAllocateMemory)                                                                              \
+  X(vkFreeMemory)                                                                                  \
+  X(vkBindBufferMemory)                                                                            \
+  X(vkMapMemory)                                                                                   \
+  X(vkUnmapMemory)                                                                                 \
+  X(vkCreateShaderModule)                                                                          \
+  X(vkDestroyShaderModule)                                                                         \
+  X(vkCreateDescriptorSetLayout)                                                                   \
+  X(vkDestroyDescriptorSetLayout)                                                                  \
+  X(vkCreatePipelineLayout)                                                                        \
+  X(vkDestroyPipelineLayout)                                                                       \
+  X(vkCreateComputePipelines)                                                                      \
+  X(vkDestroyPipeline)                                                                             \
+  X(vkCreateDescriptorPool)                                                                        \
+  X(vkDestroyDescriptorPool)                                                                       \
+  X(vkResetDescriptorPool)                                                                         \
+  X(vkAllocateDescriptorSets)                                                                      \
+  X(vkUpdateDescriptorSets)                                                                        \
+  X(vkCreateCommandPool)                                                                           \
+  X(vkDestroyCommandPool)                                                                          \
+  X(vkAllocateCommandBuffers)                                                                      \
+  X(vkFreeCommandBuffers)                                                                          \
+  X(vkBeginCommandBuffer)                                                                          \
+  X(vkEndCommandBuffer)                                                                            \
+  X(vkResetCommandBuffer)                                                                          \
+  X(vkCmdBindPipeline)                                                                             \
+  X(vkCmdBindDescriptorSets)                                                                       \
+  X(vkCmdDispatch)                                                                                 \
+  X(vkCmdPipelineBarrier)                                                                          \
+  X(vkCmdCopyBuffer)                                                                               \
+  X(vkCmdResetQueryPool)                                                                           \
+  X(vkCmdWriteTimestamp)                                                                           \
+  X(vkCreateQueryPool)                                                                             \
+  X(vkDestroyQueryPool)                                                                            \
+  X(vkGetQueryPoolResults)                                                                         \
+  X(vkCreateFence)                                                                                 \
+  X(vkDestroyFence)                                                                                \
+  X(vkResetFences)                                                                                 \
+  X(vkWaitForFences)                                                                               \
+  X(vkGetFenceStatus)                                                                              \
   X(vkQueueSubmit)
 
 #define TLC_VK_DECLARE(name) PFN_##name name;

@@ -1,4 +1,5 @@
-/* The Vulkan backend's program half: SPIR-V checks, compute pipelines, recording and timing runs. */
+/* The Vulkan backend's program half: SPIR-V checks, compute pipelines, recording and timing runs.
+ */
 #include "gpu_vulkan.h"
 
 #include <stdio.h>
@@ -13,9 +14,9 @@ typedef struct tlc_vk_kernel {
 
 typedef struct tlc_vk_model {
   tlc_vk_kernel *kernels;
-  uint32_t num_sets;             /* kernels with arguments: one descriptor set each per run */
-  tlc_vk_submission *free_list;  /* finished runs, reused by the next ones */
-  double last_ms;                /* of the last retired run; negative before one */
+  uint32_t num_sets;            /* kernels with arguments: one descriptor set each per run */
+  tlc_vk_submission *free_list; /* finished runs, reused by the next ones */
+  double last_ms;               /* of the last retired run; negative before one */
   /* Per-run scratch, sized at load. */
   VkDescriptorSetLayout *set_layouts;
   VkDescriptorSet *sets;
@@ -94,9 +95,9 @@ static tlc_status check_kernel(tlc_gpu_context *ctx, const tlc_gpu_program *p,
                         "program '%s': entry point '%s' is not a GLCompute shader (execution "
                         "model %u; Vulkan needs the Shader capability, not Kernel)",
                         p->name, k->name, entry.model);
-  if (entry.has_local_size && (entry.local_size[0] != k->block[0] ||
-                               entry.local_size[1] != k->block[1] ||
-                               entry.local_size[2] != k->block[2]))
+  if (entry.has_local_size &&
+      (entry.local_size[0] != k->block[0] || entry.local_size[1] != k->block[1] ||
+       entry.local_size[2] != k->block[2]))
     return tlc_gpu_fail(ctx, TLC_STATUS_INVALID_ARGUMENT,
                         "program '%s': kernel '%s' has block %ux%ux%u in the table but LocalSize "
                         "%ux%ux%u in its SPIR-V",
@@ -132,11 +133,12 @@ static tlc_status check_kernel(tlc_gpu_context *ctx, const tlc_gpu_program *p,
                           p->name, k->name, a, (unsigned long long)arg->offset, ctx->device_name,
                           (unsigned long long)limits->minStorageBufferOffsetAlignment);
     if (arg->size > limits->maxStorageBufferRange)
-      return tlc_gpu_fail(ctx, TLC_STATUS_UNSUPPORTED,
-                          "program '%s': kernel '%s' argument %u binds %llu bytes; %s binds at most "
-                          "%u bytes per storage buffer",
-                          p->name, k->name, a, (unsigned long long)arg->size, ctx->device_name,
-                          limits->maxStorageBufferRange);
+      return tlc_gpu_fail(
+          ctx, TLC_STATUS_UNSUPPORTED,
+          "program '%s': kernel '%s' argument %u binds %llu bytes; %s binds at most "
+          "%u bytes per storage buffer",
+          p->name, k->name, a, (unsigned long long)arg->size, ctx->device_name,
+          limits->maxStorageBufferRange);
   }
   return TLC_STATUS_OK;
 }
@@ -198,10 +200,11 @@ static tlc_status make_pipeline(tlc_gpu_model *model, uint32_t k, VkShaderModule
   if (!bindings)
     return tlc_gpu_fail(ctx, TLC_STATUS_OUT_OF_MEMORY, "out of host memory");
   for (uint32_t a = 0; a < kernel->num_args; ++a)
-    bindings[a] = (VkDescriptorSetLayoutBinding){.binding = a,
-                                                 .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                                 .descriptorCount = 1,
-                                                 .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+    bindings[a] =
+        (VkDescriptorSetLayoutBinding){.binding = a,
+                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       .descriptorCount = 1,
+                                       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
   VkDescriptorSetLayoutCreateInfo set_info = {
       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
       .bindingCount = kernel->num_args,
@@ -250,9 +253,9 @@ static tlc_status load(tlc_gpu_model *model, const tlc_gpu_program *program) {
   memcpy(words, program->code, (size_t)program->code_size);
   tlc_status status = TLC_STATUS_OK;
   if (words[0] != SPV_MAGIC)
-    status = tlc_gpu_fail(ctx, TLC_STATUS_INVALID_ARGUMENT,
-                          "program '%s': its code is not SPIR-V (first word 0x%08x)", p->name,
-                          words[0]);
+    status =
+        tlc_gpu_fail(ctx, TLC_STATUS_INVALID_ARGUMENT,
+                     "program '%s': its code is not SPIR-V (first word 0x%08x)", p->name, words[0]);
   for (uint32_t k = 0; k < p->num_kernels && status == TLC_STATUS_OK; ++k)
     status = check_kernel(ctx, p, &p->kernels[k], words, count);
   VkShaderModule module = VK_NULL_HANDLE;

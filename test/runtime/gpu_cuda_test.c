@@ -1,4 +1,5 @@
-/* The CUDA launcher: without a driver, a clean TLC_STATUS_UNSUPPORTED; with one, numerics and PTX errors. */
+/* The CUDA launcher: without a driver, a clean TLC_STATUS_UNSUPPORTED; with one, numerics and PTX
+ * errors. */
 #define _POSIX_C_SOURCE 200809L
 #include "gpu/two_kernels.h"
 
@@ -59,7 +60,8 @@ int main(int argc, char **argv) {
     return 2;
   char message[1024];
   tlc_gpu_context *ctx = (tlc_gpu_context *)&message; /* must be overwritten */
-  tlc_status status = tlc_gpu_context_create(TLC_GPU_BACKEND_CUDA, 0, &ctx, message, sizeof message);
+  tlc_status status =
+      tlc_gpu_context_create(TLC_GPU_BACKEND_CUDA, 0, &ctx, message, sizeof message);
   if (status != TLC_STATUS_OK) {
     printf("no CUDA device, so only the no-driver path is checked: %s: %s\n",
            tlc_status_string(status), message);

@@ -1,4 +1,5 @@
-/* The Vulkan launcher on a real device (lavapipe in CI): two kernels' numerics, and every error path. */
+/* The Vulkan launcher on a real device (lavapipe in CI): two kernels' numerics, and every error
+ * path. */
 #define _POSIX_C_SOURCE 200809L
 #include "gpu/two_kernels.h"
 
@@ -76,12 +77,14 @@ static void check_load_errors(tlc_gpu_context *ctx, const void *code, size_t cod
 
   FRESH();
   t.program.abi_version = TLC_GPU_ABI_VERSION + 1;
-  CHECK_LOAD_FAILS(ctx, t, TLC_STATUS_ABI_MISMATCH, "uses GPU ABI version 2; this runtime implements version 1");
+  CHECK_LOAD_FAILS(ctx, t, TLC_STATUS_ABI_MISMATCH,
+                   "uses GPU ABI version 2; this runtime implements version 1");
   FRESH();
   t.program.backend = TLC_GPU_BACKEND_CUDA;
   t.program.target = "sm_80 ptx 7.8";
-  CHECK_LOAD_FAILS(ctx, t, TLC_STATUS_INVALID_ARGUMENT,
-                   "program 'two_kernels' is a CUDA program (sm_80 ptx 7.8); this context runs Vulkan");
+  CHECK_LOAD_FAILS(
+      ctx, t, TLC_STATUS_INVALID_ARGUMENT,
+      "program 'two_kernels' is a CUDA program (sm_80 ptx 7.8); this context runs Vulkan");
   FRESH();
   t.program.code = NULL;
   CHECK_LOAD_FAILS(ctx, t, TLC_STATUS_INVALID_ARGUMENT, "has no code");
@@ -111,7 +114,8 @@ static void check_load_errors(tlc_gpu_context *ctx, const void *code, size_t cod
   CHECK_LOAD_FAILS(ctx, t, TLC_STATUS_UNSUPPORTED, "exceeds");
   FRESH();
   t.add_args[0].offset = 128; /* not a multiple of 256 */
-  CHECK_LOAD_FAILS(ctx, t, TLC_STATUS_INVALID_ARGUMENT, "not a multiple of TLC_GPU_BINDING_ALIGNMENT");
+  CHECK_LOAD_FAILS(ctx, t, TLC_STATUS_INVALID_ARGUMENT,
+                   "not a multiple of TLC_GPU_BINDING_ALIGNMENT");
   FRESH();
   t.add_args[0].offset = 512; /* 512 + 4000 > 4256 */
   CHECK_LOAD_FAILS(ctx, t, TLC_STATUS_INVALID_ARGUMENT,
@@ -156,7 +160,8 @@ static void check_run_errors(tlc_gpu_context *ctx, const void *code, size_t code
   tlc_gpu_buffer *inputs[2] = {a, b}, *outputs[1] = {out};
   tlc_gpu_buffer *small_in[2] = {a, small}, *small_out[1] = {small}, *null_in[2] = {a, NULL};
   CHECK_STATUS(tlc_gpu_model_run(model, inputs, small_out, ws), TLC_STATUS_INVALID_ARGUMENT);
-  CHECK_ERROR(ctx, "tlc_gpu_model_run(two_kernels): output 0 is 3996 bytes; the program needs 4000");
+  CHECK_ERROR(ctx,
+              "tlc_gpu_model_run(two_kernels): output 0 is 3996 bytes; the program needs 4000");
   CHECK_STATUS(tlc_gpu_model_run(model, small_in, outputs, ws), TLC_STATUS_INVALID_ARGUMENT);
   CHECK_ERROR(ctx, "input 1 is 3996 bytes; the program needs 4000");
   CHECK_STATUS(tlc_gpu_model_run(model, inputs, outputs, small), TLC_STATUS_INVALID_ARGUMENT);
@@ -186,7 +191,8 @@ static void check_run_errors(tlc_gpu_context *ctx, const void *code, size_t code
 
   /* Copies outside a buffer, NULL host pointers. */
   CHECK_STATUS(tlc_gpu_buffer_upload(ctx, a, BYTES - 4, t.c, 8), TLC_STATUS_INVALID_ARGUMENT);
-  CHECK_ERROR(ctx, "tlc_gpu_buffer_upload: bytes [3996, 3996 + 8) are outside the buffer of 4000 bytes");
+  CHECK_ERROR(ctx,
+              "tlc_gpu_buffer_upload: bytes [3996, 3996 + 8) are outside the buffer of 4000 bytes");
   CHECK_STATUS(tlc_gpu_buffer_download(ctx, a, SIZE_MAX, t.c, 8), TLC_STATUS_INVALID_ARGUMENT);
   CHECK_ERROR(ctx, "tlc_gpu_buffer_download: bytes");
   CHECK_STATUS(tlc_gpu_buffer_upload(ctx, a, 0, NULL, 4), TLC_STATUS_INVALID_ARGUMENT);

@@ -18,10 +18,10 @@ enum {
 };
 
 /* A test double may keep globals: one process, one fake GPU. */
-static int depth;     /* contexts pushed and not yet popped */
-static int retained;  /* primary context references */
-static long live;     /* allocations, modules, streams and events not yet freed */
-static int primary;   /* the primary context's identity (its address is its handle) */
+static int depth;    /* contexts pushed and not yet popped */
+static int retained; /* primary context references */
+static long live;    /* allocations, modules, streams and events not yet freed */
+static int primary;  /* the primary context's identity (its address is its handle) */
 
 #define NEED_CONTEXT()                                                                             \
   do {                                                                                             \
@@ -35,9 +35,18 @@ int fake_cuda_retained(void) { return retained; }
 long fake_cuda_live(void) { return live; }
 
 CUresult cuInit(unsigned flags) { return flags == 0 ? SUCCESS : INVALID_VALUE; }
-CUresult cuDriverGetVersion(int *v) { *v = 13000; return SUCCESS; }
-CUresult cuDeviceGetCount(int *n) { *n = 1; return SUCCESS; }
-CUresult cuDeviceGet(int *d, int ordinal) { *d = ordinal; return ordinal == 0 ? SUCCESS : INVALID_VALUE; }
+CUresult cuDriverGetVersion(int *v) {
+  *v = 13000;
+  return SUCCESS;
+}
+CUresult cuDeviceGetCount(int *n) {
+  *n = 1;
+  return SUCCESS;
+}
+CUresult cuDeviceGet(int *d, int ordinal) {
+  *d = ordinal;
+  return ordinal == 0 ? SUCCESS : INVALID_VALUE;
+}
 CUresult cuDeviceGetName(char *name, int length, int d) {
   (void)d;
   snprintf(name, (size_t)length, "Fake GPU (host memory)");
@@ -54,8 +63,17 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, int d) {
   *ctx = &primary;
   return SUCCESS;
 }
-CUresult cuDevicePrimaryCtxRelease_v2(int d) { (void)d; --retained; return SUCCESS; }
-CUresult cuCtxPushCurrent_v2(void *ctx) { if (ctx != &primary) return INVALID_CONTEXT; ++depth; return SUCCESS; }
+CUresult cuDevicePrimaryCtxRelease_v2(int d) {
+  (void)d;
+  --retained;
+  return SUCCESS;
+}
+CUresult cuCtxPushCurrent_v2(void *ctx) {
+  if (ctx != &primary)
+    return INVALID_CONTEXT;
+  ++depth;
+  return SUCCESS;
+}
 CUresult cuCtxPopCurrent_v2(void **ctx) {
   if (depth <= 0)
     return INVALID_CONTEXT;
@@ -65,7 +83,9 @@ CUresult cuCtxPopCurrent_v2(void **ctx) {
   return SUCCESS;
 }
 
-typedef struct fake_module { int has_mul, has_add; } fake_module;
+typedef struct fake_module {
+  int has_mul, has_add;
+} fake_module;
 enum { KERNEL_MUL = 1, KERNEL_ADD = 2 };
 
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned count, int *options,
@@ -84,12 +104,14 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned count, in
   if (strstr(ptx, ".version 99")) {
     result = UNSUPPORTED_PTX_VERSION;
     if (error_log && error_size)
-      snprintf(error_log, error_size, "ptxas fatal   : Unsupported .version 99.9; current version is '9.0'");
+      snprintf(error_log, error_size,
+               "ptxas fatal   : Unsupported .version 99.9; current version is '9.0'");
   } else if (!strstr(ptx, ".version") || strstr(ptx, "frobnicate")) {
     result = INVALID_PTX;
     if (error_log && error_size)
       snprintf(error_log, error_size,
-               "ptxas application ptx input, line 4; error   : Not a name of any known instruction: 'frobnicate'");
+               "ptxas application ptx input, line 4; error   : Not a name of any known "
+               "instruction: 'frobnicate'");
   }
   if (result != SUCCESS)
     return result;
@@ -100,7 +122,12 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned count, in
   *module = m;
   return SUCCESS;
 }
-CUresult cuModuleUnload(void *module) { NEED_CONTEXT(); free(module); --live; return SUCCESS; }
+CUresult cuModuleUnload(void *module) {
+  NEED_CONTEXT();
+  free(module);
+  --live;
+  return SUCCESS;
+}
 CUresult cuModuleGetFunction(void **f, void *module, const char *name) {
   NEED_CONTEXT();
   fake_module *m = module;
@@ -125,7 +152,12 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t size) {
   ++live;
   return SUCCESS;
 }
-CUresult cuMemFree_v2(CUdeviceptr p) { NEED_CONTEXT(); free((void *)(uintptr_t)p); --live; return SUCCESS; }
+CUresult cuMemFree_v2(CUdeviceptr p) {
+  NEED_CONTEXT();
+  free((void *)(uintptr_t)p);
+  --live;
+  return SUCCESS;
+}
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, void *stream) {
   NEED_CONTEXT();
   (void)stream;
@@ -144,8 +176,17 @@ CUresult cuStreamCreate(void **stream, unsigned flags) {
   ++live;
   return flags == 1 ? SUCCESS : INVALID_VALUE;
 }
-CUresult cuStreamDestroy_v2(void *stream) { NEED_CONTEXT(); free(stream); --live; return SUCCESS; }
-CUresult cuStreamSynchronize(void *stream) { NEED_CONTEXT(); (void)stream; return SUCCESS; }
+CUresult cuStreamDestroy_v2(void *stream) {
+  NEED_CONTEXT();
+  free(stream);
+  --live;
+  return SUCCESS;
+}
+CUresult cuStreamSynchronize(void *stream) {
+  NEED_CONTEXT();
+  (void)stream;
+  return SUCCESS;
+}
 
 /* The two kernels of two_kernels.ptx, run block by block, thread by thread, on the pointers
  * the launch passed: so a wrong pointer, offset or grid gives wrong numbers. */
@@ -181,9 +222,23 @@ CUresult cuEventCreate(void **event, unsigned flags) {
   ++live;
   return SUCCESS;
 }
-CUresult cuEventDestroy_v2(void *event) { NEED_CONTEXT(); free(event); --live; return SUCCESS; }
-CUresult cuEventRecord(void *event, void *stream) { NEED_CONTEXT(); (void)event; (void)stream; return SUCCESS; }
-CUresult cuEventSynchronize(void *event) { NEED_CONTEXT(); (void)event; return SUCCESS; }
+CUresult cuEventDestroy_v2(void *event) {
+  NEED_CONTEXT();
+  free(event);
+  --live;
+  return SUCCESS;
+}
+CUresult cuEventRecord(void *event, void *stream) {
+  NEED_CONTEXT();
+  (void)event;
+  (void)stream;
+  return SUCCESS;
+}
+CUresult cuEventSynchronize(void *event) {
+  NEED_CONTEXT();
+  (void)event;
+  return SUCCESS;
+}
 CUresult cuEventElapsedTime(float *ms, void *start, void *end) {
   NEED_CONTEXT();
   (void)start;
@@ -211,7 +266,8 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
 }
 CUresult cuGetErrorString(CUresult error, const char **text) {
   *text = error == INVALID_PTX ? "a PTX JIT compilation failed"
-          : error == UNSUPPORTED_PTX_VERSION ? "the provided PTX was compiled with an unsupported toolchain."
-                                              : "fake error";
+          : error == UNSUPPORTED_PTX_VERSION
+              ? "the provided PTX was compiled with an unsupported toolchain."
+              : "fake error";
   return SUCCESS;
 }

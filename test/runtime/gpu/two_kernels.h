@@ -112,8 +112,8 @@ static void run_two_kernels(tlc_gpu_context *ctx, const tlc_gpu_program *program
   two_kernels *t = malloc(sizeof *t);
   if (!t)
     return;
-  two_kernels_init(t, (tlc_gpu_backend)program_in->backend, program_in->code,
-                   program_in->code_size, program_in->target);
+  two_kernels_init(t, (tlc_gpu_backend)program_in->backend, program_in->code, program_in->code_size,
+                   program_in->target);
   tlc_gpu_model *model = NULL;
   CHECK_STATUS(tlc_gpu_model_load(ctx, &t->program, &model), TLC_STATUS_OK);
   if (!model) {
