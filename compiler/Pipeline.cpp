@@ -20,24 +20,32 @@ void tlc::buildGraphPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void tlc::buildLowerToLinalgPipeline(OpPassManager &pm) {
-  pm.addNestedPass<func::FuncOp>(createTLLowerAttention());
-  pm.addNestedPass<func::FuncOp>(createTLLowerToLinalg());
+void tlc::buildLowerToLinalgPipeline(OpPassManager &pm, const LoweringStrategy &strategy) {
+  if (strategy.tiledAttention)
+    pm.addNestedPass<func::FuncOp>(createTLLowerAttention());
+  TLLowerToLinalgOptions toLinalg;
+  toLinalg.rowLoops = strategy.rowLoops;
+  pm.addNestedPass<func::FuncOp>(createTLLowerToLinalg(toLinalg));
   pm.addPass(createCanonicalizerPass());
   // Elementwise chains into one loop nest (recorded for --report=fusion); never into a
   // contraction, which would recompute the producer and lose its multiply-add body.
   pm.addNestedPass<func::FuncOp>(createTLCFuseElementwise());
   pm.addPass(createCSEPass());
-  // Convolutions become im2col + contractions (tiled and vectorized in codegen); after fusion,
-  // so the window copy stays a separate loop nest and the contraction keeps its plain body.
-  pm.addNestedPass<func::FuncOp>(createTLCLowerConvolutions());
-  // Bias, activation, residual add on each contraction output tile while it is in cache.
-  pm.addNestedPass<func::FuncOp>(createTLCFuseEpilogues());
-  pm.addNestedPass<func::FuncOp>(createTLCInterchangeLoops());
+  if (strategy.cpuContractionTiles) {
+    // Convolutions become im2col + contractions (tiled and vectorized in codegen); after
+    // fusion, so the window copy stays a separate loop nest and the contraction keeps its
+    // plain body.
+    pm.addNestedPass<func::FuncOp>(createTLCLowerConvolutions());
+    // Bias, activation, residual add on each contraction output tile while it is in cache.
+    pm.addNestedPass<func::FuncOp>(createTLCFuseEpilogues());
+  }
+  if (strategy.interchangeLoops)
+    pm.addNestedPass<func::FuncOp>(createTLCInterchangeLoops());
   pm.addNestedPass<func::FuncOp>(createTLCSetFastMath());
 }
 
-void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelName) {
+void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelName,
+                                     const LoweringStrategy &strategy) {
   // A tensor.empty that is only written and then inserted into a slice (e.g. a row computed
   // into an output's row) becomes that slice, so it is computed in place, not copied.
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
@@ -58,7 +66,11 @@ void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelNam
   pm.addPass(createCSEPass());
   // Per-iteration buffers of parallel loops: at most 8 copies, not one per iteration.
   pm.addNestedPass<func::FuncOp>(tlc::createTLCBoundForallReplicas());
-  pm.addPass(tlc::createTLCPlanWorkspace());
+  TLCPlanWorkspaceOptions plan;
+  plan.alignment = strategy.workspaceAlignment;
+  pm.addPass(tlc::createTLCPlanWorkspace(plan));
+  if (!strategy.hostEntryPoint)
+    return;
   TLCAddEntryPointOptions entry;
   entry.modelName = modelName.str();
   pm.addPass(tlc::createTLCAddEntryPoint(entry));

@@ -2,6 +2,8 @@
 #ifndef TLC_COMPILER_PIPELINE_H
 #define TLC_COMPILER_PIPELINE_H
 
+#include "targets/Target.h"
+
 #include "mlir/Pass/PassManager.h"
 
 namespace tlc {
@@ -9,10 +11,11 @@ namespace tlc {
 /// Graph level, on tl: canonicalization, CSE, folding.
 void buildGraphPipeline(mlir::OpPassManager &pm);
 /// tl to linalg on tensors, fusion of elementwise producers, loop order, fast-math flags.
-void buildLowerToLinalgPipeline(mlir::OpPassManager &pm);
+void buildLowerToLinalgPipeline(mlir::OpPassManager &pm, const LoweringStrategy &strategy);
 /// Tensors to buffers: outputs become caller buffers, intermediates live in one workspace,
-/// and the C entry point `NAME_run` is built.
-void buildBufferizationPipeline(mlir::OpPassManager &pm, llvm::StringRef modelName);
+/// and (for host targets) the C entry point `NAME_run` is built.
+void buildBufferizationPipeline(mlir::OpPassManager &pm, llvm::StringRef modelName,
+                                const LoweringStrategy &strategy);
 
 } // namespace tlc
 

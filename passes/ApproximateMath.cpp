@@ -18,9 +18,9 @@ struct TLCApproximateMathPass : tlc::impl::TLCApproximateMathBase<TLCApproximate
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     // Ahead of upstream's exp (benefit 1): fewer instructions, the same ~2 ulp.
-    tlc::populateFastExpPattern(patterns, x86Avx512, /*benefit=*/2);
+    tlc::populateFastExpPattern(patterns, x86Avx512, /*benefit=*/2, exactRounding);
     // MLIR has no exp2 approximation (it would be an exp2f call per element).
-    tlc::populateFastExp2Patterns(patterns, x86Avx512);
+    tlc::populateFastExp2Patterns(patterns, x86Avx512, /*benefit=*/1, exactRounding);
     // One rational function instead of three intervals chosen by selects: ~17 operations.
     tlc::populateFastErfPattern(patterns, /*benefit=*/2);
     populateMathPolynomialApproximationPatterns(patterns, MathPolynomialApproximationOptions{});

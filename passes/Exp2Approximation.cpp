@@ -44,8 +44,8 @@ constexpr float kExp2Coefficients[] = {0x1p+0f,        0x1.62e42ap-1f, 0x1.ebf9b
                                        0x1.c6b752p-5f, 0x1.3cea88p-7f, 0x1.5bba14p-10f};
 
 struct FastExp2F32 : OpRewritePattern<math::Exp2Op> {
-  FastExp2F32(MLIRContext *context, bool avx512, PatternBenefit benefit)
-      : OpRewritePattern(context, benefit), avx512(avx512) {}
+  FastExp2F32(MLIRContext *context, bool avx512, bool exactRounding, PatternBenefit benefit)
+      : OpRewritePattern(context, benefit), avx512(avx512), exactRounding(exactRounding) {}
 
   LogicalResult matchAndRewrite(math::Exp2Op op, PatternRewriter &rewriter) const override {
     Type type = op.getType();
@@ -53,6 +53,8 @@ struct FastExp2F32 : OpRewritePattern<math::Exp2Op> {
       return rewriter.notifyMatchFailure(op, "not an f32 scalar or vector");
     if (avx512 && tlc::isZmmF32(type))
       rewriter.replaceOp(op, expandWithScaleF(rewriter, op.getLoc(), op.getOperand()));
+    else if (exactRounding)
+      rewriter.replaceOp(op, expandWithRoundEven(rewriter, op.getLoc(), op.getOperand()));
     else
       rewriter.replaceOp(op, expandWithExponentBits(rewriter, op.getLoc(), op.getOperand()));
     return success();
@@ -81,6 +83,14 @@ private:
     return tlc::timesExponentBits(rewriter, loc, poly, s);
   }
 
+  // As expandWithExponentBits, k rounded by roundeven (no shifter a GPU driver could fold).
+  static Value expandWithRoundEven(PatternRewriter &rewriter, Location loc, Value x) {
+    Value t = tlc::clampToRange(rewriter, loc, x, -126.0f, 128.0f);
+    Value k = math::RoundEvenOp::create(rewriter, loc, t);
+    Value poly = polynomial(rewriter, loc, arith::SubFOp::create(rewriter, loc, t, k), 2.0f);
+    return tlc::timesPowerOfTwoBelow(rewriter, loc, poly, k);
+  }
+
   static Value expandWithScaleF(PatternRewriter &rewriter, Location loc, Value x) {
     Value t = tlc::clampToRange(rewriter, loc, x, -151.0f, 129.0f);
     Value k = math::RoundEvenOp::create(rewriter, loc, t);
@@ -88,7 +98,7 @@ private:
     return tlc::scaledByPowerOfTwo(rewriter, loc, poly, k);
   }
 
-  bool avx512;
+  bool avx512, exactRounding;
 };
 
 // f16/bf16 exp2 through f32 (which FastExp2F32 then expands): LLVM would otherwise call exp2f
@@ -114,7 +124,7 @@ struct Exp2ThroughF32 : OpRewritePattern<math::Exp2Op> {
 } // namespace
 
 void tlc::populateFastExp2Patterns(RewritePatternSet &patterns, bool avx512,
-                                   PatternBenefit benefit) {
-  patterns.add<FastExp2F32>(patterns.getContext(), avx512, benefit);
+                                   PatternBenefit benefit, bool exactRounding) {
+  patterns.add<FastExp2F32>(patterns.getContext(), avx512, exactRounding, benefit);
   patterns.add<Exp2ThroughF32>(patterns.getContext(), benefit);
 }

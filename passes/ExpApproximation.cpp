@@ -26,6 +26,10 @@
 // Nothing bounds k there but the clamps, which only keep r finite: any x below -104 gives +0
 // (exp(-104) < 2^-150) and any above 89 gives +inf either way, as exp does.
 //
+// With exact rounding (the pass's exact-rounding option, for GPU targets), k comes from
+// roundeven(xc * log2(e)) and 2^(k-1) from k converted to an integer, since a GPU driver may
+// fold the shifter's (t + C) - C to t, which turns the expansion into garbage.
+//
 // An exp marked with kExpNonPositiveArgAttr (its argument is <= 0 or NaN, as x - max(row) in
 // softmax) skips the upper clamp: 12 instructions, 10 with AVX-512.
 //
@@ -51,8 +55,8 @@ constexpr float kLn2Hi = 0x1.62e430p-1f;   // ln 2 rounded to f32
 constexpr float kLn2Lo = -0x1.05c610p-29f; // ln 2 - kLn2Hi
 
 struct FastExpF32 : OpRewritePattern<math::ExpOp> {
-  FastExpF32(MLIRContext *context, bool avx512, PatternBenefit benefit)
-      : OpRewritePattern(context, benefit), avx512(avx512) {}
+  FastExpF32(MLIRContext *context, bool avx512, bool exactRounding, PatternBenefit benefit)
+      : OpRewritePattern(context, benefit), avx512(avx512), exactRounding(exactRounding) {}
 
   LogicalResult matchAndRewrite(math::ExpOp op, PatternRewriter &rewriter) const override {
     Type type = op.getType();
@@ -61,6 +65,9 @@ struct FastExpF32 : OpRewritePattern<math::ExpOp> {
     bool nonPositive = op->hasAttr(tlc::kExpNonPositiveArgAttr);
     if (avx512 && tlc::isZmmF32(type))
       rewriter.replaceOp(op, expandWithScaleF(rewriter, op.getLoc(), op.getOperand(), nonPositive));
+    else if (exactRounding)
+      rewriter.replaceOp(
+          op, expandWithRoundEven(rewriter, op.getLoc(), op.getOperand(), nonPositive));
     else
       rewriter.replaceOp(
           op, expandWithExponentBits(rewriter, op.getLoc(), op.getOperand(), nonPositive));
@@ -109,6 +116,16 @@ private:
     return tlc::timesExponentBits(rewriter, loc, poly, t);
   }
 
+  static Value expandWithRoundEven(PatternRewriter &rewriter, Location loc, Value x,
+                                   bool nonPositive) {
+    Type type = x.getType();
+    Value xc = clamp(rewriter, loc, x, -87.5f, 88.8f, nonPositive);
+    Value t = arith::MulFOp::create(rewriter, loc, xc, constant(rewriter, loc, type, kLog2E));
+    Value k = math::RoundEvenOp::create(rewriter, loc, t);
+    Value poly = reducedPolynomial(rewriter, loc, xc, k, 2.0f);
+    return tlc::timesPowerOfTwoBelow(rewriter, loc, poly, k);
+  }
+
   static Value expandWithScaleF(PatternRewriter &rewriter, Location loc, Value x,
                                 bool nonPositive) {
     Type type = x.getType();
@@ -119,11 +136,12 @@ private:
     return tlc::scaledByPowerOfTwo(rewriter, loc, poly, k);
   }
 
-  bool avx512;
+  bool avx512, exactRounding;
 };
 
 } // namespace
 
-void tlc::populateFastExpPattern(RewritePatternSet &patterns, bool avx512, PatternBenefit benefit) {
-  patterns.add<FastExpF32>(patterns.getContext(), avx512, benefit);
+void tlc::populateFastExpPattern(RewritePatternSet &patterns, bool avx512, PatternBenefit benefit,
+                                 bool exactRounding) {
+  patterns.add<FastExpF32>(patterns.getContext(), avx512, exactRounding, benefit);
 }

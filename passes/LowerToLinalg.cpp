@@ -186,6 +186,7 @@ struct LowerConstant : OpRewritePattern<tl::ConstantOp> {
 };
 
 struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass> {
+  using Base::Base;
   void runOnOperation() override {
     ConversionTarget target(getContext());
     target.addIllegalDialect<tl::TLDialect>();
@@ -193,7 +194,7 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
                            math::MathDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(&getContext());
-    populateTLToLinalgPatterns(patterns);
+    populateTLToLinalgPatterns(patterns, rowLoops);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
@@ -201,13 +202,14 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
 
 } // namespace
 
-void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns) {
+void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns, bool rowLoops) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<LowerElementwise, LowerReduction>(ctx);
   patterns.add<LowerEinsum, LowerConstant, LowerSoftmax<tl::SoftmaxOp, false>,
                LowerSoftmax<tl::LogSoftmaxOp, true>>(ctx);
   populateTLShapeOpsToTensorPatterns(patterns);
   populateTLNNOpsToLinalgPatterns(patterns);
-  populateTLRowOpsToLinalgPatterns(patterns);
+  if (rowLoops)
+    populateTLRowOpsToLinalgPatterns(patterns);
   populateTLAttentionToLinalgPatterns(patterns);
 }

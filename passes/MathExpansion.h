@@ -72,6 +72,24 @@ inline mlir::Value timesExponentBits(mlir::OpBuilder &b, mlir::Location loc, mli
   return mlir::arith::MulFOp::create(b, loc, poly, scale);
 }
 
+/// `poly * 2^(k - 1)` for integral f32 `k` in [-126, 128], the exponent field built from k
+/// converted to an integer: the form for compilers that may fold the shifter's (t + C) - C
+/// (GPU drivers treat float adds as reassociable unless marked exact).
+inline mlir::Value timesPowerOfTwoBelow(mlir::OpBuilder &b, mlir::Location loc, mlir::Value poly,
+                                        mlir::Value k) {
+  mlir::Type type = poly.getType();
+  mlir::Type i32 = b.getI32Type();
+  auto vectorType = mlir::dyn_cast<mlir::VectorType>(type);
+  mlir::Type intType = vectorType ? mlir::Type(vectorType.clone(i32)) : i32;
+  mlir::Value bits = mlir::arith::FPToSIOp::create(b, loc, intType, k);
+  bits = mlir::arith::AddIOp::create(b, loc, bits,
+                                     splatConstant(b, loc, intType, b.getI32IntegerAttr(126)));
+  bits = mlir::arith::ShLIOp::create(b, loc, bits,
+                                     splatConstant(b, loc, intType, b.getI32IntegerAttr(23)));
+  mlir::Value scale = mlir::arith::BitcastOp::create(b, loc, type, bits);
+  return mlir::arith::MulFOp::create(b, loc, poly, scale);
+}
+
 /// Whether `type` is what the AVX-512 forms (scaledByPowerOfTwo) take: the x86vector ops work
 /// on exactly 16 f32 lanes, one zmm register.
 inline bool isZmmF32(mlir::Type type) {

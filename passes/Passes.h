@@ -27,7 +27,7 @@ namespace tlc {
 
 /// Patterns lowering tl ops to linalg/tensor/arith/math (the mechanism behind
 /// tl-lower-to-linalg).
-void populateTLToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateTLToLinalgPatterns(mlir::RewritePatternSet &patterns, bool rowLoops = true);
 
 /// Patterns lowering tl shape ops to tensor/linalg (part of the above).
 void populateTLShapeOpsToTensorPatterns(mlir::RewritePatternSet &patterns);
@@ -52,9 +52,10 @@ void populateTLLiftAttentionPatterns(mlir::RewritePatternSet &patterns);
 /// A short f32 (scalar or vector) math.exp expansion: range reduction through the exponent
 /// bits and a degree-5 polynomial, at most ~2 ulp, results below ~1.7e-38 flushed to zero; with
 /// `avx512`, 16-lane vectors scale by 2^k with vscalefps instead, with gradual underflow (part
-/// of tlc-approximate-math, ahead of MLIR's exp approximation).
+/// of tlc-approximate-math, ahead of MLIR's exp approximation). With `exactRounding` k is
+/// rounded by math.roundeven instead of a float-add shifter (GPU drivers may fold the latter).
 void populateFastExpPattern(mlir::RewritePatternSet &patterns, bool avx512,
-                            mlir::PatternBenefit benefit = 1);
+                            mlir::PatternBenefit benefit = 1, bool exactRounding = false);
 
 /// A unit attribute on a math.exp whose argument is known to be <= 0 or NaN (x - max(row) in
 /// softmax): the fast expansion then skips its overflow clamp.
@@ -68,9 +69,10 @@ inline constexpr llvm::StringLiteral kPrefetchNextRowAttr = "tlc.prefetch_next_r
 /// A short f32 (scalar or vector) math.exp2 expansion (exponent-bits range reduction, a
 /// degree-5 polynomial of 2^f on [-1/2, 1/2], at most ~2 ulp, results below ~1.7e-38 flushed to
 /// zero; with `avx512`, 16-lane vectors scale by 2^k with vscalefps instead, with gradual
-/// underflow), and f16/bf16 exp2 computed through it (part of tlc-approximate-math).
+/// underflow), and f16/bf16 exp2 computed through it (part of tlc-approximate-math);
+/// `exactRounding` as for populateFastExpPattern.
 void populateFastExp2Patterns(mlir::RewritePatternSet &patterns, bool avx512,
-                              mlir::PatternBenefit benefit = 1);
+                              mlir::PatternBenefit benefit = 1, bool exactRounding = false);
 
 /// A short f32 (scalar or vector) math.erf expansion: one rational function x P(x^2) / Q(x^2)
 /// on [-4, 4], at most ~4e-7 absolute error (part of tlc-approximate-math, ahead of MLIR's

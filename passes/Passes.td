@@ -16,9 +16,14 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
     each row a few 1-D linalg ops (row maximum / sums into per-row scalars, then one write;
     f16/bf16 statistics in f32), so the op reads its input once; over another axis softmax
     becomes whole-tensor max/exp/sum/divide ops and layer_norm whole-tensor reductions; shape
-    ops become tensor ops.
+    ops become tensor ops. Without `row-loops` (GPU targets, whose kernels map rows
+    themselves) softmax, log_softmax and layer_norm always take the whole-tensor form.
     Fails, naming the op, if any tl op remains.
   }];
+  let options = [
+    Option<"rowLoops", "row-loops", "bool", /*default=*/"true",
+           "softmax/log_softmax/layer_norm over trailing axes as an scf.forall over rows">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect",
                            "mlir::scf::SCFDialect"];
@@ -526,6 +531,8 @@ def TLCPlanWorkspace : Pass<"tlc-plan-workspace", "mlir::ModuleOp"> {
            "let an elementwise op write its result over an input that dies there">,
     Option<"forwardOutputs", "forward-outputs", "bool", /*default=*/"true",
            "compute an intermediate copied (maybe reshaped) into an out-param in that buffer">,
+    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
+           "alignment of every buffer's offset in bytes (GPU targets: TLC_GPU_BINDING_ALIGNMENT)">,
   ];
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }
@@ -595,11 +602,17 @@ def TLCApproximateMath : Pass<"tlc-approximate-math", "mlir::ModuleOp"> {
     (vscalefps) and round with `math.roundeven` (vrndscaleps) instead: 10 instructions. The f32
     exp does the same on 16-lane vectors with `x86-avx512` (11 instructions, 10 for
     `tlc.nonpositive_arg`; results below 2^-126 then underflow gradually instead of flushing).
+    With `exact-rounding` (GPU targets) exp and exp2 round with `math.roundeven` and build the
+    power of two from the rounded value converted to an integer: Mesa's SPIR-V compiler folds
+    the shifter's (t + C) - C to t (float adds are reassociable there unless marked exact).
   }];
   let options = [
     Option<"x86Avx512", "x86-avx512", "bool", /*default=*/"false",
            "The target has AVX-512F: use vscalefps/vrndscaleps in the exp and exp2 expansions (the "
-           "x86vector ops then need convert-vector-to-llvm's enable-x86vector)">
+           "x86vector ops then need convert-vector-to-llvm's enable-x86vector)">,
+    Option<"exactRounding", "exact-rounding", "bool", /*default=*/"false",
+           "exp and exp2 round with math.roundeven instead of the float-add shifter, which GPU "
+           "drivers may fold away ((t + C) - C to t: they treat float adds as reassociable)">
   ];
   let dependentDialects = ["mlir::math::MathDialect", "mlir::arith::ArithDialect",
                            "mlir::vector::VectorDialect", "mlir::x86vector::X86VectorDialect"];

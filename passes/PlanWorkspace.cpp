@@ -20,8 +20,6 @@ using namespace tlc;
 
 namespace {
 
-constexpr int64_t kAlignment = 64;
-
 /// The plan of one function: where each alloc goes, plus the numbers for the report.
 struct FunctionPlan {
   BufferLiveness liveness;
@@ -126,7 +124,8 @@ Value replicaIndex(OpBuilder &b, Operation *op) {
 }
 
 /// Policy: which buffers share a slot (in-place pairs) and how slots are placed.
-FailureOr<FunctionPlan> planFunction(func::FuncOp func, bool reuse, bool inPlace) {
+FailureOr<FunctionPlan> planFunction(func::FuncOp func, bool reuse, bool inPlace,
+                                     int64_t kAlignment) {
   FunctionPlan plan;
   FailureOr<BufferLiveness> liveness = computeBufferLiveness(func, DataLayout::closest(func));
   if (failed(liveness))
@@ -245,7 +244,7 @@ struct TLCPlanWorkspacePass : tlc::impl::TLCPlanWorkspaceBase<TLCPlanWorkspacePa
         continue;
       if (forwardOutputs && failed(forwardOutputCopies(func)))
         return signalPassFailure();
-      FailureOr<FunctionPlan> plan = planFunction(func, reuse, inPlace);
+      FailureOr<FunctionPlan> plan = planFunction(func, reuse, inPlace, alignment);
       if (failed(plan))
         return signalPassFailure();
       reports.push_back(describePlan(func, *plan));

@@ -27,10 +27,32 @@ struct CPUVariant {
 /// What a target writes.
 enum class OutputKind { LLVMIR, Assembly, Object };
 
+/// How a target wants the shared lowering done: the CPU's code generation strategies (tiled
+/// loop nests sized for caches and registers) only fit CPUs, and a GPU's kernels need their
+/// bindings aligned for the device.
+struct LoweringStrategy {
+  /// tl-lower-attention's flash-attention loop nest (CPU tiles); else attention is lowered as
+  /// its linalg definition.
+  bool tiledAttention = true;
+  /// tlc-lower-convolutions (im2col, direct and row-phase tiles) and tlc-fuse-epilogues
+  /// (contraction output tiles with their epilogue).
+  bool cpuContractionTiles = true;
+  /// softmax, log_softmax and layer_norm as an scf.forall over rows (tl-lower-to-linalg's
+  /// row-loops); else as whole-tensor reductions and elementwise ops.
+  bool rowLoops = true;
+  /// tlc-interchange-loops (innermost loop along contiguous memory, for CPU vector rows).
+  bool interchangeLoops = true;
+  /// The C entry point NAME_run over host buffers (tlc-add-entry-point).
+  bool hostEntryPoint = true;
+  /// Alignment, in bytes, of every buffer's offset in the workspace.
+  int64_t workspaceAlignment = 64;
+};
+
 /// Options a target reads; `cpu` empty means the target's default, "native" the host.
 struct TargetOptions {
   std::string cpu;
   unsigned optLevel = 3;
+  std::string gpu; // GPU targets' architecture (--gpu), "" for the target's default
 };
 
 class Target {
@@ -64,6 +86,11 @@ public:
   virtual mlir::LogicalResult serialize(mlir::ModuleOp module, const TargetOptions &options,
                                         OutputKind kind, llvm::raw_pwrite_stream &os,
                                         mlir::TimingScope &timing) const = 0;
+  /// The shared lowering's strategy for this target.
+  virtual LoweringStrategy getLoweringStrategy() const { return {}; }
+  /// For GPU targets the runtime backend (tlc_gpu_backend in tlc/gpu.h), else 0: the object
+  /// then holds a tlc_gpu_program and the header declares NAME_init/NAME_run/NAME_release.
+  virtual int getGPUBackend() const { return 0; }
   /// Whether this target's code runs on the machine tlc runs on.
   virtual bool isHost() const = 0;
   /// The C compiler driver that links objects of this target (for `--shared`).
