@@ -51,7 +51,7 @@ FailureOr<std::vector<CPUVariant>> tlc::resolveCPUVariants(ArrayRef<std::string>
   std::vector<CPUVariant> variants;
   for (const std::string &cpu : cpus) {
     FailureOr<CPUVariant> variant =
-        target.describeDispatchVariant(TargetOptions{cpu, optLevel}, loc);
+        target.describeDispatchVariant(TargetOptions{cpu, optLevel, ""}, loc);
     if (failed(variant))
       return failure();
     variants.push_back(std::move(*variant));
@@ -81,7 +81,7 @@ FailureOr<OwningOpRef<ModuleOp>> tlc::lowerForCPUDispatch(ModuleOp module, const
   for (const CPUVariant &variant : variants) {
     OwningOpRef<ModuleOp> copy = module.clone();
     PassManager pm(ctx);
-    target.addCodegenPasses(pm, TargetOptions{variant.name, optLevel});
+    target.addCodegenPasses(pm, TargetOptions{variant.name, optLevel, ""});
     // As in Compile.cpp: the IR is verified once per stage, not after every pass.
     pm.enableVerifier(false);
     if (failed(pm.run(*copy)) || failed(verify(*copy)))

@@ -8,6 +8,8 @@
 #include "compiler/Signature.h"
 #include "compiler/frontend/TLFrontend.h"
 #include "targets/Target.h"
+#include "targets/cuda/CUDATarget.h"
+#include "targets/gpu/GPUProgram.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -153,8 +155,14 @@ LogicalResult linkShared(const Target &target, llvm::StringRef objectPath,
   if (!driver)
     return emitError(loc) << "--shared needs '" << target.getLinkerDriver()
                           << "' on PATH to link the shared library";
-  llvm::SmallVector<llvm::StringRef> args = {*driver, "-shared", "-o", outputPath, objectPath,
-                                             *runtime, "-lpthread", "-lm"};
+  llvm::SmallVector<llvm::StringRef> args = {*driver, "-shared", "-o", outputPath, objectPath};
+  // A GPU model's library carries the whole runtime, so tools (tlc-run) can open a device and
+  // make buffers with the same runtime the model uses.
+  if (target.getGPUBackend())
+    args.append({"-Wl,--whole-archive", *runtime, "-Wl,--no-whole-archive", "-ldl"});
+  else
+    args.push_back(*runtime);
+  args.append({"-lpthread", "-lm"});
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(*driver, args, std::nullopt, {}, 0, 0, &message);
   if (rc != 0)
@@ -194,7 +202,12 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
       diag << " " << t->getName();
     return diag << ")";
   }
-  TargetOptions targetOptions{options.cpu, options.optLevel};
+  TargetOptions targetOptions{options.cpu, options.optLevel, options.gpu};
+  LoweringStrategy strategy = target->getLoweringStrategy();
+  bool gpu = target->getGPUBackend() != 0;
+  if (!options.gpu.empty() && !gpu)
+    return emitError(UnknownLoc::get(&context))
+           << "--gpu applies to GPU targets only (--target=cuda), not to " << target->getName();
   // --cpu=a,b,...: one variant per cpu in one object, chosen at run time (CPUDispatch.h).
   FailureOr<SmallVector<std::string>> cpus = splitCPUList(options.cpu, UnknownLoc::get(&context));
   if (failed(cpus))
@@ -254,7 +267,9 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   if (options.emit == EmitKind::TL)
     return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
 
-  if (failed(runPasses(*module, timing, "lowering to linalg", buildLowerToLinalgPipeline)))
+  if (failed(runPasses(*module, timing, "lowering to linalg", [&](OpPassManager &pm) {
+        buildLowerToLinalgPipeline(pm, strategy);
+      })))
     return failure();
   if (options.reportFusion) {
     std::vector<FunctionFusionReport> groups = readFusionGroups(*module);
@@ -267,7 +282,9 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
 
   if (failed(runPasses(*module, timing, "bufferization and memory planning",
-                       [&](OpPassManager &pm) { buildBufferizationPipeline(pm, name); })))
+                       [&](OpPassManager &pm) {
+                         buildBufferizationPipeline(pm, name, strategy);
+                       })))
     return failure();
   if (auto size = (*module)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
     signature->workspaceSize = size.getInt();
@@ -280,8 +297,17 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     module = std::move(*merged);
     targetOptions = target->getDispatchBaseline(targetOptions);
   } else {
-    // The descriptor NAME_info lets tools introspect the object without its header.
-    addModelInfo(*module, *signature);
+    // The descriptor NAME_info lets tools introspect the object without its header; the GPU
+    // host object is written by the target, which also needs to know the inputs from the
+    // outputs among the host function's arguments (GPUProgram.h).
+    if (gpu) {
+      (*module)->setAttr(kNumInputsAttr, IntegerAttr::get(IntegerType::get(&context, 64),
+                                                          signature->inputs.size()));
+      (*module)->setAttr(kModelInfoAttr,
+                         StringAttr::get(&context, formatModelInfo(*signature, {})));
+    } else {
+      addModelInfo(*module, *signature);
+    }
     if (failed(runPasses(*module, timing, "code generation to the LLVM dialect",
                          [&](OpPassManager &pm) {
                            target->addCodegenPasses(pm, targetOptions);
@@ -351,7 +377,18 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     }
     std::string provenance = "0.1.0 from " + llvm::sys::path::filename(options.inputPath).str() +
                              " for " + options.target + cpu;
-    writeHeader(*signature, provenance, header->os());
+    if (gpu) {
+      GPUHeaderInfo info;
+      info.target = target->getName();
+      info.backendMacro = options.target == "cuda" ? "TLC_GPU_BACKEND_CUDA"
+                                                   : "TLC_GPU_BACKEND_VULKAN";
+      if (options.target == "cuda")
+        info.ptxVersion = cudaPTXVersion(options.gpu);
+      writeGPUHeader(*signature, provenance + (options.gpu.empty() ? "" : " " + options.gpu),
+                     info, header->os());
+    } else {
+      writeHeader(*signature, provenance, header->os());
+    }
     header->keep();
   }
   return success();

@@ -22,6 +22,7 @@ struct CompileOptions {
   std::string modelName;   // empty: derived from the input file name
   std::string target = "x86_64";
   std::string cpu;         // empty: the target's default
+  std::string gpu;         // GPU targets' architecture (--gpu), empty: the target's default
   EmitKind emit = EmitKind::Object;
   bool shared = false;     // link the object into a shared library
   unsigned optLevel = 3;

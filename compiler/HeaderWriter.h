@@ -5,10 +5,24 @@
 #include "compiler/Signature.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <string>
+
 namespace tlc {
 
 /// Writes the header for `sig`; `provenance` goes into the opening comment (source, target).
 void writeHeader(const ModelSignature &sig, llvm::StringRef provenance, llvm::raw_ostream &os);
+
+/// What a GPU model's header states about its code.
+struct GPUHeaderInfo {
+  llvm::StringRef target;     // "cuda", "vulkan"
+  llvm::StringRef backendMacro; // "TLC_GPU_BACKEND_CUDA"
+  std::string ptxVersion;     // CUDA: the PTX ISA the kernels use, else empty
+};
+
+/// Writes the header of a GPU model: the same macros, and NAME_init / NAME_run over device
+/// buffers / NAME_release (tlc/gpu.h).
+void writeGPUHeader(const ModelSignature &sig, llvm::StringRef provenance,
+                    const GPUHeaderInfo &gpu, llvm::raw_ostream &os);
 
 } // namespace tlc
 

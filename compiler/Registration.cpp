@@ -3,6 +3,7 @@
 
 #include "TL/TLDialect.h"
 #include "passes/Passes.h"
+#include "targets/gpu/GPUPasses.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -38,6 +39,13 @@
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
@@ -56,7 +64,8 @@ void tlc::registerAllDialects(mlir::DialectRegistry &registry) {
                   linalg::LinalgDialect, tensor::TensorDialect, memref::MemRefDialect,
                   bufferization::BufferizationDialect, scf::SCFDialect, cf::ControlFlowDialect,
                   affine::AffineDialect, vector::VectorDialect, LLVM::LLVMDialect,
-                  index::IndexDialect, ub::UBDialect>();
+                  index::IndexDialect, ub::UBDialect, gpu::GPUDialect, spirv::SPIRVDialect,
+                  NVVM::NVVMDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
@@ -82,10 +91,16 @@ void tlc::registerAllDialects(mlir::DialectRegistry &registry) {
   ub::registerConvertUBToLLVMInterface(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // GPU targets: PTX through NVVM in process (the SPIR-V path needs no extra registration).
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  NVVM::registerConvertGpuToNVVMInterface(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
 }
 
 void tlc::registerAllPasses() {
   tlc::registerTLCPasses();
+  tlc::registerTLCGPUPasses();
   mlir::registerTransformsPasses();
   // Only the conversions tlc's pipelines use (registerConversionPasses would link every one).
   mlir::registerSCFToControlFlowPass();

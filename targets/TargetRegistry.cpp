@@ -2,6 +2,8 @@
 #include "targets/Target.h"
 
 #include "targets/cpu/CPUTarget.h"
+#include "targets/cuda/CUDATarget.h"
+#include "targets/vulkan/VulkanTarget.h"
 
 #include <mutex>
 
@@ -18,7 +20,11 @@ void tlc::registerTarget(std::unique_ptr<Target> target) {
 
 void tlc::registerAllTargets() {
   static std::once_flag once;
-  std::call_once(once, [] { registerCPUTargets(); });
+  std::call_once(once, [] {
+    registerCPUTargets();
+    registerTarget(createCUDATarget());
+    registerTarget(createVulkanTarget());
+  });
 }
 
 const Target *tlc::lookupTarget(llvm::StringRef name) {

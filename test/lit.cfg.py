@@ -66,3 +66,16 @@ if {"avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm"} <= cpu_flags:
         config.available_features.add("cpu-x86-64-v4")
 if "avx512_fp16" in cpu_flags:
     config.available_features.add("cpu-avx512fp16")
+
+# GPU targets. The CUDA toolkit's ptxas (when present) checks the PTX tests emit; without it
+# those tests report UNSUPPORTED. Vulkan runs on Mesa's lavapipe, which scripts/setup.sh
+# installs: the Vulkan tests have no feature guard, so a machine without it fails them.
+cuda_home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+ptxas = shutil.which("ptxas") or (os.path.join(cuda_home, "bin", "ptxas")
+                                  if os.path.exists(os.path.join(cuda_home, "bin", "ptxas"))
+                                  else None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+if shutil.which("spirv-val"):
+    config.available_features.add("spirv-val")

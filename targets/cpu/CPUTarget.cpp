@@ -134,7 +134,7 @@ public:
 
   bool knowsCPU(llvm::StringRef cpu) const override {
     std::string error;
-    return createTargetMachine(TargetOptions{cpu.str(), 0}, error) != nullptr;
+    return createTargetMachine(TargetOptions{cpu.str(), 0, ""}, error) != nullptr;
   }
 
   FailureOr<CPUVariant> describeDispatchVariant(const TargetOptions &options,

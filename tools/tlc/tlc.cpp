@@ -28,7 +28,8 @@ cl::opt<std::string> modelName("name",
                                cl::desc("C name of the model (default: the input file's stem); "
                                         "the entry point is NAME_run"),
                                cl::value_desc("name"), cl::cat(category));
-cl::opt<std::string> targetName("target", cl::desc("Target: x86_64 (default) or aarch64"),
+cl::opt<std::string> targetName("target",
+                                cl::desc("Target: x86_64 (default), aarch64, cuda or vulkan"),
                                 cl::init("x86_64"), cl::cat(category));
 cl::opt<std::string> cpuName("cpu",
                              cl::desc("CPU to tune and select instructions for: x86-64-v3 "
@@ -37,12 +38,17 @@ cl::opt<std::string> cpuName("cpu",
                                       "list (x86-64-v3,x86-64-v4) makes one object whose "
                                       "NAME_run picks a variant at run time"),
                              cl::value_desc("cpu"), cl::cat(category));
+cl::opt<std::string> gpuName("gpu",
+                             cl::desc("GPU architecture for --target=cuda: sm_80 (default), "
+                                      "sm_86, sm_89, sm_90"),
+                             cl::value_desc("arch"), cl::cat(category));
 cl::opt<tlc::EmitKind> emitKind(
     "emit", cl::desc("What to write"), cl::init(tlc::EmitKind::Object),
     cl::values(clEnumValN(tlc::EmitKind::TL, "tl", "the tl dialect after import"),
                clEnumValN(tlc::EmitKind::Linalg, "linalg", "linalg on tensors after lowering"),
                clEnumValN(tlc::EmitKind::LLVMIR, "llvm", "optimized LLVM IR"),
-               clEnumValN(tlc::EmitKind::Assembly, "asm", "target assembly"),
+               clEnumValN(tlc::EmitKind::Assembly, "asm",
+                          "target assembly (GPU targets: the kernels, PTX or SPIR-V)"),
                clEnumValN(tlc::EmitKind::Object, "obj", "an object file (default)")),
     cl::cat(category));
 cl::opt<bool> shared("shared", cl::desc("Link the object into a shared library (for tlc-run)"),
@@ -157,6 +163,7 @@ int main(int argc, char **argv) {
   options.modelName = modelName;
   options.target = targetName;
   options.cpu = cpuName;
+  options.gpu = gpuName;
   options.emit = emitKind;
   options.shared = shared;
   options.optLevel = std::min(optLevel.getValue(), 3u);

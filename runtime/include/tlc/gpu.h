@@ -63,7 +63,7 @@ typedef struct tlc_gpu_program {
   const char *name;     /* the model's name */
   const void *code;
   uint64_t code_size;   /* bytes (SPIR-V: 4 x words; text: excluding the NUL) */
-  const char *target;   /* "sm_80 ptx 7.8", "vulkan 1.1", "msl 2.3": for messages */
+  const char *target;   /* "sm_80 ptx 7.0", "vulkan 1.1 (SPIR-V 1.3)": for messages */
   uint32_t num_kernels;
   const tlc_gpu_kernel *kernels;
   uint32_t num_inputs;

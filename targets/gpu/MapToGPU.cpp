@@ -1,0 +1,184 @@
+// tlc-map-to-gpu: each linalg op of the bufferized model function becomes one gpu.launch.
+#include "targets/gpu/GPUPasses.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLCMAPTOGPU
+#include "targets/gpu/GPUPasses.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+
+namespace {
+
+/// The most workgroups along one grid dimension every API allows (Vulkan's minimum limit).
+constexpr int64_t kMaxGridDim = 65535;
+
+/// Ops that may stay in the host function: they only name memory or compute indices.
+bool staysOnHost(Operation *op) {
+  return isa<memref::ViewOp, memref::GetGlobalOp, arith::ConstantOp, func::ReturnOp,
+             memref::DeallocOp>(op) ||
+         isa<ViewLikeOpInterface>(op);
+}
+
+/// Whether `value` is a whole binding: what a kernel argument may be.
+bool isBindingRoot(Value value) {
+  if (isa<BlockArgument>(value))
+    return true;
+  return isa<memref::ViewOp, memref::GetGlobalOp>(value.getDefiningOp());
+}
+
+/// Clones the view ops `value` is reached through from its binding into the builder's block
+/// (memoized in `map`), so kernels receive whole bindings and index them themselves.
+Value cloneViewChain(OpBuilder &b, Value value, IRMapping &map) {
+  if (Value mapped = map.lookupOrNull(value))
+    return mapped;
+  Operation *def = value.getDefiningOp();
+  if (!def || isBindingRoot(value))
+    return value;
+  if (!isa<ViewLikeOpInterface>(def) && !isa<arith::ConstantOp>(def))
+    return value;
+  for (Value operand : def->getOperands())
+    cloneViewChain(b, operand, map);
+  Operation *clone = b.clone(*def, map);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+/// Emits `op` as a launch with one thread per point of its parallel iteration space.
+LogicalResult mapOneThreadPerPoint(linalg::LinalgOp op, int64_t blockSize,
+                                   FlatSymbolRefAttr module, FlatSymbolRefAttr kernel) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> parallelDims;
+  int64_t points = 1;
+  for (auto [dim, range] : llvm::enumerate(ranges)) {
+    if (ShapedType::isDynamic(range))
+      return op->emitError() << "the GPU targets need static shapes; loop " << dim
+                             << " of this op has a dynamic size";
+    if (iterators[dim] == utils::IteratorType::parallel) {
+      parallelDims.push_back(dim);
+      points *= range;
+    }
+  }
+  if (points == 0) {
+    op->erase();
+    return success();
+  }
+  int64_t block = std::min<int64_t>(blockSize, llvm::alignTo(points, 32));
+  int64_t groups = llvm::divideCeil(points, block);
+  int64_t gridX = std::min(groups, kMaxGridDim);
+  int64_t gridY = llvm::divideCeil(groups, gridX);
+  if (gridY > kMaxGridDim)
+    return op->emitError() << "this op has " << points
+                           << " output points, more than one GPU launch can cover";
+
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  Value one = index(1);
+  // All kernels of the model go into one gpu.module (one SPIR-V module / PTX), named after
+  // the model, each kernel after the model and its position.
+  auto launch = gpu::LaunchOp::create(b, loc, index(gridX), index(gridY), one, index(block), one,
+                                      one, /*dynamicSharedMemorySize=*/nullptr,
+                                      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+                                      /*workgroupAttributions=*/{}, /*privateAttributions=*/{},
+                                      /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
+                                      /*clusterSizeZ=*/nullptr, module, kernel);
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToStart(&body);
+  // linear = (block_y * grid_x + block_x) * block + thread_x
+  Value group = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().y, index(gridX)),
+      launch.getBlockIds().x);
+  Value linear = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, group, index(block)),
+                                       launch.getThreadIds().x);
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear, index(points));
+  auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+  gpu::TerminatorOp::create(b, loc);
+
+  b.setInsertionPointToStart(&guard.getThenRegion().front());
+  // The point's coordinates, innermost parallel dimension fastest (adjacent threads touch
+  // adjacent elements of a row-major output).
+  SmallVector<OpFoldResult> offsets(ranges.size()), sizes(ranges.size());
+  Value rest = linear;
+  for (auto [i, dim] : llvm::enumerate(llvm::reverse(parallelDims))) {
+    sizes[dim] = b.getIndexAttr(1);
+    if (i + 1 == parallelDims.size()) { // the outermost: linear < points bounds it already
+      offsets[dim] = rest;
+      break;
+    }
+    Value extent = index(ranges[dim]);
+    offsets[dim] = arith::RemUIOp::create(b, loc, rest, extent).getResult();
+    rest = arith::DivUIOp::create(b, loc, rest, extent);
+  }
+  for (auto [dim, range] : llvm::enumerate(ranges))
+    if (iterators[dim] != utils::IteratorType::parallel) {
+      offsets[dim] = b.getIndexAttr(0);
+      sizes[dim] = b.getIndexAttr(range);
+    }
+  IRMapping map;
+  for (Value operand : op->getOperands())
+    map.map(operand, cloneViewChain(b, operand, map));
+  auto clone = cast<TilingInterface>(b.clone(*op, map));
+  FailureOr<TilingResult> tiled = clone.getTiledImplementation(b, offsets, sizes);
+  if (failed(tiled))
+    return op->emitError() << "cannot tile this op to one point per GPU thread";
+  clone->erase();
+  op->erase();
+  return success();
+}
+
+struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    bool failedAny = false;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isPrivate() || func.isExternal())
+        continue;
+      if (!func.getBody().hasOneBlock()) {
+        func.emitError() << "the GPU targets expect the bufferized model function as one block";
+        return signalPassFailure();
+      }
+      auto module = FlatSymbolRefAttr::get(&getContext(), (func.getName() + "_kernels").str());
+      unsigned kernels = 0;
+      for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
+        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+          auto kernel = FlatSymbolRefAttr::get(
+              &getContext(), (func.getName() + "_k" + llvm::Twine(kernels++)).str());
+          if (!linalgOp.hasPureBufferSemantics()) {
+            op.emitError() << "the GPU targets expect linalg ops on buffers here";
+            failedAny = true;
+          } else if (failed(mapOneThreadPerPoint(linalgOp, blockSize, module, kernel))) {
+            failedAny = true;
+          }
+          continue;
+        }
+        if (!staysOnHost(&op) && !isa<gpu::LaunchOp>(op)) {
+          // All unsupported ops at once, each at its location.
+          op.emitError() << "'" << op.getName()
+                         << "' has no GPU lowering yet (the GPU targets run linalg ops)";
+          failedAny = true;
+        }
+      }
+      // Views only the launches used are now dead on the host.
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.getBody().front())))
+        if (isa<ViewLikeOpInterface, arith::ConstantOp>(op) && op.use_empty() &&
+            !isa<memref::ViewOp>(op))
+          op.erase();
+    }
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+
+} // namespace
