@@ -1,15 +1,18 @@
 # tlc_add_model(): compiles a .tl/.mlir model with the tlc driver at build time and links it in.
 #
-#   tlc_add_model(<target> SOURCE <file.tl|file.mlir> [NAME <name>] [TARGET <x86_64|aarch64>]
-#                 [CPU <cpu>...] [OPTIONS <driver args>...] [DEPENDS <files>...])
+#   tlc_add_model(<target> SOURCE <file.tl|file.mlir> [NAME <name>]
+#                 [TARGET <x86_64|aarch64|cuda|vulkan>] [CPU <cpu>...] [GPU <sm_80|...>]
+#                 [OPTIONS <driver args>...] [DEPENDS <files>...])
 #
 # Runs `tlc <source> -o <dir>/<name>.o --header <dir>/<name>.h --name <name> [--target T]
-# [--cpu C] [OPTIONS...]` at build time, where <dir> is
+# [--cpu C] [--gpu G] [OPTIONS...]` at build time, where <dir> is
 # ${CMAKE_CURRENT_BINARY_DIR}/tlc_models/<target>. Several CPUs (`CPU x86-64-v3 x86-64-v4`, or
 # one comma-separated value) make one object with a variant per CPU, chosen at run time
 # (`--cpu=x86-64-v3,x86-64-v4`; docs/generated-abi.md). The function adds the object to
 # <target>'s sources, puts <dir> on its include path (so `#include "<name>.h"` works) and links
-# tlc::tlcrt. NAME defaults
+# tlc::tlcrt. GPU targets (cuda, vulkan) give the header of docs/generated-abi.md's GPU section
+# (NAME_init / NAME_run over device buffers / NAME_release); libtlcrt loads the driver at run
+# time, so nothing GPU is linked. NAME defaults
 # to the source's stem and must be a C identifier. The model is recompiled when the source, the
 # files listed in DEPENDS (e.g. .npy weights it loads) or the driver change.
 #
@@ -18,7 +21,7 @@
 include_guard(GLOBAL)
 
 function(tlc_add_model target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SOURCE;NAME;TARGET" "CPU;OPTIONS;DEPENDS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SOURCE;NAME;TARGET;GPU" "CPU;OPTIONS;DEPENDS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "tlc_add_model(${target}): unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -79,6 +82,9 @@ function(tlc_add_model target)
   if(arg_CPU)
     list(JOIN arg_CPU "," cpus)
     list(APPEND args "--cpu=${cpus}")
+  endif()
+  if(arg_GPU)
+    list(APPEND args "--gpu=${arg_GPU}")
   endif()
   list(APPEND args ${arg_OPTIONS})
 

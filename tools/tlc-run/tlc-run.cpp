@@ -1,6 +1,7 @@
 // tlc-run: loads a model compiled with `tlc --shared`, reads its embedded descriptor
 // (NAME_info), feeds inputs (.npy, ONNX TensorProto .pb, or seeded random data), compares the
 // outputs with expected ones, and times the run (warm-up, then the median of N runs).
+#include "GPURun.h"
 #include "TensorIO.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -207,34 +208,49 @@ int main(int argc, char **argv) {
   }
   for (Tensor &t : m.outputs)
     t.data.assign(std::max<int64_t>(1, t.numel()) * dtypeSize(t.dtype), 0);
-  void *workspace = nullptr;
-  if (m.workspace > 0 && posix_memalign(&workspace, 64, m.workspace) != 0)
-    return fail("cannot allocate the " + std::to_string(m.workspace) + "-byte workspace");
-
-  std::vector<void *> args;
-  for (Tensor &t : m.inputs)
-    args.push_back(t.data.data());
-  for (Tensor &t : m.outputs)
-    args.push_back(t.data.data());
-  args.push_back(workspace);
-  if (args.size() >= kMaxArgs)
-    return fail("models with more than " + std::to_string(kMaxArgs - 1) +
-                " inputs and outputs are not supported");
-  auto once = [&] { return dispatch(args.size(), run, args.data(), std::make_index_sequence<kMaxArgs>()); };
-  for (unsigned i = 0; i < warmup; ++i)
-    once();
   std::vector<double> times;
-  for (unsigned i = 0; i < std::max(1u, repeat.getValue()); ++i) {
-    auto start = std::chrono::steady_clock::now();
-    int status = once();
-    times.push_back(std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - start)
-                        .count());
-    if (status == 4 && !m.cpus.empty()) // TLC_STATUS_UNSUPPORTED
-      return fail(name + "_run returned status 4 (unsupported): no cpu variant of the model "
-                         "runs on this host (TLC_CPU_VERBOSE=1 lists what each one lacks)");
-    if (status != 0)
-      return fail(name + "_run returned status " + std::to_string(status));
+  void *workspace = nullptr;
+  if (isGPUModel(lib, name)) {
+    GPURunTimes gpu;
+    std::string gpuError = runOnGPU(lib, name, m.inputs, m.outputs, m.workspace, warmup,
+                                    repeat, gpu);
+    if (!gpuError.empty())
+      return fail(gpuError);
+    // Device time (GPU timestamps) where the device has it, else wall time per run.
+    times = gpu.deviceMs.empty() ? gpu.wallMs : gpu.deviceMs;
+    if (!quiet)
+      outs() << "device " << gpu.device << " ("
+             << (gpu.deviceMs.empty() ? "host wall time" : "device time") << ")\n";
+  } else {
+    if (m.workspace > 0 && posix_memalign(&workspace, 64, m.workspace) != 0)
+      return fail("cannot allocate the " + std::to_string(m.workspace) + "-byte workspace");
+
+    std::vector<void *> args;
+    for (Tensor &t : m.inputs)
+      args.push_back(t.data.data());
+    for (Tensor &t : m.outputs)
+      args.push_back(t.data.data());
+    args.push_back(workspace);
+    if (args.size() >= kMaxArgs)
+      return fail("models with more than " + std::to_string(kMaxArgs - 1) +
+                  " inputs and outputs are not supported");
+    auto once = [&] {
+      return dispatch(args.size(), run, args.data(), std::make_index_sequence<kMaxArgs>());
+    };
+    for (unsigned i = 0; i < warmup; ++i)
+      once();
+    for (unsigned i = 0; i < std::max(1u, repeat.getValue()); ++i) {
+      auto start = std::chrono::steady_clock::now();
+      int status = once();
+      times.push_back(std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
+      if (status == 4 && !m.cpus.empty()) // TLC_STATUS_UNSUPPORTED
+        return fail(name + "_run returned status 4 (unsupported): no cpu variant of the model "
+                           "runs on this host (TLC_CPU_VERBOSE=1 lists what each one lacks)");
+      if (status != 0)
+        return fail(name + "_run returned status " + std::to_string(status));
+    }
   }
   std::sort(times.begin(), times.end());
   if (!quiet)
