@@ -2,6 +2,7 @@
 #include "compiler/Compile.h"
 
 #include "compiler/CPUDispatch.h"
+#include "compiler/CopyRepeatedResults.h"
 #include "compiler/HeaderWriter.h"
 #include "compiler/ModelInfo.h"
 #include "compiler/Pipeline.h"
@@ -266,6 +267,7 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   if (options.emit == EmitKind::Linalg)
     return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
 
+  copyRepeatedResults(*module);
   if (failed(runPasses(*module, timing, "bufferization and memory planning",
                        [&](OpPassManager &pm) { buildBufferizationPipeline(pm, name); })))
     return failure();
