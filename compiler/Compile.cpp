@@ -4,6 +4,7 @@
 #include "compiler/CPUDispatch.h"
 #include "compiler/CopyRepeatedResults.h"
 #include "compiler/HeaderWriter.h"
+#include "compiler/InputFile.h"
 #include "compiler/ModelInfo.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Signature.h"
@@ -46,7 +47,8 @@ OwningOpRef<ModuleOp> loadModel(const CompileOptions &options, MLIRContext &cont
                                 llvm::SourceMgr &sourceMgr, llvm::StringRef name) {
   Location fileLoc = FileLineColLoc::get(&context, options.inputPath, 0, 0);
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(options.inputPath, &error);
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      readInputFile(options.inputPath, options.inputPath, error);
   if (!file) {
     emitError(fileLoc) << error;
     return nullptr;

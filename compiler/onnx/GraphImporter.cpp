@@ -6,6 +6,8 @@
 #include "Preflight.h"
 #include "TensorData.h"
 
+#include "compiler/InputFile.h"
+
 #include "TL/Shapes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
@@ -120,9 +122,14 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
                          << "', which is not an input of the model";
       return nullptr;
     }
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path);
+    std::string readError;
+    std::unique_ptr<llvm::MemoryBuffer> file = readInputFile(path, path, readError);
+    if (!file) {
+      emitError(fileLoc) << "--constant-input " << name << ": " << readError;
+      return nullptr;
+    }
     onnx::TensorProto t;
-    if (!file || !t.ParseFromArray((*file)->getBufferStart(), (*file)->getBufferSize())) {
+    if (!t.ParseFromArray(file->getBufferStart(), static_cast<int>(file->getBufferSize()))) {
       emitError(fileLoc) << "--constant-input " << name << ": cannot read '" << path
                          << "' as an ONNX TensorProto";
       return nullptr;
