@@ -9,6 +9,7 @@
 #include "compiler/InputFile.h"
 
 #include "TL/Shapes.h"
+#include "TL/SizeLimit.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
@@ -43,6 +44,18 @@ std::string cName(llvm::StringRef name, llvm::StringSet<> &taken) {
   return unique;
 }
 
+/// Fails (located at the node) if a value the node made has more than 2^40 elements: the
+/// arithmetic on shapes and sizes after import assumes the limit.
+LogicalResult checkSizes(ArrayRef<Type> types, Location loc) {
+  for (Type t : types) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    if (rt && rt.hasStaticShape() && !tl::checkedNumElements(rt.getShape()))
+      return emitError(loc) << "a tensor of shape " << tl::formatShape(rt.getShape())
+                            << " has too many elements (more than 2^40)";
+  }
+  return success();
+}
+
 /// The type of graph input `info`, with `--input-shape` applied.
 FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info, MLIRContext *ctx,
                                       const OnnxImportOptions &options, Location fileLoc) {
@@ -57,6 +70,9 @@ FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info, MLIRCont
       return emitError(fileLoc) << "input '" << info.name()
                                 << "' has no shape; give one with --input-shape "
                                 << info.name() << "=DIMS";
+    if (!tl::checkedNumElements(pinned->second))
+      return emitError(fileLoc) << "--input-shape " << info.name() << " has too many elements "
+                                << "(more than 2^40)";
     return RankedTensorType::get(pinned->second, et);
   }
   SmallVector<int64_t> shape;
@@ -85,12 +101,19 @@ FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info, MLIRCont
         return emitError(fileLoc) << "--input-shape " << info.name() << " sets dimension " << i
                                   << " to " << want[i] << " but the model fixes it to "
                                   << shape[i];
+    if (!tl::checkedNumElements(want))
+      return emitError(fileLoc) << "--input-shape " << info.name() << " has too many elements "
+                                << "(more than 2^40)";
     return RankedTensorType::get(want, et);
   }
   if (!symbolic.empty())
     return emitError(fileLoc) << "input '" << info.name() << "' has symbolic dimension "
                               << symbolic << "; pin it with --input-shape " << info.name()
                               << "=DIMS (e.g. 1x3x224x224)";
+  if (!tl::checkedNumElements(shape))
+    return emitError(fileLoc) << "input '" << info.name() << "' of shape "
+                              << tl::formatShape(shape)
+                              << " has too many elements (more than 2^40)";
   return RankedTensorType::get(shape, et);
 }
 
@@ -205,15 +228,21 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
     NodeContext cx(node, loc, b, values, opset);
     if (failed(it->second.convert(cx)))
       return nullptr;
-    for (const std::string &out : node.output())
-      if (!out.empty() && !values.count(out)) {
+    for (const std::string &out : node.output()) {
+      if (out.empty())
+        continue;
+      auto produced = values.find(out);
+      if (produced == values.end()) {
         emitError(loc) << node.op_type() << " does not produce output '" << out << "'";
         return nullptr;
       }
+      if (failed(checkSizes(Type(produced->second.type), loc)))
+        return nullptr;
+    }
     // Check the node's ops now, so a shape error names this node and stops the import.
     for (Operation &op : llvm::make_range(
              last ? std::next(Block::iterator(last)) : body->begin(), body->end()))
-      if (failed(verify(&op)))
+      if (failed(checkSizes(llvm::to_vector(op.getResultTypes()), loc)) || failed(verify(&op)))
         return nullptr;
   }
 
