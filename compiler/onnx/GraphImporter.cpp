@@ -56,6 +56,41 @@ LogicalResult checkSizes(ArrayRef<Type> types, Location loc) {
   return success();
 }
 
+/// Fails if graph output `info` declares a shape or element type other than `type`'s.
+LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &info, RankedTensorType type,
+                                  Location fileLoc) {
+  if (!info.type().has_tensor_type())
+    return success();
+  const onnx::TypeProto::Tensor &tt = info.type().tensor_type();
+  Type declared = elementTypeOf(type.getContext(), tt.elem_type());
+  bool mismatch = declared && declared != type.getElementType();
+  std::string shape;
+  if (tt.has_shape()) {
+    mismatch |= tt.shape().dim_size() != type.getRank();
+    for (auto [i, d] : llvm::enumerate(tt.shape().dim())) {
+      shape += (i ? "x" : "") + (d.has_dim_value() ? std::to_string(d.dim_value()) : "?");
+      if (d.has_dim_value() && (int64_t)i < type.getRank() && d.dim_value() != type.getDimSize(i))
+        mismatch = true;
+    }
+    if (tt.shape().dim_size() == 0)
+      shape = "scalar";
+  }
+  if (!mismatch)
+    return success();
+  // Types printed bare (a diagnostic would quote them), like the rest of the signature.
+  auto str = [](Type t) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (t)
+      t.print(os);
+    return s;
+  };
+  return emitError(fileLoc) << "graph output '" << info.name() << "' is declared as "
+                            << str(declared) << "[" << (tt.has_shape() ? shape : "?")
+                            << "] but the graph computes " << str(type.getElementType()) << "["
+                            << tl::formatShape(type.getShape()) << "]";
+}
+
 /// The type of graph input `info`, with `--input-shape` applied.
 FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info, MLIRContext *ctx,
                                       const OnnxImportOptions &options, Location fileLoc) {
@@ -262,6 +297,8 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
                          << tl::formatShape(v.type.getShape()) << "), which is not supported";
       return nullptr;
     }
+    if (failed(checkDeclaredOutput(info, v.type, fileLoc)))
+      return nullptr;
     if (!v.value)
       v.value = tl::ConstantOp::create(b, fileLoc, v.constant).getResult();
     results.push_back(v.value);
