@@ -85,6 +85,11 @@ def build(kind):
         return model([helper.make_node("Expand", ["x", "shape"], ["y"], name="expand")],
                      [vi("x", [1])], [vi("y", None)],
                      [ints("shape", [1 << 32, 1 << 32])])
+    if kind == "huge-resize":
+        # 2^30 along one axis: within the element limit, but an index table of 2^30 entries.
+        return model([helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="resize")],
+                     [vi("x", [1, 1, 1, 2])], [vi("y", None)],
+                     [ints("sizes", [1, 1, 1, 1 << 30])])
     if kind == "min-div":
         # Constant folding on the host: INT64_MIN / -1 and 7 / 0.
         return model([helper.make_node("Div", ["a", "b"], ["q"], name="div"),
