@@ -528,6 +528,12 @@ template <bool ToSpace> LogicalResult convertDepthSpace(NodeContext &cx) {
   return success();
 }
 
+void checkDepthToSpace(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  if (const onnx::AttributeProto *a = findAttr(node, "mode"))
+    if (a->s() != "DCR" && a->s() != "CRD")
+      problems.push_back("mode '" + a->s() + "' is not DCR or CRD");
+}
+
 LogicalResult convertConstant(NodeContext &cx) {
   const onnx::AttributeProto *a = nullptr;
   for (const onnx::AttributeProto &attr : cx.node.attribute())
@@ -677,6 +683,6 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["Size"] = {convertSize};
   t["Range"] = {convertRange};
   t["Trilu"] = {convertTrilu};
-  t["DepthToSpace"] = {convertDepthSpace<true>};
+  t["DepthToSpace"] = {convertDepthSpace<true>, checkDepthToSpace};
   t["SpaceToDepth"] = {convertDepthSpace<false>};
 }

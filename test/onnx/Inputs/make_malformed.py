@@ -67,6 +67,10 @@ def build(kind):
     if kind == "output-dtype":
         return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                      [vi("x", [2, 3])], [vi("y", [2, 3], I64)])
+    if kind == "depth-mode":
+        return model([helper.make_node("DepthToSpace", ["x"], ["y"], name="d2s", blocksize=2,
+                                       mode="XYZ")],
+                     [vi("x", [1, 4, 2, 2])], [vi("y", None)])
     if kind == "variadic-empty":
         return model([helper.make_node("Concat", ["x", ""], ["y"], name="cat", axis=0)],
                      [vi("x", [2])], [vi("y", None)])
