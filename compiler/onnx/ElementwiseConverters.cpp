@@ -5,6 +5,7 @@
 #include "TensorData.h"
 
 #include "TL/Shapes.h"
+#include "TL/SizeLimit.h"
 
 #include <cmath>
 #include <limits>
@@ -28,6 +29,11 @@ bool foldElementwise(NodeContext &cx, Type resultElementType, IntFn intFn, Float
   FailureOr<SmallVector<int64_t>> shape =
       tl::broadcastShapes(shapes, [&] { return cx.emitError(); });
   if (failed(shape))
+    return false;
+  // Inputs of at most kFoldLimit elements can broadcast to far more ([65536, 1] + [65536] is
+  // 2^32): such a result is computed by the compiled code, not on the host.
+  std::optional<int64_t> numel = tl::checkedNumElements(*shape);
+  if (!numel || *numel > kFoldLimit)
     return false;
   cx.setConstant(0, hostElementwise(operands, *shape, resultElementType, intFn, floatFn));
   return true;

@@ -94,6 +94,26 @@ def build(kind):
         return model([helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="resize")],
                      [vi("x", [1, 1, 1, 2])], [vi("y", None)],
                      [ints("sizes", [1, 1, 1, 1 << 30])])
+    if kind == "fold-broadcast":
+        # Two constants within the host-folding limit whose broadcast has 2^32 elements.
+        a = numpy_helper.from_array(np.zeros((65536, 1), np.float32), "a")
+        b = numpy_helper.from_array(np.zeros((65536,), np.float32), "b")
+        return model([helper.make_node("Add", ["a", "b"], ["s"], name="add"),
+                      helper.make_node("ReduceSum", ["s"], ["y"], name="sum", keepdims=0)],
+                     [], [vi("y", None)], [a, b])
+    if kind == "fold-gather":
+        # A constant row gathered 2^16 times: 2^32 elements.
+        d = numpy_helper.from_array(np.zeros((1, 65536), np.float32), "d")
+        return model([helper.make_node("Gather", ["d", "i"], ["g"], name="gather", axis=0),
+                      helper.make_node("ReduceSum", ["g"], ["y"], name="sum", keepdims=0)],
+                     [], [vi("y", None)], [d, ints("i", np.zeros(65536))])
+    if kind == "huge-trilu":
+        return model([helper.make_node("Trilu", ["x"], ["y"], name="trilu")],
+                     [vi("x", [1 << 20, 1 << 20])], [vi("y", None)], opset=14)
+    if kind == "inf-range":
+        f32 = lambda n, v: numpy_helper.from_array(np.array(v, np.float32), n)
+        return model([helper.make_node("Range", ["a", "b", "d"], ["y"], name="range")],
+                     [], [vi("y", None)], [f32("a", 0), f32("b", np.inf), f32("d", 1)])
     if kind == "min-div":
         # Constant folding on the host: INT64_MIN / -1 and 7 / 0.
         return model([helper.make_node("Div", ["a", "b"], ["q"], name="div"),
