@@ -2,7 +2,9 @@
 #include "compiler/Compile.h"
 
 #include "compiler/CPUDispatch.h"
+#include "compiler/CopyRepeatedResults.h"
 #include "compiler/HeaderWriter.h"
+#include "compiler/InputFile.h"
 #include "compiler/ModelInfo.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Signature.h"
@@ -47,7 +49,8 @@ OwningOpRef<ModuleOp> loadModel(const CompileOptions &options, MLIRContext &cont
                                 llvm::SourceMgr &sourceMgr, llvm::StringRef name) {
   Location fileLoc = FileLineColLoc::get(&context, options.inputPath, 0, 0);
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(options.inputPath, &error);
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      readInputFile(options.inputPath, options.inputPath, error);
   if (!file) {
     emitError(fileLoc) << error;
     return nullptr;
@@ -114,14 +117,41 @@ LogicalResult runPasses(ModuleOp module, TimingScope &timing, llvm::StringRef st
   return verify(module);
 }
 
+/// Flushes and keeps `out`. A failed write (a full disk) is an error naming the path, instead
+/// of LLVM's fatal "IO failure" when the stream is destroyed; the partial file is removed.
+LogicalResult keepOutput(llvm::ToolOutputFile &out, llvm::StringRef path, Location loc) {
+  out.os().flush();
+  if (std::error_code ec = out.os().error()) {
+    out.os().clear_error();
+    return emitError(loc) << "cannot write '" << path << "': " << ec.message();
+  }
+  out.keep();
+  return success();
+}
+
+/// Whether two output paths name one file (which the second write would overwrite).
+bool sameFile(llvm::StringRef a, llvm::StringRef b) {
+  if (a.empty() || b.empty() || a == "-" || b == "-")
+    return false;
+  bool equivalent = false;
+  if (!llvm::sys::fs::equivalent(a, b, equivalent) && equivalent)
+    return true;
+  auto normalize = [](llvm::StringRef p) {
+    llvm::SmallString<256> s(p);
+    llvm::sys::fs::make_absolute(s);
+    llvm::sys::path::remove_dots(s, /*remove_dot_dot=*/true);
+    return std::string(s);
+  };
+  return normalize(a) == normalize(b);
+}
+
 LogicalResult printModule(ModuleOp module, llvm::StringRef path) {
   std::string error;
   auto out = openOutputFile(path, &error);
   if (!out)
     return emitError(module.getLoc()) << error;
   module.print(out->os());
-  out->keep();
-  return success();
+  return keepOutput(*out, path, module.getLoc());
 }
 
 /// The host's libtlcrt.a for `--shared`: $TLC_RUNTIME_LIB, else next to this executable in an
@@ -180,8 +210,7 @@ LogicalResult writeReport(const CompileOptions &options, Location loc,
     if (!report)
       return emitError(loc) << error;
     print(report->os());
-    report->keep();
-    return success();
+    return keepOutput(*report, options.reportPath, loc);
   }
   bool outputOnStdout = options.outputPath.empty() || options.outputPath == "-";
   print(outputOnStdout ? llvm::errs() : llvm::outs());
@@ -240,6 +269,18 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
            << "--report=fusion needs the fusion groups, which are formed after --emit=tl "
               "(use --emit=linalg, llvm, asm or obj)";
 
+  // One file named twice would be overwritten by the later write (the header over the object).
+  std::pair<const char *, llvm::StringRef> outputs[] = {{"-o", options.outputPath},
+                                                        {"--header", options.headerPath},
+                                                        {"--report-file", options.reportPath},
+                                                        {"the input", options.inputPath}};
+  for (size_t i = 0; i < std::size(outputs); ++i)
+    for (size_t j = i + 1; j < std::size(outputs); ++j)
+      if (sameFile(outputs[i].second, outputs[j].second))
+        return emitError(UnknownLoc::get(&context))
+               << outputs[i].first << " and " << outputs[j].first << " name the same file '"
+               << outputs[j].second << "'";
+
   // --time-report: a tree of wall/user times per stage and pass, printed to stderr at the end.
   DefaultTimingManager timingManager;
   timingManager.setEnabled(options.timeReport);
@@ -281,6 +322,7 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   if (options.emit == EmitKind::Linalg)
     return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
 
+  copyRepeatedResults(*module);
   if (failed(runPasses(*module, timing, "bufferization and memory planning",
                        [&](OpPassManager &pm) {
                          buildBufferizationPipeline(pm, name, strategy);
@@ -339,6 +381,11 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
       TimingScope llvmTiming = timing.nest("LLVM: translate, optimize, emit");
       if (failed(target->serialize(*module, targetOptions, kind, os, llvmTiming)))
         return failure();
+      os.flush();
+      if (std::error_code ec = os.error()) {
+        os.clear_error();
+        return emitError(fileLoc) << "cannot write '" << objectPath << "': " << ec.message();
+      }
     }
     TimingScope linkTiming = timing.nest("link the shared library");
     if (failed(linkShared(*target, objectPath, options.outputPath, fileLoc)))
@@ -361,7 +408,8 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
       out->os() << llvm::StringRef(buffer.data(), buffer.size());
     }
     llvmTiming.stop();
-    out->keep();
+    if (failed(keepOutput(*out, options.outputPath.empty() ? "-" : options.outputPath, fileLoc)))
+      return failure();
   }
 
   if (!options.headerPath.empty()) {
@@ -389,7 +437,8 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     } else {
       writeHeader(*signature, provenance, header->os());
     }
-    header->keep();
+    if (failed(keepOutput(*header, options.headerPath, fileLoc)))
+      return failure();
   }
   return success();
 }

@@ -7,6 +7,7 @@
 #include "TL/AttentionShapes.h"
 #include "TL/Einsum.h"
 #include "TL/Shapes.h"
+#include "TL/SizeLimit.h"
 #include "TL/TLDialect.h"
 #include "llvm/Support/Path.h"
 
@@ -501,7 +502,7 @@ FailureOr<Value> emitReshape(Emitter &em, const BoundCall &c, Type hint) {
       em.error(shapeArg.loc) << "reshape dimension " << d << " must be positive (or -1)";
       return failure();
     }
-    if (d > (int64_t(1) << 40) / known) {
+    if (d > tl::kMaxElements / known) {
       em.error(shapeArg.loc) << "reshape target " << formatList(dims) << " has too many elements";
       return failure();
     }
@@ -562,7 +563,7 @@ FailureOr<Value> emitBroadcastTo(Emitter &em, const BoundCall &c, Type hint) {
       em.error(shapeArg.loc) << "broadcast_to dimension " << d << " must be positive";
       return failure();
     }
-    if (d > (int64_t(1) << 40) / count) {
+    if (d > tl::kMaxElements / count) {
       em.error(shapeArg.loc) << "broadcast_to target " << formatList(dims)
                              << " has too many elements";
       return failure();

@@ -158,6 +158,15 @@ FailureOr<Value> Emitter::emitExpr(const Expr &expr, Type hint) {
                       : expr.op == '-' ? BinaryKind::Sub
                       : expr.op == '*' ? BinaryKind::Mul
                                        : BinaryKind::Div;
+    // Integer division by zero is defined (0, see docs/tl-language.md), but written as a
+    // literal it is a mistake.
+    const Expr &rhs = *expr.operands[1];
+    Type rhsType = cast<RankedTensorType>(values[1].getType()).getElementType();
+    if (kind == BinaryKind::Div && rhs.kind == Expr::Number && rhs.number.value == 0 &&
+        rhsType.isSignlessInteger() && !rhsType.isInteger(1)) {
+      error(rhs.loc) << "integer division by zero";
+      return failure();
+    }
     return buildBinary(*this, kind, expr.loc, values[0], values[1],
                        ("'" + Twine(expr.op) + "'").str());
   }

@@ -137,8 +137,10 @@ FailureOr<DenseElementsAttr> tlc::frontend::makeInitializer(RankedTensorType typ
                spec.kind == InitSpec::Full;
   int64_t count = splat ? 1 : type.getNumElements();
   int64_t width = std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
-  if (count > kMaxInitializerBytes / width) {
-    emitError() << "initializer would produce " << count * width
+  // A splat is one value here, but the object file holds every element: the same cap applies.
+  int64_t total = type.getNumElements();
+  if (total > kMaxInitializerBytes / width) {
+    emitError() << "initializer would produce " << total * width
                 << " bytes of data; at most 2 GiB are supported";
     return failure();
   }

@@ -3,6 +3,8 @@
 
 #include "Source.h"
 
+#include "compiler/InputFile.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
@@ -180,14 +182,13 @@ FailureOr<DenseElementsAttr>
 tlc::frontend::loadNpy(llvm::StringRef path, llvm::StringRef displayPath,
                        RankedTensorType declared, llvm::StringRef what,
                        llvm::function_ref<InFlightDiagnostic()> emitError) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = readInputFile(path, displayPath, error);
   if (!file) {
-    emitError() << "cannot open '" << displayPath << "': " << file.getError().message();
+    emitError() << error;
     return failure();
   }
-  llvm::StringRef bytes = (*file)->getBuffer();
-  std::string error;
+  llvm::StringRef bytes = file->getBuffer();
   FailureOr<NpyHeader> header = parseNpyHeader(bytes, error);
   if (failed(header)) {
     emitError() << "cannot load '" << displayPath << "': " << error;

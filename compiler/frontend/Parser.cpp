@@ -1,6 +1,8 @@
 // Recursive-descent parser for .tl statements and expressions (grammar in docs/tl-language.md).
 #include "Parser.h"
 
+#include "TL/SizeLimit.h"
+
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -188,7 +190,7 @@ LogicalResult Parser::parseType(TypeSpec &type) {
     if (dim <= 0)
       return error(dimLoc, "dimension " + Twine(dim) + " must be positive");
     // Keep element counts far from int64 overflow in every later size computation.
-    if (dim > (int64_t(1) << 40) / static_cast<int64_t>(numElements))
+    if (dim > tl::kMaxElements / static_cast<int64_t>(numElements))
       return error(dimLoc, "tensor type has too many elements (more than 2^40)");
     numElements *= dim;
     type.shape.push_back(dim);

@@ -5,6 +5,7 @@
 #include "TensorData.h"
 
 #include "TL/Shapes.h"
+#include "TL/SizeLimit.h"
 
 #include <cmath>
 #include <limits>
@@ -29,6 +30,11 @@ bool foldElementwise(NodeContext &cx, Type resultElementType, IntFn intFn, Float
       tl::broadcastShapes(shapes, [&] { return cx.emitError(); });
   if (failed(shape))
     return false;
+  // Inputs of at most kFoldLimit elements can broadcast to far more ([65536, 1] + [65536] is
+  // 2^32): such a result is computed by the compiled code, not on the host.
+  std::optional<int64_t> numel = tl::checkedNumElements(*shape);
+  if (!numel || *numel > kFoldLimit)
+    return false;
   cx.setConstant(0, hostElementwise(operands, *shape, resultElementType, intFn, floatFn));
   return true;
 }
@@ -46,10 +52,18 @@ LogicalResult convertBinary(NodeContext &cx) {
   return success();
 }
 
-int64_t iadd(int64_t a, int64_t b) { return a + b; }
-int64_t isub(int64_t a, int64_t b) { return a - b; }
-int64_t imul(int64_t a, int64_t b) { return a * b; }
-int64_t idiv(int64_t a, int64_t b) { return b == 0 ? 0 : a / b; }
+// Host integer arithmetic wraps like the generated code (no signed-overflow UB), and division
+// is defined where a bare divide traps: x / 0 is 0, INT64_MIN / -1 wraps to INT64_MIN.
+int64_t iadd(int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t(b)); }
+int64_t isub(int64_t a, int64_t b) { return int64_t(uint64_t(a) - uint64_t(b)); }
+int64_t imul(int64_t a, int64_t b) { return int64_t(uint64_t(a) * uint64_t(b)); }
+int64_t idiv(int64_t a, int64_t b) {
+  if (b == 0)
+    return 0;
+  if (b == -1)
+    return int64_t(0 - uint64_t(a));
+  return a / b;
+}
 double fadd(double a, double b) { return a + b; }
 double fsub(double a, double b) { return a - b; }
 double fmul(double a, double b) { return a * b; }

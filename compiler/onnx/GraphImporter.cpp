@@ -6,7 +6,10 @@
 #include "Preflight.h"
 #include "TensorData.h"
 
+#include "compiler/InputFile.h"
+
 #include "TL/Shapes.h"
+#include "TL/SizeLimit.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
@@ -41,6 +44,53 @@ std::string cName(llvm::StringRef name, llvm::StringSet<> &taken) {
   return unique;
 }
 
+/// Fails (located at the node) if a value the node made has more than 2^40 elements: the
+/// arithmetic on shapes and sizes after import assumes the limit.
+LogicalResult checkSizes(ArrayRef<Type> types, Location loc) {
+  for (Type t : types) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    if (rt && rt.hasStaticShape() && !tl::checkedNumElements(rt.getShape()))
+      return emitError(loc) << "a tensor of shape " << tl::formatShape(rt.getShape())
+                            << " has too many elements (more than 2^40)";
+  }
+  return success();
+}
+
+/// Fails if graph output `info` declares a shape or element type other than `type`'s.
+LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &info, RankedTensorType type,
+                                  Location fileLoc) {
+  if (!info.type().has_tensor_type())
+    return success();
+  const onnx::TypeProto::Tensor &tt = info.type().tensor_type();
+  Type declared = elementTypeOf(type.getContext(), tt.elem_type());
+  bool mismatch = declared && declared != type.getElementType();
+  std::string shape;
+  if (tt.has_shape()) {
+    mismatch |= tt.shape().dim_size() != type.getRank();
+    for (auto [i, d] : llvm::enumerate(tt.shape().dim())) {
+      shape += (i ? "x" : "") + (d.has_dim_value() ? std::to_string(d.dim_value()) : "?");
+      if (d.has_dim_value() && (int64_t)i < type.getRank() && d.dim_value() != type.getDimSize(i))
+        mismatch = true;
+    }
+    if (tt.shape().dim_size() == 0)
+      shape = "scalar";
+  }
+  if (!mismatch)
+    return success();
+  // Types printed bare (a diagnostic would quote them), like the rest of the signature.
+  auto str = [](Type t) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (t)
+      t.print(os);
+    return s;
+  };
+  return emitError(fileLoc) << "graph output '" << info.name() << "' is declared as "
+                            << str(declared) << "[" << (tt.has_shape() ? shape : "?")
+                            << "] but the graph computes " << str(type.getElementType()) << "["
+                            << tl::formatShape(type.getShape()) << "]";
+}
+
 /// The type of graph input `info`, with `--input-shape` applied.
 FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info, MLIRContext *ctx,
                                       const OnnxImportOptions &options, Location fileLoc) {
@@ -55,6 +105,9 @@ FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info, MLIRCont
       return emitError(fileLoc) << "input '" << info.name()
                                 << "' has no shape; give one with --input-shape "
                                 << info.name() << "=DIMS";
+    if (!tl::checkedNumElements(pinned->second))
+      return emitError(fileLoc) << "--input-shape " << info.name() << " has too many elements "
+                                << "(more than 2^40)";
     return RankedTensorType::get(pinned->second, et);
   }
   SmallVector<int64_t> shape;
@@ -83,12 +136,19 @@ FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info, MLIRCont
         return emitError(fileLoc) << "--input-shape " << info.name() << " sets dimension " << i
                                   << " to " << want[i] << " but the model fixes it to "
                                   << shape[i];
+    if (!tl::checkedNumElements(want))
+      return emitError(fileLoc) << "--input-shape " << info.name() << " has too many elements "
+                                << "(more than 2^40)";
     return RankedTensorType::get(want, et);
   }
   if (!symbolic.empty())
     return emitError(fileLoc) << "input '" << info.name() << "' has symbolic dimension "
                               << symbolic << "; pin it with --input-shape " << info.name()
                               << "=DIMS (e.g. 1x3x224x224)";
+  if (!tl::checkedNumElements(shape))
+    return emitError(fileLoc) << "input '" << info.name() << "' of shape "
+                              << tl::formatShape(shape)
+                              << " has too many elements (more than 2^40)";
   return RankedTensorType::get(shape, et);
 }
 
@@ -120,9 +180,14 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
                          << "', which is not an input of the model";
       return nullptr;
     }
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path);
+    std::string readError;
+    std::unique_ptr<llvm::MemoryBuffer> file = readInputFile(path, path, readError);
+    if (!file) {
+      emitError(fileLoc) << "--constant-input " << name << ": " << readError;
+      return nullptr;
+    }
     onnx::TensorProto t;
-    if (!file || !t.ParseFromArray((*file)->getBufferStart(), (*file)->getBufferSize())) {
+    if (!t.ParseFromArray(file->getBufferStart(), static_cast<int>(file->getBufferSize()))) {
       emitError(fileLoc) << "--constant-input " << name << ": cannot read '" << path
                          << "' as an ONNX TensorProto";
       return nullptr;
@@ -198,15 +263,21 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
     NodeContext cx(node, loc, b, values, opset);
     if (failed(it->second.convert(cx)))
       return nullptr;
-    for (const std::string &out : node.output())
-      if (!out.empty() && !values.count(out)) {
+    for (const std::string &out : node.output()) {
+      if (out.empty())
+        continue;
+      auto produced = values.find(out);
+      if (produced == values.end()) {
         emitError(loc) << node.op_type() << " does not produce output '" << out << "'";
         return nullptr;
       }
+      if (failed(checkSizes(Type(produced->second.type), loc)))
+        return nullptr;
+    }
     // Check the node's ops now, so a shape error names this node and stops the import.
     for (Operation &op : llvm::make_range(
              last ? std::next(Block::iterator(last)) : body->begin(), body->end()))
-      if (failed(verify(&op)))
+      if (failed(checkSizes(llvm::to_vector(op.getResultTypes()), loc)) || failed(verify(&op)))
         return nullptr;
   }
 
@@ -226,6 +297,8 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
                          << tl::formatShape(v.type.getShape()) << "), which is not supported";
       return nullptr;
     }
+    if (failed(checkDeclaredOutput(info, v.type, fileLoc)))
+      return nullptr;
     if (!v.value)
       v.value = tl::ConstantOp::create(b, fileLoc, v.constant).getResult();
     results.push_back(v.value);

@@ -97,8 +97,13 @@ LogicalResult convertConv(NodeContext &cx) {
   if (cx.rank(1) != rank)
     return cx.emitError() << "weight rank " << cx.rank(1) << " differs from input rank " << rank;
   SmallVector<int64_t> kernel = cx.attrInts("kernel_shape");
+  ArrayRef<int64_t> weightWindow = cx.shape(1).drop_front(2);
+  if (!kernel.empty() && ArrayRef<int64_t>(kernel) != weightWindow)
+    return cx.emitError() << "kernel_shape " << tl::formatShape(kernel)
+                          << " contradicts the weights' spatial shape "
+                          << tl::formatShape(weightWindow);
   if (kernel.empty())
-    kernel.append(cx.shape(1).begin() + 2, cx.shape(1).end());
+    kernel.append(weightWindow.begin(), weightWindow.end());
   TLC_TRY(w, windowAttrs(cx, cx.shape(0).drop_front(2), kernel, false));
   TLC_TRY(x, as4D(cx, cx.value(0), "inputs"));
   TLC_TRY(filter, as4D(cx, cx.value(1), "weights"));

@@ -1,6 +1,8 @@
 // The pre-flight check: every unsupported op, attribute value and element type at once.
 #include "Preflight.h"
 
+#include "AttributeCheck.h"
+#include "GraphCheck.h"
 #include "ModelLoader.h"
 #include "NodeContext.h"
 #include "SchemaCheck.h"
@@ -99,6 +101,7 @@ LogicalResult tlc::onnx_import::preflightCheck(const onnx::GraphProto &graph, in
     }
     SmallVector<std::string> problems;
     checkNodeSchema(node, opset, problems);
+    checkNodeAttributes(node, opset, problems);
     checkAttributeTypes(node, ctx, problems);
     if (it->second.check)
       it->second.check(node, problems);
@@ -106,5 +109,6 @@ LogicalResult tlc::onnx_import::preflightCheck(const onnx::GraphProto &graph, in
       emitError(loc) << node.op_type() << ": " << p;
     failedAny |= !problems.empty();
   }
+  failedAny |= failed(checkGraphStructure(graph, fileLoc));
   return failure(failedAny);
 }

@@ -6,6 +6,7 @@
 
 #include "TL/NNShapes.h"
 #include "TL/Shapes.h"
+#include "TL/SizeLimit.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -268,6 +269,16 @@ void checkResize(const onnx::NodeProto &node, SmallVectorImpl<std::string> &prob
       problems.push_back("coordinate_transformation_mode 'tf_crop_and_resize' is not supported");
 }
 
+/// The longest axis Resize resamples: its index tables are built at import (2^24 entries).
+constexpr int64_t kMaxResizeAxis = int64_t(1) << 24;
+
+/// floor(size * scale) as an integer; past the size limit (or NaN) it is -1, which callers
+/// reject (a double out of int64's range cannot be converted).
+int64_t scaledSize(int64_t size, double scale) {
+  double v = std::floor(size * scale);
+  return v >= 0 && v <= (double)tl::kMaxElements ? (int64_t)v : -1;
+}
+
 /// Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and Upsample (X, scales; asymmetric
 /// coordinates, nearest rounds down). Scales or sizes must be compile-time constants.
 template <bool Upsample> LogicalResult convertResize(NodeContext &cx) {
@@ -302,23 +313,33 @@ template <bool Upsample> LogicalResult convertResize(NodeContext &cx) {
                             << "') must be a constant computable at compile time";
     scales = toDoubles(cx.constant(scalesInput));
     for (int64_t d = 0; d < rank && d < (int64_t)scales.size(); ++d)
-      sizes.push_back((int64_t)std::floor(shape[d] * scales[d]));
+      sizes.push_back(scaledSize(shape[d], scales[d]));
   } else if (upsample && cx.hasAttr("scales")) {
     const onnx::AttributeProto *a = cx.attr("scales");
     scales.assign(a->floats().begin(), a->floats().end());
     for (int64_t d = 0; d < rank && d < (int64_t)scales.size(); ++d)
-      sizes.push_back((int64_t)std::floor(shape[d] * scales[d]));
+      sizes.push_back(scaledSize(shape[d], scales[d]));
   } else {
     return cx.emitError() << cx.node.op_type() << " needs constant scales or sizes";
   }
   if ((int64_t)sizes.size() != rank || (int64_t)scales.size() != rank)
     return cx.emitError() << "scales/sizes have " << sizes.size()
                           << " entries for an input of rank " << rank;
+  for (int64_t d = 0; d < rank; ++d)
+    if (sizes[d] <= 0 || !(scales[d] > 0))
+      return cx.emitError() << "output size " << sizes[d] << " along axis " << d
+                            << " is not positive (or past the size limit)";
+  // Before any table the size of the output is built.
+  if (!tl::checkedNumElements(sizes))
+    return cx.emitError() << "output of shape " << tl::formatShape(sizes)
+                          << " has too many elements (more than 2^40)";
+  // Each resampled axis is an index table built at import and embedded in the object.
+  for (int64_t d = 0; d < rank; ++d)
+    if (sizes[d] != shape[d] && sizes[d] > kMaxResizeAxis)
+      return cx.emitError() << "output size " << sizes[d] << " along axis " << d
+                            << " is too large to resample (at most " << kMaxResizeAxis << ")";
   Value y = cx.value(0);
   for (int64_t d = 0; d < rank; ++d) {
-    if (sizes[d] <= 0 || scales[d] <= 0)
-      return cx.emitError() << "output size " << sizes[d] << " along axis " << d
-                            << " is not positive";
     TLC_TRY(r, resampleAxis(cx, y, d, sizes[d], scales[d], m));
     y = r;
   }

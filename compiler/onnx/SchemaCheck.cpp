@@ -3,6 +3,8 @@
 
 #include <onnx/defs/schema.h>
 
+#include <algorithm>
+
 using namespace tlc::onnx_import;
 
 void tlc::onnx_import::checkNodeSchema(const onnx::NodeProto &node, int64_t opset,
@@ -26,10 +28,16 @@ void tlc::onnx_import::checkNodeSchema(const onnx::NodeProto &node, int64_t opse
                                                : " to " + std::to_string(maxCount)));
       return;
     }
-    for (size_t i = 0; i < formals.size() && i < (size_t)n; ++i)
-      if (formals[i].GetOption() == onnx::OpSchema::Single && actual[i].empty())
+    for (size_t i = 0; i < (size_t)n && !formals.empty(); ++i) {
+      // Actuals past the formals repeat the last, variadic one; a variadic input cannot be
+      // empty (converters read every one), an unused variadic output can.
+      const onnx::OpSchema::FormalParameter &f = formals[std::min(i, formals.size() - 1)];
+      bool required = f.GetOption() == onnx::OpSchema::Single ||
+                      (f.GetOption() == onnx::OpSchema::Variadic && what[0] == 'i');
+      if (required && actual[i].empty())
         problems.push_back(std::string("required ") + what + " " + std::to_string(i) + " ('" +
-                           formals[i].GetName() + "') is missing");
+                           f.GetName() + "') is missing");
+    }
   };
   check(schema->inputs(), node.input(), schema->min_input(), schema->max_input(), "input");
   check(schema->outputs(), node.output(), schema->min_output(), schema->max_output(), "output");

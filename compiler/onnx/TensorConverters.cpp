@@ -368,7 +368,8 @@ LogicalResult convertGather(NodeContext &cx) {
         return cx.emitError() << "index " << i << " is out of range for axis " << axis
                               << " of size " << dim;
   }
-  if (cx.allConstant()) {
+  // Folded only while the result stays small: a constant row gathered 2^16 times is not.
+  if (cx.allConstant() && type.getNumElements() <= kFoldLimit * 16) {
     SmallVector<int64_t> idx = toInts(cx.constant(1));
     SmallVector<int64_t> inStrides = rowMajorStrides(cx.shape(0));
     int64_t inner = inStrides[axis], idxCount = std::max<int64_t>(1, idx.size());
@@ -528,6 +529,12 @@ template <bool ToSpace> LogicalResult convertDepthSpace(NodeContext &cx) {
   return success();
 }
 
+void checkDepthToSpace(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  if (const onnx::AttributeProto *a = findAttr(node, "mode"))
+    if (a->s() != "DCR" && a->s() != "CRD")
+      problems.push_back("mode '" + a->s() + "' is not DCR or CRD");
+}
+
 LogicalResult convertConstant(NodeContext &cx) {
   const onnx::AttributeProto *a = nullptr;
   for (const onnx::AttributeProto &attr : cx.node.attribute())
@@ -618,14 +625,19 @@ LogicalResult convertRange(NodeContext &cx) {
          delta = toDoubles(cx.constant(2))[0];
   if (delta == 0)
     return cx.emitError() << "Range delta is 0";
-  int64_t n = std::max<int64_t>(0, (int64_t)std::ceil((limit - start) / delta));
-  if (n > (int64_t(1) << 24))
-    return cx.emitError() << "Range of " << n << " elements is too large";
+  // Compared as a double first: an infinite or NaN count cannot be converted to int64.
+  double count = std::ceil((limit - start) / delta);
+  if (!(count <= double(int64_t(1) << 24)))
+    return cx.emitError() << "Range of " << count << " elements is too large";
+  int64_t n = std::max<int64_t>(0, (int64_t)count);
   for (int64_t i = 0; i < n; ++i)
     v.push_back(start + i * delta);
   cx.setConstant(0, fromDoubles(RankedTensorType::get({n}, et), v));
   return success();
 }
+
+/// The largest Trilu mask (rows x cols) built at import: 2^26 elements (an 8192 x 8192 matrix).
+constexpr int64_t kMaxTriluMask = int64_t(1) << 26;
 
 /// Trilu: a compile-time mask selects between the input and zero.
 LogicalResult convertTrilu(NodeContext &cx) {
@@ -639,6 +651,11 @@ LogicalResult convertTrilu(NodeContext &cx) {
   }
   bool upper = cx.attrInt("upper", 1) != 0;
   int64_t rows = cx.shape(0)[rank - 2], cols = cx.shape(0)[rank - 1];
+  // The mask is built at import and embedded.
+  if (rows * cols > kMaxTriluMask)
+    return cx.emitError() << "Trilu of a " << rows << "x" << cols
+                          << " matrix needs a mask of more than " << kMaxTriluMask
+                          << " elements, which is not supported";
   SmallVector<int64_t> mask;
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
@@ -677,6 +694,6 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["Size"] = {convertSize};
   t["Range"] = {convertRange};
   t["Trilu"] = {convertTrilu};
-  t["DepthToSpace"] = {convertDepthSpace<true>};
+  t["DepthToSpace"] = {convertDepthSpace<true>, checkDepthToSpace};
   t["SpaceToDepth"] = {convertDepthSpace<false>};
 }

@@ -38,9 +38,29 @@ Value sub(OpBuilder &b, Location loc, Value x, Value y) {
 Value mul(OpBuilder &b, Location loc, Value x, Value y) {
   return byKind<arith::MulFOp, arith::AndIOp, arith::MulIOp>(b, loc, x, y);
 }
-// Integer division truncates toward zero.
+// Integer division truncates toward zero. The cases a bare divide would trap on (and kill the
+// caller's process) have a defined result, as numpy gives them: x / 0 is 0, and INT_MIN / -1
+// wraps to INT_MIN (docs/tl-language.md, "Integer division").
 Value div(OpBuilder &b, Location loc, Value x, Value y) {
-  return byKind<arith::DivFOp, arith::AndIOp, arith::DivSIOp>(b, loc, x, y);
+  Type t = x.getType();
+  if (isFloat(t) || isBool(t))
+    return byKind<arith::DivFOp, arith::AndIOp, arith::DivSIOp>(b, loc, x, y);
+  unsigned bits = t.getIntOrFloatBitWidth();
+  auto intConst = [&](const APInt &v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)).getResult();
+  };
+  Value zero = intConst(APInt::getZero(bits)), one = intConst(APInt(bits, 1));
+  Value minusOne = intConst(APInt::getAllOnes(bits));
+  Value intMin = intConst(APInt::getSignedMinValue(bits));
+  Value byZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value overflows = arith::AndIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, intMin),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne));
+  // Dividing by 1 instead gives x, which is the wrapped INT_MIN / -1.
+  Value safe = arith::SelectOp::create(
+      b, loc, arith::OrIOp::create(b, loc, byZero, overflows), one, y);
+  Value q = arith::DivSIOp::create(b, loc, x, safe);
+  return arith::SelectOp::create(b, loc, byZero, zero, q);
 }
 // Float max/min propagate NaN, like numpy.
 Value max(OpBuilder &b, Location loc, Value x, Value y) {

@@ -513,10 +513,13 @@ _INT_OK_UNARY = ("neg", "abs", "relu")
 
 
 def _int_div(a, b):
-    if np.any(b == 0):
-        raise ZeroDivisionError("integer division by zero")
-    q = np.abs(a) // np.abs(b)
-    return np.where((a < 0) != (b < 0), -q, q)
+    # tlc's defined integer division (docs/tl-language.md): truncation toward zero, x / 0 = 0,
+    # INT_MIN / -1 wraps to INT_MIN.
+    safe = np.where(b == 0, 1, b).astype(a.dtype)
+    with np.errstate(all="ignore"):
+        q = a // safe
+        q = q + ((a % safe != 0) & ((a < 0) != (safe < 0)))
+    return np.where(b == 0, 0, q).astype(a.dtype)
 
 
 def _int_pow(a, b):

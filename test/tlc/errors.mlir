@@ -19,7 +19,7 @@
 // NAME: tlc: error: model name '2bad' is not a valid C identifier (use --name)
 
 // RUN: not tlc %S/does-not-exist.mlir -o %t.o 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: does-not-exist.mlir: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
+// MISSING: does-not-exist.mlir: error: cannot open '{{.*}}does-not-exist.mlir': No such file or directory
 
 // RUN: cp %s %t.onnx.txt && not tlc %t.onnx.txt -o %t.o 2>&1 | FileCheck %s --check-prefix=EXT
 // EXT: error: unknown input kind '.txt': expected a .tl einsum graph, an .onnx model or a .mlir module

@@ -3,6 +3,8 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -44,6 +46,37 @@ size_t tlcrun::dtypeSize(DType t) {
   case DType::I1: return 1;
   }
   return 0;
+}
+
+bool tlcrun::checkedNumel(const std::vector<int64_t> &shape, const std::string &what,
+                          int64_t &out, std::string &error) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) {
+      error = what + " has a negative dimension (" + std::to_string(d) + ")";
+      return false;
+    }
+    if (d != 0 && n > kMaxElements / d) {
+      error = what + " has too many elements (more than 2^40)";
+      return false;
+    }
+    n *= d;
+  }
+  out = n;
+  return true;
+}
+
+bool tlcrun::parseDim(const std::string &s, int64_t &out) {
+  if (s.empty())
+    return false;
+  int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9' || v > (INT64_MAX - (c - '0')) / 10)
+      return false;
+    v = v * 10 + (c - '0');
+  }
+  out = v;
+  return true;
 }
 
 int64_t Tensor::numel() const {
@@ -92,6 +125,21 @@ std::string Tensor::shapeString() const {
 }
 
 static bool readFile(const std::string &path, std::string &bytes, std::string &error) {
+  // Bounded: an endless device (/dev/zero) or a huge file would otherwise be read until memory
+  // runs out.
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) {
+    error = "cannot open '" + path + "'";
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    error = "'" + path + "' is not a regular file";
+    return false;
+  }
+  if ((uint64_t)st.st_size > kMaxFileBytes) {
+    error = "'" + path + "' is larger than 16 GiB (" + std::to_string(st.st_size) + " bytes)";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open '" + path + "'";
@@ -167,13 +215,26 @@ static bool loadNpy(const std::string &path, const std::string &bytes, Tensor &o
   out.shape.clear();
   std::stringstream dims(shape.substr(lp + 1, rp - lp - 1));
   std::string item;
-  while (std::getline(dims, item, ','))
-    if (item.find_first_not_of(' ') != std::string::npos)
-      out.shape.push_back(std::stoll(item));
+  while (std::getline(dims, item, ',')) {
+    size_t b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
+    if (b == std::string::npos)
+      continue;
+    int64_t d;
+    if (!parseDim(item.substr(b, e - b + 1), d)) {
+      error = "'" + path + "' has a malformed shape (dimension '" + item + "')";
+      return false;
+    }
+    out.shape.push_back(d);
+  }
+  int64_t numel;
+  if (!checkedNumel(out.shape, "'" + path + "'", numel, error))
+    return false;
   size_t dataOffset = offset + headerLen;
-  size_t need = out.numel() * dtypeSize(out.dtype);
-  if (bytes.size() - dataOffset < need) {
-    error = "'" + path + "' is truncated";
+  size_t need = numel * dtypeSize(out.dtype);
+  if (bytes.size() - dataOffset != need) {
+    error = "'" + path + "' has " + std::to_string(bytes.size() - dataOffset) +
+            " bytes of data, its header says " + out.shapeString() + " (" +
+            std::to_string(need) + " bytes)";
     return false;
   }
   out.data.assign(bytes.begin() + dataOffset, bytes.begin() + dataOffset + need);
@@ -200,46 +261,50 @@ static bool loadPb(const std::string &path, const std::string &bytes, Tensor &ou
     error = "'" + path + "' has unsupported data type " + std::to_string(t.data_type());
     return false;
   }
-  size_t n = out.numel(), es = dtypeSize(out.dtype);
-  out.data.assign(n * es, 0);
+  int64_t numel;
+  if (!checkedNumel(out.shape, "'" + path + "'", numel, error))
+    return false;
+  size_t n = numel, es = dtypeSize(out.dtype);
+  // The dims are checked against the data before anything is allocated from them.
   if (t.has_raw_data()) {
     if (t.raw_data().size() != n * es) {
       error = "'" + path + "' has " + std::to_string(t.raw_data().size()) +
               " bytes of data, expected " + std::to_string(n * es);
       return false;
     }
-    std::memcpy(out.data.data(), t.raw_data().data(), n * es);
+    out.data.assign(t.raw_data().begin(), t.raw_data().end());
     return true;
   }
-  auto check = [&](size_t have) {
-    if (have == n)
-      return true;
+  size_t have = 0;
+  switch (out.dtype) {
+  case DType::F32: have = t.float_data_size(); break;
+  case DType::F64: have = t.double_data_size(); break;
+  case DType::I64: have = t.int64_data_size(); break;
+  default: have = t.int32_data_size(); break;
+  }
+  if (have != n) {
     error = "'" + path + "' has " + std::to_string(have) + " values, expected " +
             std::to_string(n);
     return false;
-  };
+  }
+  out.data.assign(n * es, 0);
   uint8_t *p = out.data.data();
   switch (out.dtype) {
   case DType::F32:
-    if (!check(t.float_data_size())) return false;
     std::memcpy(p, t.float_data().data(), n * 4);
     break;
   case DType::F64:
-    if (!check(t.double_data_size())) return false;
     std::memcpy(p, t.double_data().data(), n * 8);
     break;
   case DType::I64:
-    if (!check(t.int64_data_size())) return false;
     std::memcpy(p, t.int64_data().data(), n * 8);
     break;
   case DType::I32:
-    if (!check(t.int32_data_size())) return false;
     std::memcpy(p, t.int32_data().data(), n * 4);
     break;
   case DType::I1:
   case DType::F16:
   case DType::BF16:
-    if (!check(t.int32_data_size())) return false;
     for (size_t i = 0; i < n; ++i) {
       int32_t v = t.int32_data(i);
       if (es == 1) p[i] = v != 0;

@@ -15,6 +15,18 @@ bool parseDType(const std::string &name, DType &out);
 const char *dtypeName(DType t);
 size_t dtypeSize(DType t);
 
+/// The most elements a tensor may have (the compiler's limit too: 2^40).
+constexpr int64_t kMaxElements = int64_t(1) << 40;
+/// The largest tensor file tlc-run reads (16 GiB); larger or non-regular files are refused.
+constexpr uint64_t kMaxFileBytes = uint64_t(1) << 34;
+
+/// The element count of `shape`; false (with `error` naming `what`) if a dimension is negative
+/// or the count exceeds kMaxElements.
+bool checkedNumel(const std::vector<int64_t> &shape, const std::string &what, int64_t &out,
+                  std::string &error);
+/// Parses a decimal dimension; false if `s` is not a non-negative integer that fits int64_t.
+bool parseDim(const std::string &s, int64_t &out);
+
 struct Tensor {
   std::string name;
   DType dtype = DType::F32;

@@ -67,13 +67,19 @@ int fail(const std::string &message) {
   return 2;
 }
 
+/// Parses the descriptor NAME_info. It comes from a library the user names, so every field is
+/// checked (no exception, no allocation from an unchecked dim).
 bool parseManifest(const char *text, Manifest &m, std::string &error) {
   std::istringstream in(text);
   std::string line;
   if (!std::getline(in, line) || line != "tlc-model-info 1") {
-    error = "unknown descriptor version ('" + line + "')";
+    error = "unknown descriptor version ('" + line.substr(0, 40) + "')";
     return false;
   }
+  auto bad = [&](const std::string &why) {
+    error = "malformed model descriptor: " + why + " in line '" + line.substr(0, 80) + "'";
+    return false;
+  };
   while (std::getline(in, line)) {
     std::istringstream ls(line);
     std::string kind;
@@ -81,7 +87,12 @@ bool parseManifest(const char *text, Manifest &m, std::string &error) {
     if (kind == "name") {
       ls >> m.name;
     } else if (kind == "workspace") {
-      ls >> m.workspace;
+      std::string w;
+      int64_t bytes;
+      ls >> w;
+      if (!parseDim(w, bytes))
+        return bad("workspace size '" + w + "' is not a non-negative integer");
+      m.workspace = bytes;
     } else if (kind == "cpu") {
       m.cpus.emplace_back();
       ls >> m.cpus.back();
@@ -96,9 +107,18 @@ bool parseManifest(const char *text, Manifest &m, std::string &error) {
       if (dims != "scalar") {
         std::stringstream ds(dims);
         std::string d;
-        while (std::getline(ds, d, 'x'))
-          t.shape.push_back(std::stoll(d));
+        while (std::getline(ds, d, 'x')) {
+          int64_t v;
+          if (!parseDim(d, v))
+            return bad("dimension '" + d + "' is not a non-negative integer");
+          t.shape.push_back(v);
+        }
+        if (t.shape.empty())
+          return bad("no shape");
       }
+      int64_t numel;
+      if (!checkedNumel(t.shape, kind + " '" + t.name + "'", numel, error))
+        return bad(error);
       (kind == "input" ? m.inputs : m.outputs).push_back(t);
     }
   }
@@ -200,7 +220,7 @@ int main(int argc, char **argv) {
     Tensor file;
     if (!loadTensor(inputs[i], file, error))
       return fail(error);
-    if (file.dtype != t.dtype || file.numel() != t.numel())
+    if (file.dtype != t.dtype || file.shape != t.shape)
       return fail("input " + std::to_string(i) + " ('" + t.name + "') is " +
                   dtypeName(file.dtype) + "[" + file.shapeString() + "] in '" + inputs[i] +
                   "', the model expects " + dtypeName(t.dtype) + "[" + t.shapeString() + "]");
@@ -268,7 +288,7 @@ int main(int argc, char **argv) {
     Tensor exp;
     if (!loadTensor(expects[i], exp, error))
       return fail(error);
-    if (exp.numel() != out.numel())
+    if (exp.shape != out.shape)
       return fail("expected output " + std::to_string(i) + " ('" + out.name + "') has shape [" +
                   exp.shapeString() + "], the model produces [" + out.shapeString() + "]");
     double maxAbs = 0, maxMag = 0;

@@ -185,6 +185,11 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
+  if (optLevel > 3) {
+    WithColor::error(errs(), "tlc") << "-O" << optLevel.getValue()
+                                    << ": the optimization level must be 0 to 3\n";
+    return 1;
+  }
   if (!report.empty()) {
     if (report != "memory" && report != "fusion") {
       WithColor::error(errs(), "tlc") << "unknown report '" << report

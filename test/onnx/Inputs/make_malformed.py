@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Writes the malformed (and the oddly-formed valid) ONNX models the reliability tests compile:
+make_malformed.py KIND OUT.onnx. Each kind used to crash tlc, or was accepted silently."""
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13):
+    g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def vi(name, shape, t=F):
+    return helper.make_tensor_value_info(name, t, shape)
+
+
+def ints(name, v):
+    return numpy_helper.from_array(np.array(v, np.int64), name)
+
+
+def conv(**attrs):
+    w = numpy_helper.from_array(np.ones((2, 1, 3, 3), np.float32), "w")
+    return model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv", **attrs)],
+                 [vi("x", [1, 1, 8, 8])], [vi("y", None)], [w])
+
+
+def build(kind):
+    if kind == "dup-output":
+        # Valid: one tensor listed as two graph outputs (and an input passed through twice).
+        return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                     [vi("x", [2, 3])], [vi("y", [2, 3]), vi("y", [2, 3]), vi("x", [2, 3]),
+                                         vi("x", [2, 3])])
+    if kind == "dup-output-cse":
+        # Valid: two nodes computing the same thing, merged into one value by CSE.
+        return model([helper.make_node("Relu", ["x"], ["a"], name="relu_a"),
+                      helper.make_node("Relu", ["x"], ["b"], name="relu_b")],
+                     [vi("x", [2, 3])], [vi("a", [2, 3]), vi("b", [2, 3])])
+    if kind == "cast-no-to":
+        return model([helper.make_node("Cast", ["x"], ["y"], name="cast")],
+                     [vi("x", [2])], [vi("y", None)])
+    if kind == "axis-string":
+        return model([helper.make_node("Softmax", ["x"], ["y"], name="softmax", axis="1")],
+                     [vi("x", [2, 3])], [vi("y", None)])
+    if kind == "strides-zero-same":
+        return conv(strides=[0, 0], auto_pad="SAME_UPPER")
+    if kind == "strides-zero":
+        return conv(strides=[1, 0])
+    if kind == "kernel-mismatch":
+        return conv(kernel_shape=[5, 5])
+    if kind == "dup-input":
+        return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                     [vi("x", [2]), vi("x", [2])], [vi("y", None)])
+    if kind == "two-writers":
+        return model([helper.make_node("Relu", ["x"], ["y"], name="first"),
+                      helper.make_node("Neg", ["x"], ["y"], name="second"),
+                      helper.make_node("Abs", ["x"], ["x"], name="over_input")],
+                     [vi("x", [2])], [vi("y", None)])
+    if kind == "output-shape":
+        return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                     [vi("x", [2, 3])], [vi("y", [2, 4])])
+    if kind == "output-dtype":
+        return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                     [vi("x", [2, 3])], [vi("y", [2, 3], I64)])
+    if kind == "depth-mode":
+        return model([helper.make_node("DepthToSpace", ["x"], ["y"], name="d2s", blocksize=2,
+                                       mode="XYZ")],
+                     [vi("x", [1, 4, 2, 2])], [vi("y", None)])
+    if kind == "variadic-empty":
+        return model([helper.make_node("Concat", ["x", ""], ["y"], name="cat", axis=0)],
+                     [vi("x", [2])], [vi("y", None)])
+    if kind == "blocksize-huge":
+        return model([helper.make_node("DepthToSpace", ["x"], ["y"], name="d2s",
+                                       blocksize=1 << 32)],
+                     [vi("x", [1, 4, 2, 2])], [vi("y", None)])
+    if kind == "huge-input":
+        return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
+                     [vi("x", [1 << 31, 1 << 31, 4])], [vi("y", None)])
+    if kind == "huge-pad":
+        return model([helper.make_node("Pad", ["x", "pads"], ["y"], name="pad")],
+                     [vi("x", [2, 2])], [vi("y", None)],
+                     [ints("pads", [0, 0, 1 << 40, 1 << 40])])
+    if kind == "huge-expand":
+        return model([helper.make_node("Expand", ["x", "shape"], ["y"], name="expand")],
+                     [vi("x", [1])], [vi("y", None)],
+                     [ints("shape", [1 << 32, 1 << 32])])
+    if kind == "huge-resize":
+        # 2^30 along one axis: within the element limit, but an index table of 2^30 entries.
+        return model([helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="resize")],
+                     [vi("x", [1, 1, 1, 2])], [vi("y", None)],
+                     [ints("sizes", [1, 1, 1, 1 << 30])])
+    if kind == "fold-broadcast":
+        # Two constants within the host-folding limit whose broadcast has 2^32 elements.
+        a = numpy_helper.from_array(np.zeros((65536, 1), np.float32), "a")
+        b = numpy_helper.from_array(np.zeros((65536,), np.float32), "b")
+        return model([helper.make_node("Add", ["a", "b"], ["s"], name="add"),
+                      helper.make_node("ReduceSum", ["s"], ["y"], name="sum", keepdims=0)],
+                     [], [vi("y", None)], [a, b])
+    if kind == "fold-gather":
+        # A constant row gathered 2^16 times: 2^32 elements.
+        d = numpy_helper.from_array(np.zeros((1, 65536), np.float32), "d")
+        return model([helper.make_node("Gather", ["d", "i"], ["g"], name="gather", axis=0),
+                      helper.make_node("ReduceSum", ["g"], ["y"], name="sum", keepdims=0)],
+                     [], [vi("y", None)], [d, ints("i", np.zeros(65536))])
+    if kind == "huge-trilu":
+        return model([helper.make_node("Trilu", ["x"], ["y"], name="trilu")],
+                     [vi("x", [1 << 20, 1 << 20])], [vi("y", None)], opset=14)
+    if kind == "inf-range":
+        f32 = lambda n, v: numpy_helper.from_array(np.array(v, np.float32), n)
+        return model([helper.make_node("Range", ["a", "b", "d"], ["y"], name="range")],
+                     [], [vi("y", None)], [f32("a", 0), f32("b", np.inf), f32("d", 1)])
+    if kind == "min-div":
+        # Constant folding on the host: INT64_MIN / -1 and 7 / 0.
+        return model([helper.make_node("Div", ["a", "b"], ["q"], name="div"),
+                      helper.make_node("Add", ["x", "q"], ["y"], name="add")],
+                     [vi("x", [2], I64)], [vi("y", [2], I64)],
+                     [ints("a", [-(1 << 63), 7]), ints("b", [-1, 0])])
+    raise SystemExit("unknown kind " + kind)
+
+
+if __name__ == "__main__":
+    onnx.save(build(sys.argv[1]), sys.argv[2])
