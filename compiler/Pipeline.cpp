@@ -25,6 +25,7 @@ void tlc::buildLowerToLinalgPipeline(OpPassManager &pm, const LoweringStrategy &
     pm.addNestedPass<func::FuncOp>(createTLLowerAttention());
   TLLowerToLinalgOptions toLinalg;
   toLinalg.rowLoops = strategy.rowLoops;
+  toLinalg.tiledAttention = strategy.tiledAttention;
   pm.addNestedPass<func::FuncOp>(createTLLowerToLinalg(toLinalg));
   pm.addPass(createCanonicalizerPass());
   // Elementwise chains into one loop nest (recorded for --report=fusion); never into a

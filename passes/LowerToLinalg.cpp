@@ -194,7 +194,7 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
                            math::MathDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(&getContext());
-    populateTLToLinalgPatterns(patterns, rowLoops);
+    populateTLToLinalgPatterns(patterns, rowLoops, tiledAttention);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
@@ -202,7 +202,8 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
 
 } // namespace
 
-void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns, bool rowLoops) {
+void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns, bool rowLoops,
+                                     bool tiledAttention) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<LowerElementwise, LowerReduction>(ctx);
   patterns.add<LowerEinsum, LowerConstant, LowerSoftmax<tl::SoftmaxOp, false>,
@@ -211,5 +212,8 @@ void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns, bool rowLoops)
   populateTLNNOpsToLinalgPatterns(patterns);
   if (rowLoops)
     populateTLRowOpsToLinalgPatterns(patterns);
-  populateTLAttentionToLinalgPatterns(patterns);
+  if (tiledAttention)
+    populateTLAttentionToLinalgPatterns(patterns);
+  else
+    populateTLAttentionDefinitionPatterns(patterns);
 }

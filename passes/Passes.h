@@ -27,7 +27,8 @@ namespace tlc {
 
 /// Patterns lowering tl ops to linalg/tensor/arith/math (the mechanism behind
 /// tl-lower-to-linalg).
-void populateTLToLinalgPatterns(mlir::RewritePatternSet &patterns, bool rowLoops = true);
+void populateTLToLinalgPatterns(mlir::RewritePatternSet &patterns, bool rowLoops = true,
+                                bool tiledAttention = true);
 
 /// Patterns lowering tl shape ops to tensor/linalg (part of the above).
 void populateTLShapeOpsToTensorPatterns(mlir::RewritePatternSet &patterns);
@@ -91,6 +92,11 @@ struct AttentionTiling {
 /// (the mechanism behind tl-lower-attention; also part of populateTLToLinalgPatterns).
 void populateTLAttentionToLinalgPatterns(mlir::RewritePatternSet &patterns,
                                          AttentionTiling tiling = {});
+
+/// tl.attention as its definition in tl and linalg ops (scores einsum, scale and causal mask,
+/// the additive mask, softmax, einsum with V): forms the Sq x Sk scores (tl-lower-to-linalg
+/// without tiled-attention).
+void populateTLAttentionDefinitionPatterns(mlir::RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"

@@ -17,12 +17,16 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
     f16/bf16 statistics in f32), so the op reads its input once; over another axis softmax
     becomes whole-tensor max/exp/sum/divide ops and layer_norm whole-tensor reductions; shape
     ops become tensor ops. Without `row-loops` (GPU targets, whose kernels map rows
-    themselves) softmax, log_softmax and layer_norm always take the whole-tensor form.
+    themselves) softmax, log_softmax and layer_norm always take the whole-tensor form; without
+    `tiled-attention` attention is lowered by its definition (forming the scores).
     Fails, naming the op, if any tl op remains.
   }];
   let options = [
     Option<"rowLoops", "row-loops", "bool", /*default=*/"true",
            "softmax/log_softmax/layer_norm over trailing axes as an scf.forall over rows">,
+    Option<"tiledAttention", "tiled-attention", "bool", /*default=*/"true",
+           "attention as the flash-attention loop nest (else by its definition: the scores "
+           "einsum, scale and masks, softmax, einsum with V)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect",
