@@ -3,7 +3,8 @@
 
   run_e2e.py --tlc PATH (--runtime-src DIR | --runtime-lib LIB) --include DIR
              [--target x86_64|aarch64] [--cpu CPU[,CPU...]] [--cpu-variants V,...|auto]
-             [--seed S] [--rtol 1e-5] [--keep DIR] MODEL.tl [MODEL2.tl ...]
+             [--seed S] [--rtol 1e-5] [--keep DIR [--prepare-only]] MODEL.tl [MODEL2.tl ...]
+  run_e2e.py --run-prepared DIR
 
 For each model (C name = the file stem made a C identifier):
   1. `tlc MODEL.tl -o m.o --header m.h --name NAME [--target T] [--cpu C]`;
@@ -19,6 +20,13 @@ For each model (C name = the file stem made a C identifier):
   5. link it with the model object and the runtime (native: `cc -O2`; aarch64:
      `aarch64-linux-gnu-gcc -O2 -static`, run under `qemu-aarch64 -L /usr/aarch64-linux-gnu`);
   6. compare every output with tlref's float64 reference.
+
+For GPU targets (--target vulkan|cuda) the harness opens the backend's first device, uploads
+the inputs, runs NAME_run twice (outputs refilled with 0xFF bytes before each; both results
+bitwise equal) and downloads; with TLC_E2E_TIME=N it then times N more runs (device time,
+`time NAME device_ms_median=...` lines). To run on a machine that cannot compile (a lent GPU):
+`--prepare-only --keep DIR` stops before running and keeps the linked harnesses, inputs and
+float64 references; `run_e2e.py --run-prepared DIR` (numpy only) runs and compares them there.
 
 With --cpu-variants (for objects compiled with a --cpu list), step 5's run and step 6 repeat
 once per listed variant, with TLC_CPU_VARIANT set to it (`auto`: unset, the runtime's own
@@ -45,6 +53,7 @@ followed by the tool's stderr. The last line is `ALL PASSED (N models)` or
 
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -421,6 +430,19 @@ def gpu_harness_source(name, prefix, prog):
         w('  if (st != TLC_STATUS_INVALID_ARGUMENT) { fprintf(stderr, "harness: %s_run with a NULL input returned %%d (%%s), expected TLC_STATUS_INVALID_ARGUMENT\\n", (int)st, tlc_status_string(st)); return 5; }' % name)
     for i in range(len(outs)):
         w('  store("out_%d.bin", first%d, out%d_bytes);' % (i, i, i))
+    # TLC_E2E_TIME=N: N more runs, each waited for, and the median device time (GPU timestamps).
+    w('  const char *timed = getenv("TLC_E2E_TIME");')
+    w("  int runs = timed ? atoi(timed) : 0;")
+    w("  if (runs > 0) {")
+    w("    double *ms = malloc(sizeof(double) * (size_t)runs);")
+    w("    for (int r = 0; r < runs; ++r) {")
+    w("      if ((st = %s_run(%s)) != TLC_STATUS_OK) fail(\"timed %s_run\", st);" % (name, ", ".join(["model"] + args + ["ws"]), name))
+    w("      ms[r] = tlc_gpu_model_last_run_ms(model);")
+    w("      for (int j = r; j > 0 && ms[j] < ms[j - 1]; --j) { double t = ms[j]; ms[j] = ms[j - 1]; ms[j - 1] = t; }")
+    w("    }")
+    w('    printf("time %s device_ms_median=%%.4f min=%%.4f runs=%%d\\n", ms[runs / 2], ms[0], runs);' % name)
+    w("    free(ms);")
+    w("  }")
     w("  %s_release(model);" % name)
     for a in args:
         w("  tlc_gpu_buffer_destroy(ctx, %s);" % a)
@@ -560,6 +582,8 @@ def run_model(model, args, tc, workroot):
     exe = os.path.join(d, "harness")
     tc.link(d, ["main.c", obj], exe)
     ref = tlref.evaluate(model, inputs)
+    if args.prepare_only:
+        return prepare(prog, name, d, ref, args.rtol)
     if not args.cpu_variants:
         tc.execute(exe, d, args.timeout)
         return compare_outputs(prog, name, d, ref, args.rtol)
@@ -586,6 +610,51 @@ def run_model(model, args, tc, workroot):
         results += compare_outputs(prog, name, d, ref, args.rtol,
                                    "[%s] " % (ran if variant != "auto" else "auto: " + ran))
     return results
+
+
+def prepare(prog, name, d, ref, rtol):
+    """--prepare-only: keeps the linked harness, its inputs and the references (ref_*.npy) in
+    `d` with prepared.json, for --run-prepared on another machine (a GPU one)."""
+    outputs = []
+    for s in prog.outputs:
+        np.save(os.path.join(d, "ref_%s.npy" % s.name), ref[s.name])
+        outputs.append({"name": s.name, "dtype": s.dtype, "shape": list(s.shape)})
+    with open(os.path.join(d, "prepared.json"), "w") as f:
+        json.dump({"name": name, "outputs": outputs, "rtol": rtol}, f)
+    return [(True, "PREPARED %s" % name)]
+
+
+def run_prepared(root, timeout):
+    """--run-prepared: runs every harness --prepare-only left under `root` (sorted) and compares
+    its outputs with the saved references; harness stdout lines (timings) are echoed."""
+    failed = n = 0
+    for d in sorted(os.path.dirname(p) for p in glob.glob(os.path.join(root, "*", "prepared.json"))):
+        with open(os.path.join(d, "prepared.json")) as f:
+            meta = json.load(f)
+        n += 1
+        outs = [argparse.Namespace(name=o["name"], dtype=o["dtype"], shape=tuple(o["shape"]))
+                for o in meta["outputs"]]
+        ref = {o.name: np.load(os.path.join(d, "ref_%s.npy" % o.name)) for o in outs}
+        try:
+            p = _run([os.path.join(d, "harness")], cwd=d, timeout=timeout, what="the harness",
+                     env=dict(os.environ))
+            for line in p.stdout.decode(errors="replace").splitlines():
+                if line.startswith("time "):
+                    print(line, flush=True)
+            with np.errstate(all="ignore"):
+                results = compare_outputs(argparse.Namespace(outputs=outs), meta["name"], d, ref,
+                                          meta["rtol"])
+        except Failure as f:
+            results = [(False, "FAIL %s: %s\n    %s" % (meta["name"], f.what,
+                                                     f.detail.replace("\n", "\n    ")))]
+        for _, line in results:
+            print(line, flush=True)
+        failed += not all(ok for ok, _ in results)
+    if n == 0:
+        print("FAILED: nothing prepared under %s" % root)
+        return 1
+    print("FAILED (%d of %d models)" % (failed, n) if failed else "ALL PASSED (%d models)" % n)
+    return 1 if failed else 0
 
 
 def ran_variant(stderr, name):
@@ -631,12 +700,17 @@ def _num(v):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("models", nargs="+", metavar="MODEL.tl")
+    ap.add_argument("models", nargs="*", metavar="MODEL.tl")
+    ap.add_argument("--prepare-only", action="store_true",
+                    help="compile and link, keep harness + inputs + references in --keep, "
+                    "do not run (for --run-prepared elsewhere, e.g. on a GPU machine)")
+    ap.add_argument("--run-prepared", metavar="DIR",
+                    help="run what --prepare-only left in DIR and compare (needs only numpy)")
     ap.add_argument("--tlc", help="the tlc driver")
-    rt = ap.add_mutually_exclusive_group(required=True)
+    rt = ap.add_mutually_exclusive_group()
     rt.add_argument("--runtime-src", help="folder of the runtime's C sources (compiled in)")
     rt.add_argument("--runtime-lib", help="a built runtime library (libtlcrt.a)")
-    ap.add_argument("--include", required=True, help="runtime include folder (has tlc/runtime.h)")
+    ap.add_argument("--include", help="runtime include folder (has tlc/runtime.h)")
     ap.add_argument("--target", choices=["x86_64", "aarch64"] + list(GPU_TARGETS))
     ap.add_argument("--cpu", help="tlc's --cpu (one cpu, or a list for run-time dispatch)")
     ap.add_argument("--cpu-variants", help="run once per listed TLC_CPU_VARIANT value "
@@ -652,6 +726,14 @@ def main(argv):
     ap.add_argument("--prebuilt-header", help=argparse.SUPPRESS)
     ap.add_argument("--name", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.run_prepared:
+        return run_prepared(args.run_prepared, args.timeout)
+    if not args.models:
+        ap.error("give at least one MODEL.tl")
+    if not (args.runtime_src or args.runtime_lib) or not args.include:
+        ap.error("--runtime-src or --runtime-lib, and --include, are required")
+    if args.prepare_only and not args.keep:
+        ap.error("--prepare-only needs --keep DIR")
     if bool(args.prebuilt_object) != bool(args.prebuilt_header):
         ap.error("--prebuilt-object and --prebuilt-header go together")
     if args.prebuilt_object and len(args.models) != 1:

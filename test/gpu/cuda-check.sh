@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The CUDA check for a machine with an NVIDIA GPU and driver, in two halves: `prepare` where tlc
+# is built (compiles the suite for CUDA, links the harnesses, saves float64 references), `run` on
+# the GPU machine (needs only cc's output, python3 with numpy; torch for the peer timings).
+#
+#   test/gpu/cuda-check.sh prepare DIR   (here; DIR inside the working tree, so it travels)
+#   test/gpu/cuda-check.sh run DIR       (there; writes DIR/cuda-check.log)
+#
+# The PTX is tlc's default (sm_80, PTX ISA 7.0), which the driver JIT-compiles for newer GPUs.
+#
+# The suite: the three examples, four e2e models, 40 seeded random graphs (the Vulkan suite's),
+# and two timed rows (test/gpu/Inputs: matmul 1024, causal attention at sequence 512) against
+# PyTorch (torch_peer.py). TARGET=vulkan runs the same flow on lavapipe (how it is tested here).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+e2e="$root/test/e2e"
+target=${TARGET:-cuda}
+cmd=${1:?usage: cuda-check.sh prepare|run DIR}
+dir=${2:?usage: cuda-check.sh prepare|run DIR}
+shift 2
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+
+case "$cmd" in
+prepare)
+  tlc=${TLC:-$root/build/bin/tlc}
+  rm -rf "$dir" && mkdir -p "$dir/random"
+  "$py" "$e2e/gen_random_graphs.py" --seed 1000 --count 40 --out "$dir/random" > /dev/null
+  common=(--target "$target" --tlc "$tlc" --runtime-src "$root/runtime/src"
+          --include "$root/runtime/include" --prepare-only)
+  "$py" "$e2e/run_e2e.py" "${common[@]}" --keep "$dir/suite" \
+    "$root/examples/mlp.tl" "$root/examples/attention.tl" "$root/examples/tensor_network.tl" \
+    "$e2e/Inputs/activations.tl" "$e2e/Inputs/epilogues.tl" "$e2e/Inputs/attention_small.tl" \
+    "$e2e/Inputs/matmul_packing.tl" "$e2e/Inputs/zero_copy_outputs.tl" "$dir"/random/*.tl
+  "$py" "$e2e/run_e2e.py" "${common[@]}" --keep "$dir/bench" "$root"/test/gpu/Inputs/*.tl
+  echo "cuda-check: prepared $dir for --target=$target"
+  ;;
+run)
+  log="$dir/cuda-check.log"
+  {
+    echo "== cuda-check $(date -u +%FT%TZ) target=$target"
+    command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv
+    echo "== e2e suite against float64 references"
+    "$py" "$e2e/run_e2e.py" --run-prepared "$dir/suite" || true
+    echo "== timed rows (tlc device time, median of 20)"
+    TLC_E2E_TIME=20 "$py" "$e2e/run_e2e.py" --run-prepared "$dir/bench" || true
+    echo "== peers"
+    if [ "$target" = cuda ]; then "$py" "$root/test/gpu/torch_peer.py" || true; fi
+  } 2>&1 | tee "$log"
+  grep -q "^FAIL" "$log" && exit 1
+  exit 0
+  ;;
+*)
+  echo "usage: cuda-check.sh prepare|run DIR" >&2
+  exit 2
+  ;;
+esac

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""The GPU check's peer timings: torch.matmul (TF32 off) and scaled_dot_product_attention in f32
+on the first CUDA device, the same shapes as test/gpu/Inputs/*.tl; median of CUDA-event times.
+Prints `peer NAME device_ms_median=...` lines, or says why it cannot."""
+import sys
+
+try:
+    import torch
+except ImportError:
+    print("peer: no torch on this machine")
+    sys.exit(0)
+
+
+def time_ms(fn, runs=50):
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    for _ in range(5):
+        fn()
+    times = []
+    for _ in range(runs):
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def main():
+    if not torch.cuda.is_available():
+        print("peer: torch sees no CUDA device")
+        return 0
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    dev = torch.device("cuda")
+    a = torch.randn(1024, 1024, device=dev)
+    b = torch.randn(1024, 1024, device=dev)
+    print("peer matmul1024 device_ms_median=%.4f (%s, torch %s)" %
+          (time_ms(lambda: torch.matmul(a, b)), torch.cuda.get_device_name(), torch.__version__))
+    q, k, v = (torch.randn(1, 8, 512, 64, device=dev) for _ in range(3))
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    print("peer attention512 device_ms_median=%.4f" %
+          time_ms(lambda: sdpa(q, k, v, is_causal=True)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
