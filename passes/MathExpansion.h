@@ -57,19 +57,30 @@ inline mlir::Value hornerFma(mlir::OpBuilder &b, mlir::Location loc,
   return acc;
 }
 
+/// `poly * 2^(k-1)` where the i32 (or i32 vector) `biased` holds k + 126: moved into the
+/// exponent field of an f32 scale.
+inline mlir::Value timesBiasedExponent(mlir::OpBuilder &b, mlir::Location loc, mlir::Value poly,
+                                       mlir::Value biased) {
+  mlir::Type intType = biased.getType();
+  mlir::Value bits = mlir::arith::ShLIOp::create(
+      b, loc, biased, splatConstant(b, loc, intType, b.getI32IntegerAttr(23)));
+  mlir::Value scale = mlir::arith::BitcastOp::create(b, loc, poly.getType(), bits);
+  return mlir::arith::MulFOp::create(b, loc, poly, scale);
+}
+
+/// The i32 counterpart (scalar or vector) of the f32 type `type`.
+inline mlir::Type i32Like(mlir::OpBuilder &b, mlir::Type type) {
+  auto vectorType = mlir::dyn_cast<mlir::VectorType>(type);
+  return vectorType ? mlir::Type(vectorType.clone(b.getI32Type())) : b.getI32Type();
+}
+
 /// `poly * 2^(k-1)`, where the low mantissa bits of the f32 `shifted` hold k + 126 (shifted =
 /// t + 1.5 * 2^23 + 126 for an integral t = k): those bits moved into the exponent field.
 inline mlir::Value timesExponentBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value poly,
                                      mlir::Value shifted) {
-  mlir::Type type = poly.getType();
-  mlir::Type i32 = b.getI32Type();
-  auto vectorType = mlir::dyn_cast<mlir::VectorType>(type);
-  mlir::Type intType = vectorType ? mlir::Type(vectorType.clone(i32)) : i32;
-  mlir::Value bits = mlir::arith::BitcastOp::create(b, loc, intType, shifted);
-  bits = mlir::arith::ShLIOp::create(b, loc, bits,
-                                     splatConstant(b, loc, intType, b.getI32IntegerAttr(23)));
-  mlir::Value scale = mlir::arith::BitcastOp::create(b, loc, type, bits);
-  return mlir::arith::MulFOp::create(b, loc, poly, scale);
+  mlir::Value biased =
+      mlir::arith::BitcastOp::create(b, loc, i32Like(b, poly.getType()), shifted);
+  return timesBiasedExponent(b, loc, poly, biased);
 }
 
 /// `poly * 2^(k - 1)` for integral f32 `k` in [-126, 128], the exponent field built from k
@@ -77,17 +88,11 @@ inline mlir::Value timesExponentBits(mlir::OpBuilder &b, mlir::Location loc, mli
 /// (GPU drivers treat float adds as reassociable unless marked exact).
 inline mlir::Value timesPowerOfTwoBelow(mlir::OpBuilder &b, mlir::Location loc, mlir::Value poly,
                                         mlir::Value k) {
-  mlir::Type type = poly.getType();
-  mlir::Type i32 = b.getI32Type();
-  auto vectorType = mlir::dyn_cast<mlir::VectorType>(type);
-  mlir::Type intType = vectorType ? mlir::Type(vectorType.clone(i32)) : i32;
-  mlir::Value bits = mlir::arith::FPToSIOp::create(b, loc, intType, k);
-  bits = mlir::arith::AddIOp::create(b, loc, bits,
-                                     splatConstant(b, loc, intType, b.getI32IntegerAttr(126)));
-  bits = mlir::arith::ShLIOp::create(b, loc, bits,
-                                     splatConstant(b, loc, intType, b.getI32IntegerAttr(23)));
-  mlir::Value scale = mlir::arith::BitcastOp::create(b, loc, type, bits);
-  return mlir::arith::MulFOp::create(b, loc, poly, scale);
+  mlir::Type intType = i32Like(b, poly.getType());
+  mlir::Value biased = mlir::arith::AddIOp::create(
+      b, loc, mlir::arith::FPToSIOp::create(b, loc, intType, k),
+      splatConstant(b, loc, intType, b.getI32IntegerAttr(126)));
+  return timesBiasedExponent(b, loc, poly, biased);
 }
 
 /// Whether `type` is what the AVX-512 forms (scaledByPowerOfTwo) take: the x86vector ops work

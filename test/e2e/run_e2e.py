@@ -279,6 +279,32 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "Inputs",
     _ALLOC_COUNTER = _f.read()
 
 
+# The harnesses' file and buffer helpers: buffers aligned to TLC_BUFFER_ALIGNMENT and filled
+# with 0xFF bytes (NaN for floats, so unwritten elements show), raw tensor files in and out.
+_C_FILE_IO = """\
+static void *buffer(size_t bytes) {
+  size_t n = (bytes + TLC_BUFFER_ALIGNMENT - 1) / TLC_BUFFER_ALIGNMENT * TLC_BUFFER_ALIGNMENT;
+  void *p = aligned_alloc(TLC_BUFFER_ALIGNMENT, n ? n : TLC_BUFFER_ALIGNMENT);
+  if (!p) { fprintf(stderr, "harness: out of memory\\n"); exit(10); }
+  memset(p, 0xFF, n ? n : TLC_BUFFER_ALIGNMENT);
+  return p;
+}
+
+static void *load(const char *path, size_t bytes) {
+  void *p = buffer(bytes);
+  FILE *f = fopen(path, "rb");
+  if (!f || fread(p, 1, bytes, f) != bytes) { fprintf(stderr, "harness: cannot read %s\\n", path); exit(11); }
+  fclose(f);
+  return p;
+}
+
+static void store(const char *path, const void *p, size_t bytes) {
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(p, 1, bytes, f) != bytes || fclose(f) != 0) { fprintf(stderr, "harness: cannot write %s\\n", path); exit(12); }
+}
+"""
+
+
 def harness_source(name, prefix, prog, count_allocs=False):
     """A C program: `main` runs the model on in_<i>.bin and writes out_<i>.bin in its cwd.
     It also checks that the run leaves the inputs untouched and, with count_allocs, that it
@@ -293,21 +319,7 @@ def harness_source(name, prefix, prog, count_allocs=False):
         w(_ALLOC_COUNTER)
     else:
         w("static int counting;\nstatic long alloc_calls;\n")
-    w("static void *buffer(size_t bytes) {")
-    w("  size_t n = (bytes + TLC_BUFFER_ALIGNMENT - 1) / TLC_BUFFER_ALIGNMENT * TLC_BUFFER_ALIGNMENT;")
-    w("  void *p = aligned_alloc(TLC_BUFFER_ALIGNMENT, n ? n : TLC_BUFFER_ALIGNMENT);")
-    w('  if (!p) { fprintf(stderr, "harness: out of memory\\n"); exit(10); }')
-    w("  memset(p, 0xFF, n ? n : TLC_BUFFER_ALIGNMENT);")
-    w("  return p;\n}\n")
-    w("static void *load(const char *path, size_t bytes) {")
-    w("  void *p = buffer(bytes);")
-    w('  FILE *f = fopen(path, "rb");')
-    w('  if (!f || fread(p, 1, bytes, f) != bytes) { fprintf(stderr, "harness: cannot read %s\\n", path); exit(11); }')
-    w("  fclose(f);\n  return p;\n}\n")
-    w("static void store(const char *path, const void *p, size_t bytes) {")
-    w('  FILE *f = fopen(path, "wb");')
-    w('  if (!f || fwrite(p, 1, bytes, f) != bytes || fclose(f) != 0) { fprintf(stderr, "harness: cannot write %s\\n", path); exit(12); }')
-    w("}\n")
+    w(_C_FILE_IO)
     w("static void check_size(const char *what, size_t got, size_t want) {")
     w('  if (got != want) { fprintf(stderr, "harness: %s is %zu bytes per the header, expected %zu\\n", what, got, want); exit(13); }')
     w("}\n")
@@ -377,10 +389,7 @@ def gpu_harness_source(name, prefix, prog):
     w("static void fail(const char *what, tlc_status st) {")
     w('  fprintf(stderr, "harness: %s: %s (%s)\\n", what, tlc_status_string(st), ctx ? tlc_gpu_last_error(ctx) : "");')
     w("  exit(3);\n}\n")
-    w("static void *host(size_t bytes) {")
-    w("  void *p = malloc(bytes ? bytes : 1);")
-    w('  if (!p) { fprintf(stderr, "harness: out of memory\\n"); exit(10); }')
-    w("  memset(p, 0xFF, bytes);\n  return p;\n}\n")
+    w(_C_FILE_IO)
     w("static tlc_gpu_buffer *device(const void *data, size_t bytes) {")
     w("  tlc_gpu_buffer *b = NULL;")
     w("  tlc_status st = tlc_gpu_buffer_create(ctx, bytes, &b);")
@@ -388,14 +397,6 @@ def gpu_harness_source(name, prefix, prog):
     w("  if (data && bytes && (st = tlc_gpu_buffer_upload(ctx, b, 0, data, bytes)) != TLC_STATUS_OK)")
     w('    fail("tlc_gpu_buffer_upload", st);')
     w("  return b;\n}\n")
-    w("static void *load(const char *path, size_t bytes) {")
-    w('  void *p = host(bytes);\n  FILE *f = fopen(path, "rb");')
-    w('  if (!f || fread(p, 1, bytes, f) != bytes) { fprintf(stderr, "harness: cannot read %s\\n", path); exit(11); }')
-    w("  fclose(f);\n  return p;\n}\n")
-    w("static void store(const char *path, const void *p, size_t bytes) {")
-    w('  FILE *f = fopen(path, "wb");')
-    w('  if (!f || fwrite(p, 1, bytes, f) != bytes || fclose(f) != 0) { fprintf(stderr, "harness: cannot write %s\\n", path); exit(12); }')
-    w("}\n")
     w("int main(void) {")
     w("  char message[1024];")
     w("  tlc_status st = tlc_gpu_context_create(%s_GPU_BACKEND, 0, &ctx, message, sizeof message);" % prefix)
@@ -412,7 +413,7 @@ def gpu_harness_source(name, prefix, prog):
     for i, s in enumerate(outs):
         mac = "%s_OUTPUT_%s" % (prefix, s.name.upper())
         w("  size_t out%d_bytes = (size_t)%s_NUMEL * tlc_dtype_size(%s_DTYPE);" % (i, mac, mac))
-        w("  void *nan%d = host(out%d_bytes), *first%d = host(out%d_bytes), *second%d = host(out%d_bytes);" % ((i,) * 6))
+        w("  void *nan%d = buffer(out%d_bytes), *first%d = buffer(out%d_bytes), *second%d = buffer(out%d_bytes);" % ((i,) * 6))
         w("  tlc_gpu_buffer *out%d = device(NULL, out%d_bytes);" % (i, i))
         args.append("out%d" % i)
         nul.append("out%d" % i)
