@@ -1,7 +1,7 @@
 # tlc_add_model(): compiles a .tl/.mlir model with the tlc driver at build time and links it in.
 #
 #   tlc_add_model(<target> SOURCE <file.tl|file.mlir> [NAME <name>]
-#                 [TARGET <x86_64|aarch64|cuda|vulkan>] [CPU <cpu>...] [GPU <sm_80|...>]
+#                 [TARGET <x86_64|aarch64|cuda|vulkan|metal>] [CPU <cpu>...] [GPU <sm_80|...>]
 #                 [OPTIONS <driver args>...] [DEPENDS <files>...])
 #
 # Runs `tlc <source> -o <dir>/<name>.o --header <dir>/<name>.h --name <name> [--target T]
@@ -10,7 +10,7 @@
 # one comma-separated value) make one object with a variant per CPU, chosen at run time
 # (`--cpu=x86-64-v3,x86-64-v4`; docs/generated-abi.md). The function adds the object to
 # <target>'s sources, puts <dir> on its include path (so `#include "<name>.h"` works) and links
-# tlc::tlcrt. GPU targets (cuda, vulkan) give the header of docs/generated-abi.md's GPU section
+# tlc::tlcrt. GPU targets (cuda, vulkan, metal) give the header of docs/generated-abi.md's GPU section
 # (NAME_init / NAME_run over device buffers / NAME_release); libtlcrt loads the driver at run
 # time, so nothing GPU is linked. NAME defaults
 # to the source's stem and must be a C identifier. The model is recompiled when the source, the

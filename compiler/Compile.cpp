@@ -428,8 +428,7 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     if (gpu) {
       GPUHeaderInfo info;
       info.target = target->getName();
-      info.backendMacro = options.target == "cuda" ? "TLC_GPU_BACKEND_CUDA"
-                                                   : "TLC_GPU_BACKEND_VULKAN";
+      info.backendMacro = gpuBackendMacro(target->getGPUBackend());
       if (options.target == "cuda")
         info.ptxVersion = cudaPTXVersion(options.gpu);
       writeGPUHeader(*signature, provenance + (options.gpu.empty() ? "" : " " + options.gpu),

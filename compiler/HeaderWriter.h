@@ -14,7 +14,7 @@ void writeHeader(const ModelSignature &sig, llvm::StringRef provenance, llvm::ra
 
 /// What a GPU model's header states about its code.
 struct GPUHeaderInfo {
-  llvm::StringRef target;     // "cuda", "vulkan"
+  llvm::StringRef target;     // "cuda", "vulkan", "metal"
   llvm::StringRef backendMacro; // "TLC_GPU_BACKEND_CUDA"
   std::string ptxVersion;     // CUDA: the PTX ISA the kernels use, else empty
 };

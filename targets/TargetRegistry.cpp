@@ -4,6 +4,9 @@
 #include "targets/cpu/CPUTarget.h"
 #include "targets/cuda/CUDATarget.h"
 #include "targets/vulkan/VulkanTarget.h"
+#ifdef TLC_HAVE_METAL_TARGET
+#include "targets/metal/MetalTarget.h"
+#endif
 
 #include <mutex>
 
@@ -24,6 +27,9 @@ void tlc::registerAllTargets() {
     registerCPUTargets();
     registerTarget(createCUDATarget());
     registerTarget(createVulkanTarget());
+#ifdef TLC_HAVE_METAL_TARGET // built when SPIRV-Cross's C API is found (targets/CMakeLists.txt)
+    registerTarget(createMetalTarget());
+#endif
   });
 }
 

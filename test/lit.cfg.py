@@ -79,3 +79,10 @@ if ptxas:
     config.substitutions.append(("%ptxas", ptxas))
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-val")
+# --target=metal (SPIRV-Cross found at configure time). Apple's Metal compiler is never here: the
+# tests parse the MSL as C++ against a stub header (%msl_stub), which checks its structure only.
+if config.tlc_metal_target:
+    config.available_features.add("metal-target")
+config.substitutions.append(("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+config.substitutions.append(("%msl_stub", os.path.join(config.tlc_source_dir, "test", "gpu",
+                                                       "Inputs", "msl-stub")))

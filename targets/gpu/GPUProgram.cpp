@@ -123,3 +123,15 @@ FailureOr<GPUProgram> tlc::describeGPUProgram(ModuleOp module) {
     return failure();
   return program;
 }
+
+llvm::StringRef tlc::gpuBackendMacro(int backend) {
+  switch (backend) {
+  case TLC_GPU_BACKEND_CUDA:
+    return "TLC_GPU_BACKEND_CUDA";
+  case TLC_GPU_BACKEND_VULKAN:
+    return "TLC_GPU_BACKEND_VULKAN";
+  case TLC_GPU_BACKEND_METAL:
+    return "TLC_GPU_BACKEND_METAL";
+  }
+  llvm_unreachable("not a tlc_gpu_backend");
+}

@@ -45,6 +45,9 @@ inline constexpr llvm::StringLiteral kNumInputsAttr = "tlc.num_inputs";
 /// The module attribute holding the text of NAME_info, which the host object exports.
 inline constexpr llvm::StringLiteral kModelInfoAttr = "tlc.model_info";
 
+/// The C name of a tlc_gpu_backend value ("TLC_GPU_BACKEND_METAL"), for headers.
+llvm::StringRef gpuBackendMacro(int backend);
+
 /// Reads the host side of an outlined module: the public function's gpu.launch_func ops in
 /// order, each operand classified as a binding, and the constants they read. Errors (a
 /// kernel argument that is not a whole binding, a dynamic grid) are emitted at their ops.

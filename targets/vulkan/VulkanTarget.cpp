@@ -1,16 +1,8 @@
 // The Vulkan target: the shared GPU kernels as one SPIR-V module, embedded in a host object.
-#include "targets/Target.h"
-#include "targets/gpu/GPUPasses.h"
+#include "targets/vulkan/VulkanTarget.h"
 #include "targets/gpu/GPUPipeline.h"
 #include "targets/gpu/GPUProgram.h"
-#include "targets/vulkan/VulkanTarget.h"
-
-#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
-#include "mlir/Conversion/MathToSPIRV/MathToSPIRVPass.h"
-#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
-#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
-#include "mlir/Target/SPIRV/Serialization.h"
-#include "mlir/Transforms/Passes.h"
+#include "targets/gpu/SPIRVKernels.h"
 
 #include "tlc/gpu.h"
 
@@ -18,15 +10,6 @@ using namespace mlir;
 using namespace tlc;
 
 namespace {
-
-/// The one spirv.module convert-gpu-to-spirv made, or an error.
-FailureOr<spirv::ModuleOp> findSPIRVModule(ModuleOp module) {
-  auto modules = llvm::to_vector(module.getOps<spirv::ModuleOp>());
-  if (modules.size() != 1)
-    return module.emitError() << "expected one SPIR-V module after GPU code generation, found "
-                              << modules.size();
-  return modules.front();
-}
 
 class VulkanTarget final : public Target {
 public:
@@ -47,16 +30,7 @@ public:
   }
 
   void addCodegenPasses(OpPassManager &pm, const TargetOptions &) const override {
-    // Mesa (and other drivers) treat SPIR-V float adds as reassociable: round exactly.
-    addGPUKernelPasses(pm, /*exactRounding=*/true);
-    pm.addPass(createTLCSetSPIRVEntryPoints());
-    // convert-gpu-to-spirv does not lower math ops itself (TOOLCHAIN.md 5).
-    pm.nest<gpu::GPUModuleOp>().addPass(createConvertMathToSPIRVPass());
-    pm.addPass(createConvertGPUToSPIRVPass());
-    OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
-    spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
-    spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
-    spirvModule.addPass(createCanonicalizerPass());
+    addSPIRVKernelPasses(pm);
   }
 
   LogicalResult serialize(ModuleOp module, const TargetOptions &, OutputKind kind,
@@ -70,18 +44,16 @@ public:
       os << "\n";
       return success();
     }
-    TimingScope serializeTiming = timing.nest("serialize SPIR-V");
-    SmallVector<uint32_t, 0> words;
-    if (failed(spirv::serialize(*spirvModule, words)))
+    FailureOr<SmallVector<uint32_t, 0>> words = serializeSPIRVKernels(module, timing);
+    if (failed(words))
       return failure();
-    serializeTiming.stop();
     FailureOr<GPUProgram> program = describeGPUProgram(module);
     if (failed(program))
       return failure();
     program->backend = TLC_GPU_BACKEND_VULKAN;
     program->target = "vulkan 1.1 (SPIR-V 1.3)";
-    const char *bytes = reinterpret_cast<const char *>(words.data());
-    program->code.assign(bytes, bytes + words.size() * sizeof(uint32_t));
+    const char *bytes = reinterpret_cast<const char *>(words->data());
+    program->code.assign(bytes, bytes + words->size() * sizeof(uint32_t));
     TimingScope hostTiming = timing.nest("host object");
     return writeHostObject(*program, kind, os, module.getLoc());
   }

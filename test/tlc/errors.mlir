@@ -1,6 +1,6 @@
 // Driver errors: each is a located (or tool-prefixed) message and exit status 1, never a crash.
 // RUN: not tlc %s --target=riscv -o %t.o 2>&1 | FileCheck %s --check-prefix=TARGET
-// TARGET: tlc: error: unknown target 'riscv' (available: x86_64 aarch64 cuda vulkan)
+// TARGET: tlc: error: unknown target 'riscv' (available: x86_64 aarch64 cuda vulkan{{( metal)?}})
 
 // RUN: not tlc %s --cpu=pentium9 -o %t.o 2>&1 | FileCheck %s --check-prefix=CPU
 // CPU: tlc: error: unknown cpu 'pentium9' for target x86_64

@@ -29,7 +29,9 @@ cl::opt<std::string> modelName("name",
                                         "the entry point is NAME_run"),
                                cl::value_desc("name"), cl::cat(category));
 cl::opt<std::string> targetName("target",
-                                cl::desc("Target: x86_64 (default), aarch64, cuda or vulkan"),
+                                cl::desc("Target: x86_64 (default), aarch64, cuda, vulkan or "
+                                         "metal (MSL source; no Metal launcher in the runtime "
+                                         "yet)"),
                                 cl::init("x86_64"), cl::cat(category));
 cl::opt<std::string> cpuName("cpu",
                              cl::desc("CPU to tune and select instructions for: x86-64-v3 "
