@@ -1,7 +1,6 @@
 // The CUDA target: the shared GPU kernels as PTX (LLVM's NVPTX backend, in process), embedded.
 #include "targets/cuda/CUDATarget.h"
-#include "targets/gpu/GPUPipeline.h"
-#include "targets/gpu/GPUProgram.h"
+#include "targets/gpu/GPUTarget.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -51,17 +50,13 @@ const CUDAChip *lookupChip(llvm::StringRef name) {
   return nullptr;
 }
 
-class CUDATarget final : public Target {
+class CUDATarget final : public GPUTarget {
 public:
+  CUDATarget() : GPUTarget(TLC_GPU_BACKEND_CUDA) {}
   llvm::StringRef getName() const override { return "cuda"; }
   llvm::StringRef getDescription() const override {
     return "NVIDIA GPUs through the CUDA driver (PTX; --gpu=sm_80 default, sm_86, sm_89, sm_90)";
   }
-  llvm::StringRef getLinkerDriver() const override { return "cc"; }
-  bool isHost() const override { return true; }
-  int getGPUBackend() const override { return TLC_GPU_BACKEND_CUDA; }
-  LoweringStrategy getLoweringStrategy() const override { return gpuLoweringStrategy(); }
-  bool knowsCPU(llvm::StringRef) const override { return false; }
 
   LogicalResult verifyOptions(const TargetOptions &options, Location loc) const override {
     if (!options.cpu.empty())
@@ -119,16 +114,11 @@ public:
       os << ptx;
       return success();
     }
-    FailureOr<GPUProgram> program = describeGPUProgram(module);
-    if (failed(program))
-      return failure();
     const CUDAChip *chip = lookupChip(options.gpu);
-    program->backend = TLC_GPU_BACKEND_CUDA;
-    program->target = (chip->name + " ptx " + chip->ptxVersion).str();
-    program->code.assign(ptx.begin(), ptx.end());
-    program->code.push_back('\0');
-    TimingScope hostTiming = timing.nest("host object");
-    return writeHostObject(*program, kind, os, module.getLoc());
+    std::vector<char> code(ptx.begin(), ptx.end());
+    code.push_back('\0');
+    return writeProgram(module, std::move(code), (chip->name + " ptx " + chip->ptxVersion).str(),
+                        kind, os, timing);
   }
 };
 

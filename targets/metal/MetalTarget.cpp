@@ -1,7 +1,6 @@
 // The Metal target: the shared GPU kernels' SPIR-V translated to MSL source, embedded.
 #include "targets/metal/MetalTarget.h"
-#include "targets/gpu/GPUPipeline.h"
-#include "targets/gpu/GPUProgram.h"
+#include "targets/gpu/GPUTarget.h"
 #include "targets/gpu/SPIRVKernels.h"
 #include "targets/metal/SPIRVToMSL.h"
 
@@ -12,18 +11,13 @@ using namespace tlc;
 
 namespace {
 
-class MetalTarget final : public Target {
+class MetalTarget final : public GPUTarget {
 public:
+  MetalTarget() : GPUTarget(TLC_GPU_BACKEND_METAL) {}
   llvm::StringRef getName() const override { return "metal"; }
   llvm::StringRef getDescription() const override {
     return "Apple GPUs through Metal (MSL 2.3 source, translated from SPIR-V by SPIRV-Cross)";
   }
-  llvm::StringRef getLinkerDriver() const override { return "cc"; }
-  // The host object is for the machine tlc runs on, like Vulkan's; its kernels need Metal.
-  bool isHost() const override { return true; }
-  int getGPUBackend() const override { return TLC_GPU_BACKEND_METAL; }
-  LoweringStrategy getLoweringStrategy() const override { return gpuLoweringStrategy(); }
-  bool knowsCPU(llvm::StringRef) const override { return false; }
 
   LogicalResult verifyOptions(const TargetOptions &options, Location loc) const override {
     if (!options.cpu.empty())
@@ -60,15 +54,11 @@ public:
       os << *msl;
       return success();
     }
-    FailureOr<GPUProgram> program = describeGPUProgram(module);
-    if (failed(program))
-      return failure();
-    program->backend = TLC_GPU_BACKEND_METAL;
-    program->target = "msl " + std::to_string(kMSLMajor) + "." + std::to_string(kMSLMinor);
-    program->code.assign(msl->begin(), msl->end());
-    program->code.push_back('\0');
-    TimingScope hostTiming = timing.nest("host object");
-    return writeHostObject(*program, kind, os, module.getLoc());
+    std::vector<char> code(msl->begin(), msl->end());
+    code.push_back('\0');
+    return writeProgram(module, std::move(code),
+                        "msl " + std::to_string(kMSLMajor) + "." + std::to_string(kMSLMinor), kind,
+                        os, timing);
   }
 };
 
