@@ -37,4 +37,18 @@ def TLCSetSPIRVEntryPoints : Pass<"tlc-set-spirv-entry-points", "mlir::ModuleOp"
   let dependentDialects = ["mlir::spirv::SPIRVDialect"];
 }
 
+def TLCPromoteAccumulators : Pass<"tlc-promote-accumulators"> {
+  let summary = "Carry a loop's read-modify-write of one memory element in a register";
+  let description = [{
+    For each `scf.for` whose body loads `M[i...]` and later stores to `M[i...]` with the same
+    loop-invariant indices, and touches `M` nowhere else, the element is loaded once before the
+    loop, carried as an iteration argument and stored once after it. A GPU thread's reduction
+    (a contraction's k loop, a row sum) then keeps its accumulator in a register instead of
+    reading and writing global memory on every step. Other buffers cannot alias the accumulator
+    in tlc's kernels: the memory planner shares storage in place only between an all-parallel
+    op's input and output.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::memref::MemRefDialect"];
+}
+
 #endif // TLC_TARGETS_GPU_PASSES_TD

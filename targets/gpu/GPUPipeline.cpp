@@ -43,6 +43,9 @@ void tlc::addGPUKernelPasses(OpPassManager &pm, bool exactRounding) {
   kernels.addPass(arith::createArithExpandOpsPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
+  // Reductions accumulate in a register, not in global memory on every step.
+  kernels.addPass(createTLCPromoteAccumulators());
+  kernels.addPass(createCanonicalizerPass());
   // exp, log, tanh, erf, ... as polynomials: no libdevice for CUDA, no missing SPIR-V
   // extended instructions (erf, exp2) for Vulkan and Metal.
   TLCApproximateMathOptions approximate;
