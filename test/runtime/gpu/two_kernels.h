@@ -12,16 +12,6 @@
 
 #include "../check.h"
 
-#define CHECK_STATUS(expr, expected)                                                               \
-  do {                                                                                             \
-    tlc_status got_ = (expr);                                                                      \
-    if (got_ != (expected)) {                                                                      \
-      fprintf(stderr, "%s:%d: FAILED: %s returned %d (%s), expected %s\n", __FILE__, __LINE__,     \
-              #expr, (int)got_, tlc_status_string(got_), #expected);                               \
-      ++failures;                                                                                  \
-    }                                                                                              \
-  } while (0)
-
 /* The last error of `ctx` contains `needle`. */
 #define CHECK_ERROR(ctx, needle)                                                                   \
   do {                                                                                             \
