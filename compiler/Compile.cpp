@@ -10,7 +10,6 @@
 #include "compiler/Signature.h"
 #include "compiler/frontend/TLFrontend.h"
 #include "targets/Target.h"
-#include "targets/cuda/CUDATarget.h"
 #include "targets/gpu/GPUProgram.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -429,8 +428,7 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
       GPUHeaderInfo info;
       info.target = target->getName();
       info.backendMacro = gpuBackendMacro(target->getGPUBackend());
-      if (options.target == "cuda")
-        info.ptxVersion = cudaPTXVersion(options.gpu);
+      info.macros = target->getHeaderMacros(targetOptions);
       writeGPUHeader(*signature, provenance + (options.gpu.empty() ? "" : " " + options.gpu),
                      info, header->os());
     } else {

@@ -89,9 +89,9 @@ void tlc::writeGPUHeader(const ModelSignature &sig, llvm::StringRef provenance,
   writeCommonMacros(sig, provenance, "tlc/gpu.h", os);
   os << "\n#define " << upper << "_TARGET \"" << gpu.target << "\"\n";
   os << "#define " << upper << "_GPU_BACKEND " << gpu.backendMacro << "\n";
-  if (!gpu.ptxVersion.empty())
-    os << "#define " << upper << "_PTX_VERSION \"" << gpu.ptxVersion
-       << "\" /* the driver must support this PTX ISA (CUDA driver API) */\n";
+  for (const Target::HeaderMacro &m : gpu.macros)
+    os << "#define " << upper << "_" << m.name << " " << m.value << " /* " << m.comment
+       << " */\n";
   os << "\n/* The kernels, their launch table and the weights (see tlc/gpu.h). */\n";
   os << "extern const tlc_gpu_program " << sig.name << "_program;\n\n";
   os << "/* Loads the kernels on `ctx` and uploads the weights once. */\n";

@@ -3,6 +3,7 @@
 #define TLC_COMPILER_HEADERWRITER_H
 
 #include "compiler/Signature.h"
+#include "targets/Target.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -14,9 +15,9 @@ void writeHeader(const ModelSignature &sig, llvm::StringRef provenance, llvm::ra
 
 /// What a GPU model's header states about its code.
 struct GPUHeaderInfo {
-  llvm::StringRef target;     // "cuda", "vulkan", "metal"
+  llvm::StringRef target;       // "cuda", "vulkan", "metal"
   llvm::StringRef backendMacro; // "TLC_GPU_BACKEND_CUDA"
-  std::string ptxVersion;     // CUDA: the PTX ISA the kernels use, else empty
+  std::vector<Target::HeaderMacro> macros; // the target's own (Target::getHeaderMacros)
 };
 
 /// Writes the header of a GPU model: the same macros, and NAME_init / NAME_run over device

@@ -91,6 +91,12 @@ public:
   /// For GPU targets the runtime backend (tlc_gpu_backend in tlc/gpu.h), else 0: the object
   /// then holds a tlc_gpu_program and the header declares NAME_init/NAME_run/NAME_release.
   virtual int getGPUBackend() const { return 0; }
+  /// Macros the header states about the compiled code (name without the model prefix, value,
+  /// comment), e.g. CUDA's PTX ISA version the user's driver must support.
+  struct HeaderMacro {
+    std::string name, value, comment;
+  };
+  virtual std::vector<HeaderMacro> getHeaderMacros(const TargetOptions &) const { return {}; }
   /// Whether this target's code runs on the machine tlc runs on.
   virtual bool isHost() const = 0;
   /// The C compiler driver that links objects of this target (for `--shared`).

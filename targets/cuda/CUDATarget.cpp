@@ -71,6 +71,11 @@ public:
     return success();
   }
 
+  std::vector<HeaderMacro> getHeaderMacros(const TargetOptions &options) const override {
+    return {{"PTX_VERSION", ("\"" + lookupChip(options.gpu)->ptxVersion + "\"").str(),
+             "the driver must support this PTX ISA (CUDA driver API)"}};
+  }
+
   void addCodegenPasses(OpPassManager &pm, const TargetOptions &options) const override {
     const CUDAChip *chip = lookupChip(options.gpu);
     // LLVM's NVPTX backend keeps IEEE adds (no reassociation without fast-math flags), so
@@ -115,9 +120,7 @@ public:
       return success();
     }
     const CUDAChip *chip = lookupChip(options.gpu);
-    std::vector<char> code(ptx.begin(), ptx.end());
-    code.push_back('\0');
-    return writeProgram(module, std::move(code), (chip->name + " ptx " + chip->ptxVersion).str(),
+    return writeProgram(module, std::vector<char>(ptx.begin(), ptx.end()), (chip->name + " ptx " + chip->ptxVersion).str(),
                         kind, os, timing);
   }
 };
@@ -125,8 +128,3 @@ public:
 } // namespace
 
 std::unique_ptr<Target> tlc::createCUDATarget() { return std::make_unique<CUDATarget>(); }
-
-std::string tlc::cudaPTXVersion(llvm::StringRef gpu) {
-  const CUDAChip *chip = lookupChip(gpu);
-  return chip ? chip->ptxVersion.str() : "";
-}

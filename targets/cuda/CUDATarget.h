@@ -4,12 +4,8 @@
 
 #include "targets/Target.h"
 
-#include <string>
-
 namespace tlc {
 std::unique_ptr<Target> createCUDATarget();
-/// The PTX ISA version tlc emits for `gpu` ("sm_80": "7.0"), "" for an unknown one.
-std::string cudaPTXVersion(llvm::StringRef gpu);
 } // namespace tlc
 
 #endif // TLC_TARGETS_CUDA_CUDATARGET_H

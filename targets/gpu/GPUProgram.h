@@ -31,7 +31,7 @@ struct GPUProgram {
   std::string name;
   int backend = 0; // tlc_gpu_backend
   std::string target; // for the runtime's messages, e.g. "vulkan 1.1 (SPIR-V 1.3)"
-  std::vector<char> code;
+  std::vector<char> code; // SPIR-V words or text (the host object adds the NUL)
   std::vector<GPUKernelLaunch> kernels;
   std::vector<uint64_t> inputSizes, outputSizes;
   uint64_t workspaceSize = 0;

@@ -5,6 +5,14 @@
 using namespace mlir;
 using namespace tlc;
 
+LogicalResult GPUTarget::verifyOptions(const TargetOptions &options, Location loc) const {
+  if (!options.cpu.empty())
+    return emitError(loc) << "--cpu does not apply to --target=" << getName();
+  if (!options.gpu.empty())
+    return emitError(loc) << "--gpu does not apply to --target=" << getName();
+  return success();
+}
+
 LogicalResult GPUTarget::writeProgram(ModuleOp module, std::vector<char> code,
                                       std::string description, OutputKind kind,
                                       llvm::raw_pwrite_stream &os, TimingScope &timing) const {

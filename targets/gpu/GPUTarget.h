@@ -17,6 +17,9 @@ public:
   int getGPUBackend() const override { return backend; }
   LoweringStrategy getLoweringStrategy() const override { return gpuLoweringStrategy(); }
   bool knowsCPU(llvm::StringRef) const override { return false; }
+  /// GPU targets take no --cpu, and no --gpu unless they have architectures to choose from.
+  mlir::LogicalResult verifyOptions(const TargetOptions &options,
+                                    mlir::Location loc) const override;
 
 protected:
   /// Writes the host object of the outlined `module` whose kernels are `code` (SPIR-V words,

@@ -37,9 +37,10 @@ public:
 
   GlobalVariable *build() {
     std::string prefix = program.name + "_";
-    Constant *code = ConstantDataArray::getRaw(
-        StringRef(program.code.data(), program.code.size()), program.code.size(),
-        Type::getInt8Ty(ctx));
+    // Text code (PTX, MSL) must be NUL-terminated; one byte past SPIR-V's words is never read.
+    std::string bytes(program.code.begin(), program.code.end());
+    bytes.push_back('\0');
+    Constant *code = ConstantDataArray::getRaw(bytes, bytes.size(), Type::getInt8Ty(ctx));
     GlobalVariable *codeGlobal = global(prefix + "code", code, 16);
     SmallVector<Constant *> kernels;
     for (const tlc::GPUKernelLaunch &k : program.kernels) {
@@ -67,9 +68,7 @@ public:
         ConstantInt::get(i32, program.backend),
         string(prefix + "model_name", program.name),
         codeGlobal,
-        ConstantInt::get(i64, program.code.size() - (program.backend == TLC_GPU_BACKEND_VULKAN
-                                                         ? 0
-                                                         : 1)), // text: excluding the NUL
+        ConstantInt::get(i64, program.code.size()), // without the NUL
         string(prefix + "target", program.target),
         ConstantInt::get(i32, kernels.size()),
         array(prefix + "kernels", kernelType, kernels),

@@ -19,14 +19,6 @@ public:
     return "Apple GPUs through Metal (MSL 2.3 source, translated from SPIR-V by SPIRV-Cross)";
   }
 
-  LogicalResult verifyOptions(const TargetOptions &options, Location loc) const override {
-    if (!options.cpu.empty())
-      return emitError(loc) << "--cpu does not apply to --target=metal";
-    if (!options.gpu.empty())
-      return emitError(loc) << "--gpu does not apply to --target=metal";
-    return success();
-  }
-
   // The same kernels as Vulkan's: Metal has no SPIR-V consumer, so the SPIR-V is translated.
   void addCodegenPasses(OpPassManager &pm, const TargetOptions &) const override {
     addSPIRVKernelPasses(pm);
@@ -54,9 +46,7 @@ public:
       os << *msl;
       return success();
     }
-    std::vector<char> code(msl->begin(), msl->end());
-    code.push_back('\0');
-    return writeProgram(module, std::move(code),
+    return writeProgram(module, std::vector<char>(msl->begin(), msl->end()),
                         "msl " + std::to_string(kMSLMajor) + "." + std::to_string(kMSLMinor), kind,
                         os, timing);
   }

@@ -18,12 +18,6 @@ public:
     return "Vulkan compute (SPIR-V 1.3, Vulkan 1.1) on the host's Vulkan loader";
   }
 
-  LogicalResult verifyOptions(const TargetOptions &options, Location loc) const override {
-    if (!options.cpu.empty())
-      return emitError(loc) << "--cpu does not apply to --target=vulkan";
-    return success();
-  }
-
   void addCodegenPasses(OpPassManager &pm, const TargetOptions &) const override {
     addSPIRVKernelPasses(pm);
   }
