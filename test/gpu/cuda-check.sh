@@ -13,7 +13,7 @@
 # The PTX is tlc's default (sm_80, PTX ISA 7.0), which the driver JIT-compiles for newer GPUs.
 #
 # The suite: the three examples, four e2e models, 40 seeded random graphs (the Vulkan suite's),
-# and two timed rows (test/gpu/Inputs: matmul 1024, causal attention at sequence 512) against
+# three ONNX models against PyTorch's outputs (tlc-run), and two timed rows (test/gpu/Inputs: matmul 1024, causal attention at sequence 512) against
 # PyTorch (torch_peer.py). TARGET=vulkan runs the same flow on lavapipe (how it is tested here).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,8 +22,15 @@ target=${TARGET:-cuda}
 cmd=${1:?usage: cuda-check.sh prepare|run DIR}
 dir=${2:?usage: cuda-check.sh prepare|run DIR}
 shift 2
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
+mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
+# A python3 with numpy: Debian's here (the first on PATH may lack it), the PATH one there.
+py=python3
+for p in "${PYTHON:-}" /usr/bin/python3 python3; do
+  if [ -n "$p" ] && "$p" -c 'import numpy' 2> /dev/null; then py=$p; break; fi
+done
+
+# mobilenet_v2 (14 MB of weights) fits the device tool's 64 MiB carry limit; resnet18 does not.
+models=(transformer gpt2_block mobilenet_v2)
 
 case "$cmd" in
 prepare)
@@ -37,6 +44,17 @@ prepare)
     "$e2e/Inputs/activations.tl" "$e2e/Inputs/epilogues.tl" "$e2e/Inputs/attention_small.tl" \
     "$e2e/Inputs/zero_copy_outputs.tl" "$dir"/random/*.tl
   "$py" "$e2e/run_e2e.py" "${common[@]}" --keep "$dir/bench" "$root"/test/gpu/Inputs/*.tl
+  # Real models (PyTorch exports, random weights): run by tlc-run, which travels with the two
+  # shared libraries it needs beyond libc/libstdc++ (the GPU machine has no Debian packages).
+  mkdir -p "$dir/models"
+  "$py" "$root/test/onnx/models/export_models.py" --out "$dir/models" --size 224 "${models[@]}" \
+    > /dev/null 2>&1
+  for m in "${models[@]}"; do
+    "$tlc" "$dir/models/$m.onnx" --target "$target" --shared -o "$dir/models/$m.so"
+    rm "$dir/models/$m.onnx"
+  done
+  cp "${TLC_RUN:-$root/build/bin/tlc-run}" "$dir/models/"
+  ldd "$dir/models/tlc-run" | awk '/onnx_proto|protobuf/ {print $3}' | xargs -r cp -t "$dir/models/"
   echo "cuda-check: prepared $dir for --target=$target"
   ;;
 run)
@@ -48,6 +66,12 @@ run)
     "$py" "$e2e/run_e2e.py" --run-prepared "$dir/suite" || true
     echo "== timed rows (tlc device time, median of 20)"
     TLC_E2E_TIME=20 "$py" "$e2e/run_e2e.py" --run-prepared "$dir/bench" || true
+    echo "== ONNX models against PyTorch (max error / max magnitude <= 1e-4), median of 20"
+    for m in "${models[@]}"; do
+      LD_LIBRARY_PATH="$dir/models" "$dir/models/tlc-run" "$dir/models/$m.so" \
+        --input "$dir/models/$m.input.npy" --expect "$dir/models/$m.expected.npy" \
+        --max-rel 1e-4 --warmup 3 --repeat 20 || echo "FAIL model $m"
+    done
     echo "== peers"
     if [ "$target" = cuda ]; then "$py" "$root/test/gpu/torch_peer.py" || true; fi
   } 2>&1 | tee "$log"

@@ -2,6 +2,7 @@
 """The GPU check's peer timings: torch.matmul (TF32 off) and scaled_dot_product_attention in f32
 on the first CUDA device, the same shapes as test/gpu/Inputs/*.tl; median of CUDA-event times.
 Prints `peer NAME device_ms_median=...` lines, or says why it cannot."""
+import os
 import sys
 
 try:
@@ -41,6 +42,18 @@ def main():
     sdpa = torch.nn.functional.scaled_dot_product_attention
     print("peer attention512 device_ms_median=%.4f" %
           time_ms(lambda: sdpa(q, k, v, is_causal=True)))
+    # The ONNX models of cuda-check.sh, eager in f32 (their shapes; the weights do not matter).
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "onnx", "models"))
+    import export_models
+    for name in ("transformer", "gpt2_block", "mobilenet_v2"):
+        try:
+            model, x = export_models.build(name, 224)
+        except Exception as e:  # torchvision missing, an API change: say so, go on
+            print("peer %s: cannot build (%s)" % (name, e))
+            continue
+        model, x = model.to(dev).eval(), x.to(dev)
+        with torch.no_grad():
+            print("peer %s device_ms_median=%.4f (eager)" % (name, time_ms(lambda: model(x))))
     return 0
 
 

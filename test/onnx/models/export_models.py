@@ -68,7 +68,7 @@ class GPT2Block(nn.Module):
 
     def forward(self, idx):
         T = idx.size(1)
-        pos = torch.arange(0, T, dtype=torch.long).unsqueeze(0)
+        pos = torch.arange(0, T, dtype=torch.long, device=idx.device).unsqueeze(0)
         x = self.wte(idx) + self.wpe(pos)
         return self.lm_head(self.ln_f(self.block(x)))
 
