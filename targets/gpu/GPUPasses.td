@@ -16,10 +16,20 @@ def TLCMapToGPU : Pass<"tlc-map-to-gpu", "mlir::ModuleOp"> {
     outlining every kernel argument is a whole binding: a function argument, a planned
     workspace buffer (`memref.view`) or a constant (`memref.get_global`). Any other op left
     in the function body is an error at its location.
+
+    Contractions (one reduction loop, operands read through projected permutations, static
+    sizes of at least 32 x 32 x 16) instead become workgroup tiles: each workgroup computes a
+    128 x 128 or 64 x 64 tile of the output for one point of the other parallel loops (on the
+    grid's z dimension), stepping over k through two slices in workgroup memory (the launch's
+    workgroup attributions) that all threads load one step ahead; each thread accumulates an
+    8 x 8 or 4 x 4 tile in registers through the contraction's own body.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "threads per workgroup for the one-thread-per-output mapping">,
+    Option<"tileContractions", "tile-contractions", "bool", /*default=*/"true",
+           "run contractions of at least 32 x 32 x 16 as workgroup tiles staged through "
+           "workgroup memory (targets/gpu/TiledContraction.cpp)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
@@ -35,6 +45,31 @@ def TLCSetSPIRVEntryPoints : Pass<"tlc-set-spirv-entry-points", "mlir::ModuleOp"
     none.
   }];
   let dependentDialects = ["mlir::spirv::SPIRVDialect"];
+}
+
+def TLCSPIRVWorkgroupMemory : Pass<"tlc-spirv-workgroup-memory", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Turn kernels' workgroup attributions into Workgroup-class allocations";
+  let description = [{
+    `convert-gpu-to-spirv` lowers neither a `gpu.func`'s workgroup attributions nor memrefs in
+    `#gpu.address_space<workgroup>`; it lowers a `memref.alloc` in the SPIR-V `Workgroup`
+    storage class to a module-scope variable. This pass replaces each workgroup attribution of
+    a kernel by such an allocation at the kernel's entry. Only loads and stores may use an
+    attribution (what tlc's kernels do); anything else is an error at its location.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::spirv::SPIRVDialect"];
+}
+
+def TLCSPIRVShareWorkgroupMemory
+    : Pass<"tlc-spirv-share-workgroup-memory", "mlir::spirv::ModuleOp"> {
+  let summary = "Let all kernels of a SPIR-V module share their workgroup variables";
+  let description = [{
+    Before SPIR-V 1.4 an entry point does not list the Workgroup variables it uses, so Vulkan
+    counts every Workgroup variable of the module against each kernel's limit (32 KiB at
+    least): a model with many tiled contractions would exceed it. This pass gives the kernels
+    shared variables instead: a kernel's n-th Workgroup variable of element type T becomes the
+    module's n-th variable of T, as large as the largest it replaces. Variables reached other
+    than through `spirv.mlir.addressof` feeding access chains are left alone.
+  }];
 }
 
 def TLCPromoteAccumulators : Pass<"tlc-promote-accumulators"> {

@@ -1,5 +1,7 @@
 // tlc-map-to-gpu: each linalg op of the bufferized model function becomes one gpu.launch.
 #include "targets/gpu/GPUPasses.h"
+#include "targets/gpu/KernelLaunch.h"
+#include "targets/gpu/TiledContraction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,37 +22,11 @@ using namespace mlir;
 
 namespace {
 
-/// The most workgroups along one grid dimension every API allows (Vulkan's minimum limit).
-constexpr int64_t kMaxGridDim = 65535;
-
 /// Ops that may stay in the host function: they only name memory or compute indices.
 bool staysOnHost(Operation *op) {
   return isa<memref::ViewOp, memref::GetGlobalOp, arith::ConstantOp, func::ReturnOp,
              memref::DeallocOp>(op) ||
          isa<ViewLikeOpInterface>(op);
-}
-
-/// Whether `value` is a whole binding: what a kernel argument may be.
-bool isBindingRoot(Value value) {
-  if (isa<BlockArgument>(value))
-    return true;
-  return isa<memref::ViewOp, memref::GetGlobalOp>(value.getDefiningOp());
-}
-
-/// Clones the view ops `value` is reached through from its binding into the builder's block
-/// (memoized in `map`), so kernels receive whole bindings and index them themselves.
-Value cloneViewChain(OpBuilder &b, Value value, IRMapping &map) {
-  if (Value mapped = map.lookupOrNull(value))
-    return mapped;
-  Operation *def = value.getDefiningOp();
-  if (!def || isBindingRoot(value))
-    return value;
-  if (!isa<ViewLikeOpInterface>(def) && !isa<arith::ConstantOp>(def))
-    return value;
-  for (Value operand : def->getOperands())
-    cloneViewChain(b, operand, map);
-  Operation *clone = b.clone(*def, map);
-  return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
 /// Emits `op` as a launch with one thread per point of its parallel iteration space.
@@ -75,9 +51,9 @@ LogicalResult mapOneThreadPerPoint(linalg::LinalgOp op, int64_t blockSize,
   }
   int64_t block = std::min<int64_t>(blockSize, llvm::alignTo(points, 32));
   int64_t groups = llvm::divideCeil(points, block);
-  int64_t gridX = std::min(groups, kMaxGridDim);
+  int64_t gridX = std::min(groups, tlc::kMaxGridDim);
   int64_t gridY = llvm::divideCeil(groups, gridX);
-  if (gridY > kMaxGridDim)
+  if (gridY > tlc::kMaxGridDim)
     return op->emitError() << "this op has " << points
                            << " output points, more than one GPU launch can cover";
 
@@ -128,7 +104,7 @@ LogicalResult mapOneThreadPerPoint(linalg::LinalgOp op, int64_t blockSize,
     }
   IRMapping map;
   for (Value operand : op->getOperands())
-    map.map(operand, cloneViewChain(b, operand, map));
+    map.map(operand, tlc::cloneViewChain(b, operand, map));
   auto clone = cast<TilingInterface>(b.clone(*op, map));
   FailureOr<TilingResult> tiled = clone.getTiledImplementation(b, offsets, sizes);
   if (failed(tiled))
@@ -158,6 +134,8 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
           if (!linalgOp.hasPureBufferSemantics()) {
             op.emitError() << "the GPU targets expect linalg ops on buffers here";
             failedAny = true;
+          } else if (tileContractions && tlc::mapTiledContraction(linalgOp, module, kernel)) {
+            continue;
           } else if (failed(mapOneThreadPerPoint(linalgOp, blockSize, module, kernel))) {
             failedAny = true;
           }

@@ -17,10 +17,13 @@ void tlc::addSPIRVKernelPasses(OpPassManager &pm) {
   // adds as reassociable: round exactly.
   addGPUKernelPasses(pm, /*exactRounding=*/true);
   pm.addPass(createTLCSetSPIRVEntryPoints());
-  // convert-gpu-to-spirv does not lower math ops itself (TOOLCHAIN.md 5).
+  // convert-gpu-to-spirv does not lower math ops itself (TOOLCHAIN.md 5), nor workgroup
+  // attributions.
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertMathToSPIRVPass());
+  pm.nest<gpu::GPUModuleOp>().addPass(createTLCSPIRVWorkgroupMemory());
   pm.addPass(createConvertGPUToSPIRVPass());
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
+  spirvModule.addPass(createTLCSPIRVShareWorkgroupMemory());
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
   spirvModule.addPass(createCanonicalizerPass());

@@ -65,6 +65,10 @@ FailureOr<std::string> translateEntryPoint(CrossContext &cross, spvc_parsed_ir i
       spvc_compiler_options_set_uint(options, SPVC_COMPILER_OPTION_MSL_VERSION,
                                      SPVC_MAKE_MSL_VERSION(tlc::kMSLMajor, tlc::kMSLMinor, 0)) !=
           SPVC_SUCCESS ||
+      // Plain C arrays for workgroup memory, not SPIRV-Cross's spvUnsafeArray wrapper with
+      // an operator[] per address space.
+      spvc_compiler_options_set_bool(options, SPVC_COMPILER_OPTION_MSL_FORCE_NATIVE_ARRAYS,
+                                     SPVC_TRUE) != SPVC_SUCCESS ||
       spvc_compiler_install_compiler_options(compiler, options) != SPVC_SUCCESS)
     return fail("options");
   if (spvc_compiler_set_entry_point(compiler, name, SpvExecutionModelGLCompute) != SPVC_SUCCESS)

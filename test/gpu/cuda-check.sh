@@ -13,7 +13,8 @@
 # The PTX is tlc's default (sm_80, PTX ISA 7.0), which the driver JIT-compiles for newer GPUs.
 #
 # The suite: the three examples, four e2e models, 40 seeded random graphs (the Vulkan suite's),
-# three ONNX models against PyTorch's outputs (tlc-run), and two timed rows (test/gpu/Inputs: matmul 1024, causal attention at sequence 512) against
+# three ONNX models against PyTorch's outputs (tlc-run), matmuls of 2048 and 4096 (generated
+# there, sampled against float64), and two timed rows (test/gpu/Inputs: matmul 1024, causal attention at sequence 512) against
 # PyTorch (torch_peer.py). TARGET=vulkan runs the same flow on lavapipe (how it is tested here).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,6 +32,8 @@ done
 
 # mobilenet_v2 (14 MB of weights) fits the device tool's 64 MiB carry limit; resnet18 does not.
 models=(transformer gpt2_block mobilenet_v2)
+# The large matmul rows (BIG_SIZES="512" for a quick try on lavapipe).
+read -r -a big_sizes <<< "${BIG_SIZES:-2048 4096}"
 
 case "$cmd" in
 prepare)
@@ -42,8 +45,19 @@ prepare)
   "$py" "$e2e/run_e2e.py" "${common[@]}" --keep "$dir/suite" \
     "$root/examples/mlp.tl" "$root/examples/attention.tl" "$root/examples/tensor_network.tl" \
     "$e2e/Inputs/activations.tl" "$e2e/Inputs/epilogues.tl" "$e2e/Inputs/attention_small.tl" \
-    "$e2e/Inputs/zero_copy_outputs.tl" "$dir"/random/*.tl
-  "$py" "$e2e/run_e2e.py" "${common[@]}" --keep "$dir/bench" "$root"/test/gpu/Inputs/*.tl
+    "$e2e/Inputs/zero_copy_outputs.tl" "$root/test/gpu/Inputs/tiled_contractions.tl" "$dir"/random/*.tl
+  "$py" "$e2e/run_e2e.py" "${common[@]}" --keep "$dir/bench" "$root/test/gpu/Inputs/matmul1024.tl" \
+    "$root/test/gpu/Inputs/attention512.tl"
+  # Large matmuls: inputs generated and outputs sampled on the GPU machine (bench_matmul.c).
+  mkdir -p "$dir/big"
+  for n in "${big_sizes[@]}"; do
+    printf 'input a : f32[%d, %d]\ninput b : f32[%d, %d]\noutput c = einsum("ij,jk->ik", a, b)\n' \
+      "$n" "$n" "$n" "$n" > "$dir/big/matmul$n.tl"
+    "$tlc" "$dir/big/matmul$n.tl" --target "$target" -o "$dir/big/matmul$n.o"
+    cc -O2 -DPROGRAM="matmul${n}_program" -I "$root/runtime/include" "$root/test/gpu/bench_matmul.c" \
+      "$dir/big/matmul$n.o" "${TLC_RUNTIME_LIB:-$root/build/runtime/libtlcrt.a}" \
+      -o "$dir/big/bench$n" -lm -lpthread -ldl
+  done
   # Real models (PyTorch exports, random weights): run by tlc-run, which travels with the two
   # shared libraries it needs beyond libc/libstdc++ (the GPU machine has no Debian packages).
   mkdir -p "$dir/models"
@@ -66,6 +80,10 @@ run)
     "$py" "$e2e/run_e2e.py" --run-prepared "$dir/suite" || true
     echo "== timed rows (tlc device time, median of 20)"
     TLC_E2E_TIME=20 "$py" "$e2e/run_e2e.py" --run-prepared "$dir/bench" || true
+    echo "== large matmuls (random inputs, 256 sampled outputs against float64)"
+    for n in "${big_sizes[@]}"; do
+      "$dir/big/bench$n" "matmul$n" "$n" "$n" "$n" "$target" 20 || echo "FAIL matmul$n"
+    done
     echo "== ONNX models against PyTorch (max error / max magnitude <= 1e-4), median of 20"
     for m in "${models[@]}"; do
       LD_LIBRARY_PATH="$dir/models" "$dir/models/tlc-run" "$dir/models/$m.so" \

@@ -38,6 +38,11 @@ def main():
     b = torch.randn(1024, 1024, device=dev)
     print("peer matmul1024 device_ms_median=%.4f (%s, torch %s)" %
           (time_ms(lambda: torch.matmul(a, b)), torch.cuda.get_device_name(), torch.__version__))
+    for n in (2048, 4096):
+        a = torch.randn(n, n, device=dev)
+        b = torch.randn(n, n, device=dev)
+        ms = time_ms(lambda: torch.matmul(a, b), runs=20)
+        print("peer matmul%d device_ms_median=%.4f tflops=%.2f" % (n, ms, 2.0 * n ** 3 / ms / 1e9))
     q, k, v = (torch.randn(1, 8, 512, 64, device=dev) for _ in range(3))
     sdpa = torch.nn.functional.scaled_dot_product_attention
     print("peer attention512 device_ms_median=%.4f" %

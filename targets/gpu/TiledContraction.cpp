@@ -1,0 +1,341 @@
+// Contractions on the GPU as workgroup tiles: each workgroup computes a BM x BN tile of the
+// output (one batch point of it), looping over k in BK-deep steps. Each step stages the
+// operands' BM x BK and BK x BN slices through workgroup memory, loaded cooperatively by all
+// threads one step ahead (the next slice is read from global memory into registers while the
+// current one is multiplied); each thread keeps a TM x TN tile of accumulators in registers.
+// A thread's rows and columns are strided (ty + i * BM/TM, tx + j * BN/TN), so a warp's reads
+// of workgroup memory and its stores of the output touch consecutive elements.
+#include "targets/gpu/TiledContraction.h"
+
+#include "targets/gpu/KernelLaunch.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <optional>
+
+using namespace mlir;
+
+namespace {
+
+/// A workgroup tile (BM x BN, BK deep) and a thread's share of it (TM x TN).
+struct TileShape {
+  int64_t bm, bn, bk, tm, tn;
+  int64_t threads() const { return (bm / tm) * (bn / tn); }
+};
+
+/// Workgroup memory rows are padded by this many elements, so a warp storing down a column
+/// of a slice spreads over the banks.
+constexpr int64_t kRowPad = 4;
+
+/// The loops of a contraction the tiled kernel covers (`batch`: every parallel loop but the
+/// tile's m and n, in loop order), and the tile it gets.
+struct ContractionPlan {
+  unsigned m, n, k;
+  SmallVector<unsigned> batch;
+  SmallVector<int64_t> ranges;
+  int64_t batchCount = 1;
+  TileShape tile;
+};
+
+std::optional<ContractionPlan> planContraction(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.size() != 1 ||
+      dims->batch.size() + dims->m.size() + dims->n.size() + 1 != op.getNumLoops())
+    return std::nullopt;
+  for (AffineMap map : op.getIndexingMapsArray())
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return std::nullopt;
+  // The tile's m and n are the m and n loops innermost in the output (its stores coalesce);
+  // the other parallel loops (batch loops, further m or n loops such as the image of an
+  // im2col convolution) go to the grid's z dimension.
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto innermostInOutput = [&](ArrayRef<unsigned> candidates) {
+    return *llvm::max_element(candidates, [&](unsigned x, unsigned y) {
+      return *outMap.getResultPosition(getAffineDimExpr(x, op.getContext())) <
+             *outMap.getResultPosition(getAffineDimExpr(y, op.getContext()));
+    });
+  };
+  ContractionPlan plan;
+  plan.m = innermostInOutput(dims->m);
+  plan.n = innermostInOutput(dims->n);
+  plan.k = dims->k.front();
+  for (unsigned d = 0; d < op.getNumLoops(); ++d)
+    if (d != plan.m && d != plan.n && d != plan.k)
+      plan.batch.push_back(d);
+  plan.ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(plan.ranges, ShapedType::isDynamic))
+    return std::nullopt;
+  for (unsigned d : plan.batch)
+    plan.batchCount *= plan.ranges[d];
+  int64_t sizeM = plan.ranges[plan.m], sizeN = plan.ranges[plan.n];
+  // Small products keep one thread per output point: a tile would leave most threads idle.
+  if (sizeM < 32 || sizeN < 32 || plan.ranges[plan.k] < 16 || plan.batchCount > tlc::kMaxGridDim)
+    return std::nullopt;
+  // 128 x 128 tiles (8 x 8 per thread) where they still give about one workgroup per
+  // multiprocessor of a large GPU; else 64 x 64 (4 x 4 per thread), four times the workgroups.
+  int64_t bigTiles = llvm::divideCeil(sizeM, 128) * llvm::divideCeil(sizeN, 128) * plan.batchCount;
+  plan.tile = bigTiles >= 96 ? TileShape{128, 128, 8, 8, 8} : TileShape{64, 64, 16, 4, 4};
+  if (llvm::divideCeil(sizeM, plan.tile.bm) > tlc::kMaxGridDim ||
+      llvm::divideCeil(sizeN, plan.tile.bn) > tlc::kMaxGridDim)
+    return std::nullopt;
+  return plan;
+}
+
+/// Emits the kernel body into a launch; `b` inserts before the launch's terminator.
+class TiledContractionEmitter {
+public:
+  TiledContractionEmitter(OpBuilder &b, linalg::LinalgOp op, const ContractionPlan &plan,
+                          gpu::LaunchOp launch)
+      : b(b), loc(op.getLoc()), op(op), plan(plan), tile(plan.tile), launch(launch) {}
+
+  void emit() {
+    IRMapping views;
+    lhs = tlc::cloneViewChain(b, op.getDpsInputOperand(0)->get(), views);
+    rhs = tlc::cloneViewChain(b, op.getDpsInputOperand(1)->get(), views);
+    out = tlc::cloneViewChain(b, op.getDpsInitOperand(0)->get(), views);
+    lhsTile = launch.getWorkgroupAttributions()[0];
+    rhsTile = launch.getWorkgroupAttributions()[1];
+    emitCoordinates();
+    Slices lhsSlices = planSlices(/*operand=*/0, plan.m, tile.bm, rowStart);
+    Slices rhsSlices = planSlices(/*operand=*/1, plan.n, tile.bn, colStart);
+
+    // Accumulators start from the output (the contraction adds into it); the first slices
+    // are read before the loop.
+    SmallVector<Value> init;
+    for (int64_t i = 0; i < tile.tm; ++i)
+      for (int64_t j = 0; j < tile.tn; ++j)
+        init.push_back(loadOutput(i, j));
+    size_t numAcc = init.size();
+    llvm::append_range(init, readSlices(lhsSlices, index(0)));
+    llvm::append_range(init, readSlices(rhsSlices, index(0)));
+
+    auto loop = scf::ForOp::create(b, loc, index(0), index(size(plan.k)), index(tile.bk), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      ValueRange args = loop.getRegionIterArgs();
+      ValueRange acc = args.take_front(numAcc);
+      ValueRange lhsValues = args.slice(numAcc, lhsSlices.elements.size());
+      ValueRange rhsValues = args.drop_front(numAcc + lhsSlices.elements.size());
+      storeSlices(lhsSlices, lhsValues, lhsTile);
+      storeSlices(rhsSlices, rhsValues, rhsTile);
+      gpu::BarrierOp::create(b, loc);
+      // The next step's slices (past the end: clamped reads, discarded).
+      Value nextK = arith::AddIOp::create(b, loc, loop.getInductionVar(), index(tile.bk));
+      SmallVector<Value> yielded = multiplySlices(acc);
+      llvm::append_range(yielded, readSlices(lhsSlices, nextK));
+      llvm::append_range(yielded, readSlices(rhsSlices, nextK));
+      gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, yielded);
+    }
+    for (int64_t i = 0; i < tile.tm; ++i)
+      for (int64_t j = 0; j < tile.tn; ++j)
+        storeOutput(i, j, loop.getResult(i * tile.tn + j));
+  }
+
+private:
+  /// One operand's BK-deep slice as this thread reads it: for each element it loads, the
+  /// offset along m (or n) and k within the slice, the global m (n) coordinate clamped into
+  /// range, whether it is in range, and its place in workgroup memory.
+  struct Slices {
+    unsigned operand, outerDim;
+    struct Element {
+      Value outer, outerInRange, kOffset, sharedIndex;
+    };
+    SmallVector<Element> elements;
+  };
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  int64_t size(unsigned dim) const { return plan.ranges[dim]; }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t c) { return arith::MulIOp::create(b, loc, x, index(c)); }
+  Value below(Value x, int64_t bound) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, index(bound));
+  }
+  Value clampBelow(Value x, int64_t bound) {
+    return arith::MinUIOp::create(b, loc, x, index(bound - 1));
+  }
+
+  /// This thread's place: its batch point, the tile's first row and column, and the thread's
+  /// row and column within the tile.
+  void emitCoordinates() {
+    point.assign(op.getNumLoops(), Value());
+    Value rest = launch.getBlockIds().z;
+    for (auto [i, dim] : llvm::enumerate(llvm::reverse(plan.batch))) {
+      if (i + 1 == plan.batch.size()) {
+        point[dim] = rest;
+        break;
+      }
+      point[dim] = arith::RemUIOp::create(b, loc, rest, index(size(dim)));
+      rest = arith::DivUIOp::create(b, loc, rest, index(size(dim)));
+    }
+    rowStart = mul(launch.getBlockIds().y, tile.bm);
+    colStart = mul(launch.getBlockIds().x, tile.bn);
+    Value tid = launch.getThreadIds().x;
+    threadRow = arith::DivUIOp::create(b, loc, tid, index(tile.bn / tile.tn));
+    threadCol = arith::RemUIOp::create(b, loc, tid, index(tile.bn / tile.tn));
+  }
+
+  /// Whether `operand` is laid out with its k loop innermost (then threads walk along k).
+  bool kInnermost(unsigned operand) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(operand));
+    return map.getNumResults() > 0 && map.getDimPosition(map.getNumResults() - 1) == plan.k;
+  }
+
+  Slices planSlices(unsigned operand, unsigned outerDim, int64_t outerTile, Value outerStart) {
+    Slices slices{operand, outerDim, {}};
+    bool alongK = kInnermost(operand);
+    int64_t count = outerTile * tile.bk / tile.threads();
+    Value tid = launch.getThreadIds().x;
+    for (int64_t i = 0; i < count; ++i) {
+      Value e = add(tid, index(i * tile.threads()));
+      int64_t fast = alongK ? tile.bk : outerTile;
+      Value low = arith::RemUIOp::create(b, loc, e, index(fast));
+      Value high = arith::DivUIOp::create(b, loc, e, index(fast));
+      Value outerOffset = alongK ? high : low, kOffset = alongK ? low : high;
+      Value outer = add(outerStart, outerOffset);
+      Value shared = add(mul(kOffset, outerTile + kRowPad), outerOffset);
+      slices.elements.push_back({clampBelow(outer, size(outerDim)),
+                                 below(outer, size(outerDim)), kOffset, shared});
+    }
+    return slices;
+  }
+
+  /// Loads `memref` (the binding of `operand`) at the loop point `at` (other loops from
+  /// `point`).
+  Value loadAt(OpOperand *operand, Value memref, ArrayRef<std::pair<unsigned, Value>> at) {
+    return memref::LoadOp::create(b, loc, memref, indicesAt(operand, at));
+  }
+
+  SmallVector<Value> indicesAt(OpOperand *operand, ArrayRef<std::pair<unsigned, Value>> at) {
+    SmallVector<Value> coords(point);
+    for (auto [dim, value] : at)
+      coords[dim] = value;
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    SmallVector<Value> indices;
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      indices.push_back(coords[map.getDimPosition(r)]);
+    return indices;
+  }
+
+  /// The slice elements this thread loads for the k step starting at `k0`; out of range: 0.
+  SmallVector<Value> readSlices(const Slices &slices, Value k0) {
+    SmallVector<Value> values;
+    OpOperand *operand = op.getDpsInputOperand(slices.operand);
+    Type type = getElementTypeOrSelf(operand->get().getType());
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    for (const Slices::Element &e : slices.elements) {
+      Value k = add(k0, e.kOffset);
+      Value value = loadAt(operand, slices.operand == 0 ? lhs : rhs,
+                           {{slices.outerDim, e.outer}, {plan.k, clampBelow(k, size(plan.k))}});
+      Value inRange = arith::AndIOp::create(b, loc, e.outerInRange, below(k, size(plan.k)));
+      values.push_back(arith::SelectOp::create(b, loc, inRange, value, zero));
+    }
+    return values;
+  }
+
+  void storeSlices(const Slices &slices, ValueRange values, Value shared) {
+    for (auto [e, value] : llvm::zip_equal(slices.elements, values))
+      memref::StoreOp::create(b, loc, value, shared, e.sharedIndex);
+  }
+
+  /// The BK steps of one slice pair: each thread's TM x TN outer products, through the
+  /// contraction's own body (its multiply, add and any conversions).
+  SmallVector<Value> multiplySlices(ValueRange acc) {
+    SmallVector<Value> result(acc);
+    Block &body = op->getRegion(0).front();
+    Value yielded = cast<linalg::YieldOp>(body.getTerminator()).getOperand(0);
+    for (int64_t kk = 0; kk < tile.bk; ++kk) {
+      SmallVector<Value> a, bv;
+      for (int64_t i = 0; i < tile.tm; ++i)
+        a.push_back(memref::LoadOp::create(
+            b, loc, lhsTile,
+            ValueRange{add(threadRow, index(kk * (tile.bm + kRowPad) + i * (tile.bm / tile.tm)))}));
+      for (int64_t j = 0; j < tile.tn; ++j)
+        bv.push_back(memref::LoadOp::create(
+            b, loc, rhsTile,
+            ValueRange{add(threadCol, index(kk * (tile.bn + kRowPad) + j * (tile.bn / tile.tn)))}));
+      for (int64_t i = 0; i < tile.tm; ++i)
+        for (int64_t j = 0; j < tile.tn; ++j) {
+          IRMapping map;
+          map.map(body.getArgument(0), a[i]);
+          map.map(body.getArgument(1), bv[j]);
+          map.map(body.getArgument(2), result[i * tile.tn + j]);
+          for (Operation &inner : body.without_terminator())
+            b.clone(inner, map);
+          result[i * tile.tn + j] = map.lookupOrDefault(yielded);
+        }
+    }
+    return result;
+  }
+
+  Value outputRow(int64_t i) { return add(rowStart, add(threadRow, index(i * (tile.bm / tile.tm)))); }
+  Value outputCol(int64_t j) { return add(colStart, add(threadCol, index(j * (tile.bn / tile.tn)))); }
+
+  Value loadOutput(int64_t i, int64_t j) {
+    return loadAt(op.getDpsInitOperand(0), out,
+                  {{plan.m, clampBelow(outputRow(i), size(plan.m))},
+                   {plan.n, clampBelow(outputCol(j), size(plan.n))}});
+  }
+
+  void storeOutput(int64_t i, int64_t j, Value value) {
+    Value row = outputRow(i), col = outputCol(j);
+    Value inside = arith::AndIOp::create(b, loc, below(row, size(plan.m)), below(col, size(plan.n)));
+    auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&guard.getThenRegion().front());
+    memref::StoreOp::create(b, loc, value, out,
+                            indicesAt(op.getDpsInitOperand(0), {{plan.m, row}, {plan.n, col}}));
+  }
+
+  OpBuilder &b;
+  Location loc;
+  linalg::LinalgOp op;
+  const ContractionPlan &plan;
+  const TileShape &tile;
+  gpu::LaunchOp launch;
+  Value lhs, rhs, out, lhsTile, rhsTile;
+  SmallVector<Value> point;
+  Value rowStart, colStart, threadRow, threadCol;
+};
+
+} // namespace
+
+bool tlc::mapTiledContraction(linalg::LinalgOp op, FlatSymbolRefAttr module,
+                              FlatSymbolRefAttr kernel) {
+  std::optional<ContractionPlan> plan = planContraction(op);
+  if (!plan)
+    return false;
+  const TileShape &tile = plan->tile;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto sliceType = [&](unsigned operand, int64_t outerTile) {
+    Type element = getElementTypeOrSelf(op.getDpsInputOperand(operand)->get().getType());
+    return MemRefType::get({tile.bk * (outerTile + kRowPad)}, element, MemRefLayoutAttrInterface(),
+                           workgroup);
+  };
+  Type slices[] = {sliceType(0, tile.bm), sliceType(1, tile.bn)};
+  Value one = index(1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, index(llvm::divideCeil(plan->ranges[plan->n], tile.bn)),
+      index(llvm::divideCeil(plan->ranges[plan->m], tile.bm)), index(plan->batchCount),
+      index(tile.threads()), one, one, /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, /*workgroupAttributions=*/slices,
+      /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
+      /*clusterSizeZ=*/nullptr, module, kernel);
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToStart(&body);
+  auto terminator = gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPoint(terminator);
+  TiledContractionEmitter(b, op, *plan, launch).emit();
+  op->erase();
+  return true;
+}

@@ -1,0 +1,18 @@
+// Contractions on the GPU as workgroup tiles staged through workgroup memory.
+#ifndef TLC_TARGETS_GPU_TILEDCONTRACTION_H
+#define TLC_TARGETS_GPU_TILEDCONTRACTION_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace tlc {
+
+/// Emits `op` as a tiled contraction launch (in kernel `kernel` of gpu.module `module`) and
+/// erases it, when it is a contraction the tiled kernel covers: one reduction loop, operands
+/// read through projected permutations, static sizes, an m x n x k of at least 32 x 32 x 16.
+/// Returns false (and leaves `op` alone) otherwise.
+bool mapTiledContraction(mlir::linalg::LinalgOp op, mlir::FlatSymbolRefAttr module,
+                         mlir::FlatSymbolRefAttr kernel);
+
+} // namespace tlc
+
+#endif // TLC_TARGETS_GPU_TILEDCONTRACTION_H
