@@ -116,6 +116,7 @@ void tlc::registerAllPasses() {
   mlir::registerLowerAffinePass();
   mlir::registerConvertVectorToLLVMPass();
   mlir::registerConvertVectorToSCF();
+  mlir::registerConvertGPUToSPIRVPass();
   mlir::bufferization::registerBufferizationPasses();
   mlir::registerLinalgPasses();
   mlir::memref::registerMemRefPasses();

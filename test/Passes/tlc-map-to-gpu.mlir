@@ -83,3 +83,53 @@ func.func private @helper(%x: memref<8xf32>, %y: memref<8xf32>) {
   linalg.copy ins(%x : memref<8xf32>) outs(%y : memref<8xf32>)
   return
 }
+
+// -----
+
+// A contraction of at least 32 x 32 x 16 becomes workgroup tiles: here 64 x 64 tiles (2 x 2 of
+// them) of 256 threads, with two 16-deep slices in workgroup memory (16 rows of 64 + 4
+// padding). Each thread's first slice elements are read before the k loop, whose iteration
+// arguments are the 4 x 4 accumulators and the 4 + 4 slice elements read one step ahead: each
+// step stores them, synchronizes, reads the next ones, multiplies through the op's body and
+// synchronizes again. Reads at the edges are clamped and zeroed; stores are guarded.
+// CHECK-LABEL: func.func @tiled
+// CHECK-SAME: (%{{.*}}: memref<100x40xf32>, %{{.*}}: memref<40x70xf32>, %[[C:.+]]: memref<100x70xf32>)
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) {{.*}} workgroup(%[[LT:.+]] : memref<1088xf32, #gpu.address_space<workgroup>>, %[[RT:.+]] : memref<1088xf32, #gpu.address_space<workgroup>>)
+// CHECK: arith.minui %{{.*}}, %c99
+// CHECK: arith.minui %{{.*}}, %c39
+// CHECK: arith.select %{{.*}}, %{{.*}}, %cst
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c40{{.*}} step %c16{{.*}} iter_args({{.*}}) -> ({{(f32, ){23}f32}})
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[LT]]
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[RT]]
+// CHECK-NEXT: gpu.barrier
+// CHECK: memref.load %[[LT]]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %{{.*}}, %[[C]]
+// CHECK-NOT: linalg.matmul
+func.func @tiled(%a: memref<100x40xf32>, %b: memref<40x70xf32>, %c: memref<100x70xf32>) {
+  linalg.matmul ins(%a, %b : memref<100x40xf32>, memref<40x70xf32>) outs(%c : memref<100x70xf32>)
+  return
+}
+
+// -----
+
+// Enough output for 96 or more 128 x 128 tiles (12 x 12 here) takes them: 8-deep slices of
+// 128 + 4. A batch loop goes to the grid's z dimension.
+// CHECK-LABEL: func.func @big_tiles
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c12{{.*}}, {{.*}} = %c12{{.*}}, {{.*}} = %c1{{.*}}) {{.*}} workgroup({{.*}} : memref<1056xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1056xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c16{{.*}} step %c8{{.*}} iter_args({{.*}}) -> ({{(f32, ){71}f32}})
+// CHECK-LABEL: func.func @batch
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c3{{.*}})
+// CHECK: memref.load %{{.*}}[%[[Z:block_id_z|arg5]], %{{.*}}, %{{.*}}]
+func.func @big_tiles(%a: memref<1536x16xf32>, %b: memref<16x1536xf32>, %c: memref<1536x1536xf32>) {
+  linalg.matmul ins(%a, %b : memref<1536x16xf32>, memref<16x1536xf32>) outs(%c : memref<1536x1536xf32>)
+  return
+}
+func.func @batch(%a: memref<3x64x32xf32>, %b: memref<3x32x64xf32>, %c: memref<3x64x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<3x64x32xf32>, memref<3x32x64xf32>) outs(%c : memref<3x64x64xf32>)
+  return
+}
