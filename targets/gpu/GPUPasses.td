@@ -23,6 +23,12 @@ def TLCMapToGPU : Pass<"tlc-map-to-gpu", "mlir::ModuleOp"> {
     grid's z dimension), stepping over k through two slices in workgroup memory (the launch's
     workgroup attributions) that all threads load one step ahead; each thread accumulates an
     8 x 8 or 4 x 4 tile in registers through the contraction's own body.
+
+    Other reductions of at least 128 elements into each output element (one output carried
+    through one combiner with a neutral element: a row's sum, maximum, sum of squares) get one
+    workgroup of 128 or 256 threads per output element: each thread folds a strided share
+    through the op's body from the neutral element, and the partial results meet in a tree in
+    workgroup memory.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
@@ -30,6 +36,9 @@ def TLCMapToGPU : Pass<"tlc-map-to-gpu", "mlir::ModuleOp"> {
     Option<"tileContractions", "tile-contractions", "bool", /*default=*/"true",
            "run contractions of at least 32 x 32 x 16 as workgroup tiles staged through "
            "workgroup memory (targets/gpu/TiledContraction.cpp)">,
+    Option<"workgroupReductions", "workgroup-reductions", "bool", /*default=*/"true",
+           "run reductions of at least 128 elements per output element with one workgroup "
+           "per output element (targets/gpu/WorkgroupReduction.cpp)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];

@@ -2,6 +2,7 @@
 #include "targets/gpu/GPUPasses.h"
 #include "targets/gpu/KernelLaunch.h"
 #include "targets/gpu/TiledContraction.h"
+#include "targets/gpu/WorkgroupReduction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -135,6 +136,9 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
             op.emitError() << "the GPU targets expect linalg ops on buffers here";
             failedAny = true;
           } else if (tileContractions && tlc::mapTiledContraction(linalgOp, module, kernel)) {
+            continue;
+          } else if (workgroupReductions &&
+                     tlc::mapWorkgroupReduction(linalgOp, module, kernel)) {
             continue;
           } else if (failed(mapOneThreadPerPoint(linalgOp, blockSize, module, kernel))) {
             failedAny = true;

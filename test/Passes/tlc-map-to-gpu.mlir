@@ -133,3 +133,69 @@ func.func @batch(%a: memref<3x64x32xf32>, %b: memref<3x32x64xf32>, %c: memref<3x
   linalg.batch_matmul ins(%a, %b : memref<3x64x32xf32>, memref<3x32x64xf32>) outs(%c : memref<3x64x64xf32>)
   return
 }
+
+// -----
+
+// A reduction of at least 128 elements per output element gets a workgroup per output element
+// (8 here), 128 threads (256 from 1024 elements on): each folds the elements tid, tid + 128, ...
+// from the combiner's neutral element (-inf for maximumf) through the op's body, the partials
+// meet in workgroup memory in 7 halving steps, and thread 0 combines the total with the
+// output's initial value.
+// CHECK-LABEL: func.func @row_max
+// CHECK-SAME: (%[[X:.+]]: memref<8x512xf32>, %[[Y:.+]]: memref<8xf32>)
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c8{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads(%[[T:.+]], %{{.*}}, %{{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) {{.*}} workgroup(%[[P:.+]] : memref<128xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[NEG:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[PART:.+]] = scf.for %[[R:.+]] = %[[T]] to %c512{{.*}} step %c128{{.*}} iter_args(%[[ACC:.+]] = %[[NEG]]) -> (f32)
+// CHECK: %[[V:.+]] = memref.load %[[X]][%{{.*}}, %[[R]]]
+// CHECK: arith.maximumf %[[ACC]], %[[V]]
+// CHECK: memref.store %[[PART]], %[[P]][%[[T]]]
+// CHECK-NEXT: gpu.barrier
+// CHECK-COUNT-7: gpu.barrier
+// CHECK: scf.if
+// CHECK: %[[INIT:.+]] = memref.load %[[Y]]
+// CHECK: %[[TOTAL:.+]] = memref.load %[[P]]
+// CHECK: %[[M:.+]] = arith.maximumf %[[INIT]], %[[TOTAL]]
+// CHECK: memref.store %[[M]], %[[Y]]
+func.func @row_max(%x: memref<8x512xf32>, %y: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x512xf32>) outs(%y : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Fewer than 128 elements per output element, or a body that reads linalg.index, keep one
+// thread per output element.
+// CHECK-LABEL: func.func @short_rows
+// CHECK-NOT: workgroup(
+// CHECK-LABEL: func.func @indexed
+// CHECK-NOT: workgroup(
+func.func @short_rows(%x: memref<64x100xf32>, %y: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x100xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+func.func @indexed(%x: memref<4x512xf32>, %y: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x512xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    %m = arith.mulf %in, %f : f32
+    %0 = arith.addf %out, %m : f32
+    linalg.yield %0 : f32
+  }
+  return
+}

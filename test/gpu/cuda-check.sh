@@ -47,7 +47,7 @@ prepare)
   "$py" "$e2e/run_e2e.py" "${common[@]}" --keep "$dir/suite" \
     "$root/examples/mlp.tl" "$root/examples/attention.tl" "$root/examples/tensor_network.tl" \
     "$e2e/Inputs/activations.tl" "$e2e/Inputs/epilogues.tl" "$e2e/Inputs/attention_small.tl" \
-    "$e2e/Inputs/zero_copy_outputs.tl" "$dir"/random/*.tl
+    "$e2e/Inputs/zero_copy_outputs.tl" "$root/test/gpu/Inputs/reductions.tl" "$dir"/random/*.tl
   "$py" "$e2e/run_e2e.py" "${common[@]}" --keep "$dir/bench" "$root/test/gpu/Inputs/matmul1024.tl" \
     "$root/test/gpu/Inputs/attention512.tl"
   # Large matmuls: inputs generated and outputs sampled on the GPU machine (bench_matmul.c).
