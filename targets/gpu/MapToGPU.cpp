@@ -11,6 +11,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -115,6 +116,18 @@ LogicalResult mapOneThreadPerPoint(linalg::LinalgOp op, int64_t blockSize,
   return success();
 }
 
+/// The constant `fill` writes, when `op` accumulates into exactly the buffer it fills (its
+/// only output, not also read as an input); else null.
+Value absorbableFill(linalg::FillOp fill, linalg::LinalgOp op) {
+  if (!fill || op.getNumDpsInits() != 1 || isa<linalg::FillOp>(op))
+    return {};
+  Value buffer = fill.getOutputs()[0];
+  if (op.getDpsInitOperand(0)->get() != buffer || llvm::is_contained(op.getDpsInputs(), buffer))
+    return {};
+  Value value = fill.getInputs()[0];
+  return matchPattern(value, m_Constant()) ? value : Value();
+}
+
 struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -128,30 +141,72 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
       }
       auto module = FlatSymbolRefAttr::get(&getContext(), (func.getName() + "_kernels").str());
       unsigned kernels = 0;
-      for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
-        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-          auto kernel = FlatSymbolRefAttr::get(
-              &getContext(), (func.getName() + "_k" + llvm::Twine(kernels++)).str());
-          if (!linalgOp.hasPureBufferSemantics()) {
-            op.emitError() << "the GPU targets expect linalg ops on buffers here";
-            failedAny = true;
-          } else if (tileContractions && tlc::mapTiledContraction(linalgOp, module, kernel)) {
-            continue;
-          } else if (workgroupReductions &&
-                     tlc::mapWorkgroupReduction(linalgOp, module, kernel)) {
-            continue;
-          } else if (failed(mapOneThreadPerPoint(linalgOp, blockSize, module, kernel))) {
+      auto nextKernel = [&] {
+        return FlatSymbolRefAttr::get(&getContext(),
+                                      (func.getName() + "_k" + llvm::Twine(kernels++)).str());
+      };
+      // A fill waits for the next op: when that op accumulates into exactly the filled buffer
+      // (a contraction, a reduction) and its kernel writes every element, the fill's value
+      // becomes the kernel's initial value and the fill's own kernel disappears.
+      linalg::FillOp pendingFill;
+      FlatSymbolRefAttr pendingKernel;
+      auto mapPendingFill = [&] {
+        if (pendingFill &&
+            failed(mapOneThreadPerPoint(pendingFill, blockSize, module, pendingKernel)))
+          failedAny = true;
+        pendingFill = nullptr;
+      };
+      // The ops as they are now: mapping erases them (a tiled contraction also the epilogue
+      // it absorbs) and inserts launches.
+      SmallVector<Operation *> ops = llvm::map_to_vector(
+          func.getBody().front(), [](Operation &op) { return &op; });
+      llvm::SmallPtrSet<Operation *, 4> absorbed;
+      for (Operation *opPtr : ops) {
+        if (absorbed.contains(opPtr))
+          continue;
+        Operation &op = *opPtr;
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        if (!linalgOp) {
+          if (!staysOnHost(&op) && !isa<gpu::LaunchOp>(op)) {
+            // All unsupported ops at once, each at its location.
+            op.emitError() << "'" << op.getName()
+                           << "' has no GPU lowering yet (the GPU targets run linalg ops)";
             failedAny = true;
           }
           continue;
         }
-        if (!staysOnHost(&op) && !isa<gpu::LaunchOp>(op)) {
-          // All unsupported ops at once, each at its location.
-          op.emitError() << "'" << op.getName()
-                         << "' has no GPU lowering yet (the GPU targets run linalg ops)";
+        FlatSymbolRefAttr kernel = nextKernel();
+        if (!linalgOp.hasPureBufferSemantics()) {
+          op.emitError() << "the GPU targets expect linalg ops on buffers here";
           failedAny = true;
+          continue;
         }
+        Value init = absorbableFill(pendingFill, linalgOp);
+        if (!init)
+          mapPendingFill();
+        if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+          mapPendingFill();
+          pendingFill = fill;
+          pendingKernel = kernel;
+          continue;
+        }
+        Operation *epilogue = nullptr;
+        if ((tileContractions &&
+             tlc::mapTiledContraction(linalgOp, module, kernel, init, &epilogue)) ||
+            (workgroupReductions && tlc::mapWorkgroupReduction(linalgOp, module, kernel, init))) {
+          if (init) {
+            pendingFill->erase();
+            pendingFill = nullptr;
+          }
+          if (epilogue)
+            absorbed.insert(epilogue);
+          continue;
+        }
+        mapPendingFill();
+        if (failed(mapOneThreadPerPoint(linalgOp, blockSize, module, kernel)))
+          failedAny = true;
       }
+      mapPendingFill();
       // Views only the launches used are now dead on the host.
       for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.getBody().front())))
         if (isa<ViewLikeOpInterface, arith::ConstantOp>(op) && op.use_empty() &&

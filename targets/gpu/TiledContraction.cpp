@@ -13,6 +13,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <optional>
 
@@ -77,10 +79,14 @@ std::optional<ContractionPlan> planContraction(linalg::LinalgOp op) {
   // Small products keep one thread per output point: a tile would leave most threads idle.
   if (sizeM < 32 || sizeN < 32 || plan.ranges[plan.k] < 16 || plan.batchCount > tlc::kMaxGridDim)
     return std::nullopt;
-  // 128 x 128 tiles (8 x 8 per thread) where they still give about one workgroup per
-  // multiprocessor of a large GPU; else 64 x 64 (4 x 4 per thread), four times the workgroups.
-  int64_t bigTiles = llvm::divideCeil(sizeM, 128) * llvm::divideCeil(sizeN, 128) * plan.batchCount;
-  plan.tile = bigTiles >= 96 ? TileShape{128, 128, 8, 8, 8} : TileShape{64, 64, 16, 4, 4};
+  // The largest tile that still gives about one workgroup per multiprocessor of a large GPU:
+  // 128 x 128 (8 x 8 per thread), 64 x 64 (4 x 4), else 32 x 64 (2 x 4) for the most
+  // workgroups (a small product with a long k: attention's probabilities times V).
+  auto workgroups = [&](const TileShape &t) {
+    return llvm::divideCeil(sizeM, t.bm) * llvm::divideCeil(sizeN, t.bn) * plan.batchCount;
+  };
+  const TileShape big{128, 128, 8, 8, 8}, medium{64, 64, 16, 4, 4}, small{32, 64, 16, 2, 4};
+  plan.tile = workgroups(big) >= 96 ? big : workgroups(medium) >= 96 ? medium : small;
   if (llvm::divideCeil(sizeM, plan.tile.bm) > tlc::kMaxGridDim ||
       llvm::divideCeil(sizeN, plan.tile.bn) > tlc::kMaxGridDim)
     return std::nullopt;
@@ -91,26 +97,31 @@ std::optional<ContractionPlan> planContraction(linalg::LinalgOp op) {
 class TiledContractionEmitter {
 public:
   TiledContractionEmitter(OpBuilder &b, linalg::LinalgOp op, const ContractionPlan &plan,
-                          gpu::LaunchOp launch)
-      : b(b), loc(op.getLoc()), op(op), plan(plan), tile(plan.tile), launch(launch) {}
+                          gpu::LaunchOp launch, Value init, linalg::LinalgOp epilogue)
+      : b(b), loc(op.getLoc()), op(op), plan(plan), tile(plan.tile), launch(launch),
+        initValue(init), epilogue(epilogue) {}
 
   void emit() {
     IRMapping views;
     lhs = tlc::cloneViewChain(b, op.getDpsInputOperand(0)->get(), views);
     rhs = tlc::cloneViewChain(b, op.getDpsInputOperand(1)->get(), views);
     out = tlc::cloneViewChain(b, op.getDpsInitOperand(0)->get(), views);
+    if (epilogue)
+      for (Value input : epilogue.getDpsInputs())
+        epilogueInputs.push_back(tlc::cloneViewChain(b, input, views));
     lhsTile = launch.getWorkgroupAttributions()[0];
     rhsTile = launch.getWorkgroupAttributions()[1];
     emitCoordinates();
     Slices lhsSlices = planSlices(/*operand=*/0, plan.m, tile.bm, rowStart);
     Slices rhsSlices = planSlices(/*operand=*/1, plan.n, tile.bn, colStart);
 
-    // Accumulators start from the output (the contraction adds into it); the first slices
-    // are read before the loop.
+    // Accumulators start from the output (the contraction adds into it) or from the constant
+    // of an absorbed fill; the first slices are read before the loop.
     SmallVector<Value> init;
+    Value start = initValue ? b.clone(*initValue.getDefiningOp())->getResult(0) : Value();
     for (int64_t i = 0; i < tile.tm; ++i)
       for (int64_t j = 0; j < tile.tn; ++j)
-        init.push_back(loadOutput(i, j));
+        init.push_back(start ? start : loadOutput(i, j));
     size_t numAcc = init.size();
     llvm::append_range(init, readSlices(lhsSlices, index(0)));
     llvm::append_range(init, readSlices(rhsSlices, index(0)));
@@ -290,8 +301,36 @@ private:
     auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&guard.getThenRegion().front());
-    memref::StoreOp::create(b, loc, value, out,
-                            indicesAt(op.getDpsInitOperand(0), {{plan.m, row}, {plan.n, col}}));
+    SmallVector<Value> indices =
+        indicesAt(op.getDpsInitOperand(0), {{plan.m, row}, {plan.n, col}});
+    memref::StoreOp::create(b, loc, epilogue ? applyEpilogue(value, indices) : value, out,
+                            indices);
+  }
+
+  /// The fused elementwise op at one output element: its loop point is the element's indices
+  /// (its output map is the identity), its reads of the contraction's output are `value`.
+  Value applyEpilogue(Value value, ArrayRef<Value> indices) {
+    Block &body = epilogue->getRegion(0).front();
+    Value buffer = epilogue.getDpsInitOperand(0)->get();
+    IRMapping map;
+    for (auto [operand, binding] : llvm::zip_equal(epilogue.getDpsInputOperands(), epilogueInputs)) {
+      Value arg = body.getArgument(operand->getOperandNumber());
+      if (operand->get() == buffer) {
+        map.map(arg, value);
+        continue;
+      }
+      AffineMap m = epilogue.getMatchingIndexingMap(operand);
+      SmallVector<Value> at;
+      for (AffineExpr e : m.getResults())
+        at.push_back(isa<AffineConstantExpr>(e)
+                         ? index(cast<AffineConstantExpr>(e).getValue()) // a broadcast 0
+                         : indices[cast<AffineDimExpr>(e).getPosition()]);
+      map.map(arg, memref::LoadOp::create(b, loc, binding, at));
+    }
+    map.map(body.getArgument(epilogue.getNumDpsInputs()), value);
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, map);
+    return map.lookupOrDefault(body.getTerminator()->getOperand(0));
   }
 
   OpBuilder &b;
@@ -300,20 +339,56 @@ private:
   const ContractionPlan &plan;
   const TileShape &tile;
   gpu::LaunchOp launch;
+  Value initValue;
+  linalg::LinalgOp epilogue;
+  SmallVector<Value> epilogueInputs;
   Value lhs, rhs, out, lhsTile, rhsTile;
   SmallVector<Value> point;
   Value rowStart, colStart, threadRow, threadCol;
 };
 
+/// The op after `op` (past host-only view and constant ops) when it can run in the tile's
+/// store: all-parallel, in place on `op`'s output with the identity map, reading that output
+/// only through the identity map and everything else through projected permutations, no
+/// linalg.index (bias, activation, residual, scale: what follows a contraction).
+linalg::LinalgOp fusibleEpilogue(linalg::LinalgOp op) {
+  Operation *next = op->getNextNode();
+  while (next && next->getNumRegions() == 0 &&
+         (isa<ViewLikeOpInterface>(next) || matchPattern(next, m_Constant())))
+    next = next->getNextNode();
+  auto epilogue = dyn_cast_or_null<linalg::LinalgOp>(next);
+  if (!epilogue || !epilogue.hasPureBufferSemantics() || epilogue.getNumDpsInits() != 1 ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
+      isa<linalg::FillOp, linalg::CopyOp>(next) || next->getNumRegions() != 1)
+    return {};
+  Value buffer = op.getDpsInitOperand(0)->get();
+  OpOperand *init = epilogue.getDpsInitOperand(0);
+  if (init->get() != buffer || !epilogue.getMatchingIndexingMap(init).isIdentity())
+    return {};
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    if (input->get() == buffer ? !map.isIdentity()
+                               : !map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      return {};
+  }
+  Block &body = next->getRegion(0).front();
+  if (!body.getOps<linalg::IndexOp>().empty() || body.getTerminator()->getNumOperands() != 1)
+    return {};
+  return epilogue;
+}
+
 } // namespace
 
 bool tlc::mapTiledContraction(linalg::LinalgOp op, FlatSymbolRefAttr module,
-                              FlatSymbolRefAttr kernel) {
+                              FlatSymbolRefAttr kernel, Value init, Operation **fused) {
   std::optional<ContractionPlan> plan = planContraction(op);
   if (!plan)
     return false;
   const TileShape &tile = plan->tile;
-  OpBuilder b(op);
+  linalg::LinalgOp epilogue = fusibleEpilogue(op);
+  // With an epilogue the launch replaces both ops where the second one was: the views of its
+  // operands are defined by then, and nothing between the two touches memory.
+  OpBuilder b(epilogue ? epilogue.getOperation() : op.getOperation());
   Location loc = op.getLoc();
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
@@ -335,7 +410,11 @@ bool tlc::mapTiledContraction(linalg::LinalgOp op, FlatSymbolRefAttr module,
   b.setInsertionPointToStart(&body);
   auto terminator = gpu::TerminatorOp::create(b, loc);
   b.setInsertionPoint(terminator);
-  TiledContractionEmitter(b, op, *plan, launch).emit();
+  TiledContractionEmitter(b, op, *plan, launch, init, epilogue).emit();
   op->erase();
+  if (fused)
+    *fused = epilogue;
+  if (epilogue)
+    epilogue->erase();
   return true;
 }

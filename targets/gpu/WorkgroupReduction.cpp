@@ -2,7 +2,7 @@
 // reduced elements (thread t takes t, t + T, t + 2T, ...: a warp reads consecutive elements of a
 // row) through the op's body, starting from the combiner's neutral element; the partial results
 // meet in workgroup memory in a tree of log2(T) halving steps; thread 0 combines the total
-// with the output's initial value.
+// with the output's initial value (or an absorbed fill's constant).
 #include "targets/gpu/WorkgroupReduction.h"
 
 #include "targets/gpu/KernelLaunch.h"
@@ -67,8 +67,9 @@ std::optional<ReductionPlan> planReduction(linalg::LinalgOp op) {
 class ReductionEmitter {
 public:
   ReductionEmitter(OpBuilder &b, linalg::LinalgOp op, const ReductionPlan &plan,
-                   gpu::LaunchOp launch, int64_t gridX)
-      : b(b), loc(op.getLoc()), op(op), plan(plan), launch(launch), gridX(gridX) {}
+                   gpu::LaunchOp launch, int64_t gridX, Value init)
+      : b(b), loc(op.getLoc()), op(op), plan(plan), launch(launch), gridX(gridX),
+        initValue(init) {}
 
   void emit() {
     IRMapping views;
@@ -122,7 +123,8 @@ public:
     b.setInsertionPointToStart(&first.getThenRegion().front());
     OpOperand *init = op.getDpsInitOperand(0);
     Value out = bindings[init->getOperandNumber()];
-    Value initial = memref::LoadOp::create(b, loc, out, indicesOf(init));
+    Value initial = initValue ? b.clone(*initValue.getDefiningOp())->getResult(0)
+                              : memref::LoadOp::create(b, loc, out, indicesOf(init)).getResult();
     Value total = memref::LoadOp::create(b, loc, partials, index(0));
     memref::StoreOp::create(b, loc, combine(initial, total), out, indicesOf(init));
   }
@@ -167,13 +169,14 @@ private:
   const ReductionPlan &plan;
   gpu::LaunchOp launch;
   int64_t gridX;
+  Value initValue;
   SmallVector<Value> bindings, coords;
 };
 
 } // namespace
 
 bool tlc::mapWorkgroupReduction(linalg::LinalgOp op, FlatSymbolRefAttr module,
-                                FlatSymbolRefAttr kernel) {
+                                FlatSymbolRefAttr kernel, Value init) {
   std::optional<ReductionPlan> plan = planReduction(op);
   if (!plan)
     return false;
@@ -197,7 +200,7 @@ bool tlc::mapWorkgroupReduction(linalg::LinalgOp op, FlatSymbolRefAttr module,
   b.setInsertionPointToStart(&body);
   auto terminator = gpu::TerminatorOp::create(b, loc);
   b.setInsertionPoint(terminator);
-  ReductionEmitter(b, op, *plan, launch, gridX).emit();
+  ReductionEmitter(b, op, *plan, launch, gridX, init).emit();
   op->erase();
   return true;
 }

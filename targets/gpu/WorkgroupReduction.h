@@ -11,9 +11,11 @@ namespace tlc {
 /// whose value is carried through one combiner with a neutral element (add, mul, max, min,
 /// ...), at least 128 elements reduced into each output element, operands read through
 /// projected permutations, static sizes, no linalg.index in the body. Returns false (and
-/// leaves `op` alone) otherwise.
+/// leaves `op` alone) otherwise. `init`, when given, is a constant the output starts from
+/// instead of its contents (a fill absorbed).
 bool mapWorkgroupReduction(mlir::linalg::LinalgOp op, mlir::FlatSymbolRefAttr module,
-                           mlir::FlatSymbolRefAttr kernel);
+                           mlir::FlatSymbolRefAttr kernel,
+                           mlir::Value init = {});
 
 } // namespace tlc
 

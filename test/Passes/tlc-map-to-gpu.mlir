@@ -86,16 +86,17 @@ func.func private @helper(%x: memref<8xf32>, %y: memref<8xf32>) {
 
 // -----
 
-// A contraction of at least 32 x 32 x 16 becomes workgroup tiles: here 64 x 64 tiles (2 x 2 of
-// them) of 256 threads, with two 16-deep slices in workgroup memory (16 rows of 64 + 4
-// padding). Each thread's first slice elements are read before the k loop, whose iteration
-// arguments are the 4 x 4 accumulators and the 4 + 4 slice elements read one step ahead: each
-// step stores them, synchronizes, reads the next ones, multiplies through the op's body and
-// synchronizes again. Reads at the edges are clamped and zeroed; stores are guarded.
+// A contraction of at least 32 x 32 x 16 becomes workgroup tiles: here 64 x 64 tiles (10 x 11
+// of them: enough, where 128 x 128 tiles would make fewer than 96) of 256 threads, with two
+// 16-deep slices in workgroup memory (16 rows of 64 + 4 padding). Each thread's first slice
+// elements are read before the k loop, whose iteration arguments are the 4 x 4 accumulators and
+// the 4 + 4 slice elements read one step ahead: each step stores them, synchronizes, reads the
+// next ones, multiplies through the op's body and synchronizes again. Reads at the edges are
+// clamped and zeroed; stores are guarded.
 // CHECK-LABEL: func.func @tiled
-// CHECK-SAME: (%{{.*}}: memref<100x40xf32>, %{{.*}}: memref<40x70xf32>, %[[C:.+]]: memref<100x70xf32>)
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) {{.*}} workgroup(%[[LT:.+]] : memref<1088xf32, #gpu.address_space<workgroup>>, %[[RT:.+]] : memref<1088xf32, #gpu.address_space<workgroup>>)
-// CHECK: arith.minui %{{.*}}, %c99
+// CHECK-SAME: (%{{.*}}: memref<650x40xf32>, %{{.*}}: memref<40x630xf32>, %[[C:.+]]: memref<650x630xf32>)
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c10{{.*}}, {{.*}} = %c11{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) {{.*}} workgroup(%[[LT:.+]] : memref<1088xf32, #gpu.address_space<workgroup>>, %[[RT:.+]] : memref<1088xf32, #gpu.address_space<workgroup>>)
+// CHECK: arith.minui %{{.*}}, %c649
 // CHECK: arith.minui %{{.*}}, %c39
 // CHECK: arith.select %{{.*}}, %{{.*}}, %cst
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c40{{.*}} step %c16{{.*}} iter_args({{.*}}) -> ({{(f32, ){23}f32}})
@@ -110,7 +111,20 @@ func.func private @helper(%x: memref<8xf32>, %y: memref<8xf32>) {
 // CHECK: scf.if
 // CHECK-NEXT: memref.store %{{.*}}, %[[C]]
 // CHECK-NOT: linalg.matmul
-func.func @tiled(%a: memref<100x40xf32>, %b: memref<40x70xf32>, %c: memref<100x70xf32>) {
+func.func @tiled(%a: memref<650x40xf32>, %b: memref<40x630xf32>, %c: memref<650x630xf32>) {
+  linalg.matmul ins(%a, %b : memref<650x40xf32>, memref<40x630xf32>) outs(%c : memref<650x630xf32>)
+  return
+}
+
+// -----
+
+// Where 64 x 64 tiles would make fewer than 96 workgroups, 32 x 64 tiles (2 x 4 per thread):
+// 2 x 4 of them here, with slices of 16 x (32 + 4) and 16 x (64 + 4), and 8 accumulators plus
+// 2 + 4 slice elements carried by the k loop.
+// CHECK-LABEL: func.func @small_tiles
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c4{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}}) {{.*}} workgroup({{.*}} : memref<576xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1088xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for %{{.*}} iter_args({{.*}}) -> ({{(f32, ){13}f32}})
+func.func @small_tiles(%a: memref<100x40xf32>, %b: memref<40x70xf32>, %c: memref<100x70xf32>) {
   linalg.matmul ins(%a, %b : memref<100x40xf32>, memref<40x70xf32>) outs(%c : memref<100x70xf32>)
   return
 }
@@ -123,7 +137,7 @@ func.func @tiled(%a: memref<100x40xf32>, %b: memref<40x70xf32>, %c: memref<100x7
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c12{{.*}}, {{.*}} = %c12{{.*}}, {{.*}} = %c1{{.*}}) {{.*}} workgroup({{.*}} : memref<1056xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1056xf32, #gpu.address_space<workgroup>>)
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c16{{.*}} step %c8{{.*}} iter_args({{.*}}) -> ({{(f32, ){71}f32}})
 // CHECK-LABEL: func.func @batch
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c3{{.*}})
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c3{{.*}})
 // CHECK: memref.load %{{.*}}[%[[Z:block_id_z|arg5]], %{{.*}}, %{{.*}}]
 func.func @big_tiles(%a: memref<1536x16xf32>, %b: memref<16x1536xf32>, %c: memref<1536x1536xf32>) {
   linalg.matmul ins(%a, %b : memref<1536x16xf32>, memref<16x1536xf32>) outs(%c : memref<1536x1536xf32>)
@@ -196,6 +210,99 @@ func.func @indexed(%x: memref<4x512xf32>, %y: memref<4xf32>) {
     %m = arith.mulf %in, %f : f32
     %0 = arith.addf %out, %m : f32
     linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A fill of exactly the buffer the next op accumulates into (a tiled contraction, a workgroup
+// reduction) becomes that kernel's initial value: one launch each, the output never read.
+// CHECK-LABEL: func.func @fill_absorbed
+// CHECK-SAME: %[[C:[a-z0-9]+]]: memref<100x70xf32>, %{{.*}}: memref<8x512xf32>, %[[Y:[a-z0-9]+]]: memref<8xf32>)
+// CHECK-NOT: linalg.fill
+// CHECK: gpu.launch
+// CHECK-NOT: memref.load %[[C]]
+// CHECK: scf.for
+// CHECK: gpu.launch
+// CHECK-NOT: memref.load %[[Y]]
+// CHECK: arith.maximumf %{{.*}}, %{{.*}}
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @fill_absorbed(%a: memref<100x40xf32>, %b: memref<40x70xf32>, %c: memref<100x70xf32>,
+                         %x: memref<8x512xf32>, %y: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %low = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<100x70xf32>)
+  linalg.matmul ins(%a, %b : memref<100x40xf32>, memref<40x70xf32>) outs(%c : memref<100x70xf32>)
+  linalg.fill ins(%low : f32) outs(%y : memref<8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x512xf32>) outs(%y : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A fill followed by an op that also reads the filled buffer, or by one left to one thread per
+// output element, keeps its own kernel.
+// CHECK-LABEL: func.func @fill_kept
+// CHECK-COUNT-4: gpu.launch
+// CHECK-NOT: gpu.launch
+func.func @fill_kept(%x: memref<8x512xf32>, %y: memref<8x512xf32>, %s: memref<8x4xf32>, %t: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<8x512xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%y : memref<8x512xf32>) outs(%y : memref<8x512xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %in : f32
+    linalg.yield %0 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%t : memref<8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%s : memref<8x4xf32>) outs(%t : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// The elementwise op right after a tiled contraction, in place on its output (here a bias and
+// a ReLU, the bias reached through a view defined between the two), runs in the tile's store:
+// one launch, placed where the epilogue was; the output is stored once, as the epilogue's
+// result, and the bias is read at the element's column.
+// CHECK-LABEL: func.func @epilogue
+// CHECK-SAME: (%{{.*}}: memref<650x40xf32>, %{{.*}}: memref<40x630xf32>, %[[C:.+]]: memref<650x630xf32>, %[[BIAS:.+]]: memref<630xf32>)
+// CHECK: gpu.launch
+// CHECK: memref.expand_shape %[[BIAS]]
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: %[[B:.+]] = memref.load %{{.*}}[%c0{{.*}}, %{{.*}}] : memref<1x630xf32>
+// CHECK-NEXT: %[[SUM:.+]] = arith.addf %{{.*}}, %[[B]]
+// CHECK-NEXT: %[[R:.+]] = arith.maximumf %[[SUM]], %cst
+// CHECK-NEXT: memref.store %[[R]], %[[C]]
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: linalg.generic
+func.func @epilogue(%a: memref<650x40xf32>, %b: memref<40x630xf32>, %c: memref<650x630xf32>, %bias: memref<630xf32>) {
+  linalg.matmul ins(%a, %b : memref<650x40xf32>, memref<40x630xf32>) outs(%c : memref<650x630xf32>)
+  %row = memref.expand_shape %bias [[0, 1]] output_shape [1, 630] : memref<630xf32> into memref<1x630xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %row : memref<650x630xf32>, memref<1x630xf32>) outs(%c : memref<650x630xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
   }
   return
 }

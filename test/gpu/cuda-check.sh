@@ -31,11 +31,13 @@ for p in "${PYTHON:-}" /usr/bin/python3 python3; do
 done
 
 # mobilenet_v2 (14 MB of weights) fits the device tool's 64 MiB carry limit; resnet18 does not.
-models=(transformer gpt2_block mobilenet_v2)
+models=(transformer transformer_b32 gpt2_block mobilenet_v2)
 # The large matmul rows (BIG_SIZES="512" for a quick try on lavapipe). 1290 takes 128 x 128
 # tiles with partial ones at both edges (test/gpu/Inputs/tiled_contractions.tl checks more
 # shapes on lavapipe; its float64 references would not fit the carry limit).
 read -r -a big_sizes <<< "${BIG_SIZES:-1290 2048 4096}"
+# The long attention rows (ATTENTION_SEQS="128" on lavapipe).
+read -r -a attention_seqs <<< "${ATTENTION_SEQS:-1024 4096}"
 
 case "$cmd" in
 prepare)
@@ -59,6 +61,15 @@ prepare)
     cc -O2 -DPROGRAM="matmul${n}_program" -I "$root/runtime/include" "$root/test/gpu/bench_matmul.c" \
       "$dir/big/matmul$n.o" "${TLC_RUNTIME_LIB:-$root/build/runtime/libtlcrt.a}" \
       -o "$dir/big/bench$n" -lm -lpthread -ldl
+  done
+  # Long attention (batch 4, 8 heads, head dim 64): inputs generated, rows sampled there.
+  for s in "${attention_seqs[@]}"; do
+    printf 'input q : f32[4, 8, %d, 64]\ninput k : f32[4, 8, %d, 64]\ninput v : f32[4, 8, %d, 64]\noutput o = attention(q, k, v)\n' \
+      "$s" "$s" "$s" > "$dir/big/attention$s.tl"
+    "$tlc" "$dir/big/attention$s.tl" --target "$target" -o "$dir/big/attention$s.o"
+    cc -O2 -DPROGRAM="attention${s}_program" -I "$root/runtime/include" \
+      "$root/test/gpu/bench_attention.c" "$dir/big/attention$s.o" \
+      "${TLC_RUNTIME_LIB:-$root/build/runtime/libtlcrt.a}" -o "$dir/big/bench_attention$s" -lm -lpthread -ldl
   done
   # Real models (PyTorch exports, random weights): run by tlc-run, which travels with the two
   # shared libraries it needs beyond libc/libstdc++ (the GPU machine has no Debian packages).
@@ -85,6 +96,10 @@ run)
     echo "== large matmuls (random inputs, 256 sampled outputs against float64)"
     for n in "${big_sizes[@]}"; do
       "$dir/big/bench$n" "matmul$n" "$n" "$n" "$n" "$target" 20 || echo "FAIL matmul$n"
+    done
+    echo "== long attention, batch 4 x 8 heads x head dim 64 (64 sampled rows against float64)"
+    for s in "${attention_seqs[@]}"; do
+      "$dir/big/bench_attention$s" "attention$s" 4 8 "$s" 64 "$target" 20 || echo "FAIL attention$s"
     done
     echo "== ONNX models against PyTorch (max error / max magnitude <= 1e-4), median of 20"
     for m in "${models[@]}"; do

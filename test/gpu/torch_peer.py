@@ -47,10 +47,15 @@ def main():
     sdpa = torch.nn.functional.scaled_dot_product_attention
     print("peer attention512 device_ms_median=%.4f" %
           time_ms(lambda: sdpa(q, k, v, is_causal=True)))
+    for seq in (1024, 4096):
+        q, k, v = (torch.randn(4, 8, seq, 64, device=dev) for _ in range(3))
+        ms = time_ms(lambda: sdpa(q, k, v), runs=20)
+        print("peer attention%d device_ms_median=%.4f tflops=%.2f" %
+              (seq, ms, 4.0 * 4 * 8 * seq * seq * 64 / ms / 1e9))
     # The ONNX models of cuda-check.sh, eager in f32 (their shapes; the weights do not matter).
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "onnx", "models"))
     import export_models
-    for name in ("transformer", "gpt2_block", "mobilenet_v2"):
+    for name in ("transformer", "transformer_b32", "gpt2_block", "mobilenet_v2"):
         try:
             model, x = export_models.build(name, 224)
         except Exception as e:  # torchvision missing, an API change: say so, go on

@@ -80,11 +80,12 @@ def build(name, size):
     if name == "mobilenet_v2":
         import torchvision
         return torchvision.models.mobilenet_v2(weights=None), torch.randn(1, 3, size, size)
-    if name == "transformer":
+    if name in ("transformer", "transformer_b32"):
         layer = nn.TransformerEncoderLayer(d_model=128, nhead=4, dim_feedforward=256,
                                            dropout=0.1, batch_first=False)
         enc = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
-        return enc, torch.randn(32, 2, 128)  # (sequence, batch, features)
+        batch = 32 if name == "transformer_b32" else 2
+        return enc, torch.randn(32, batch, 128)  # (sequence, batch, features)
     if name == "gpt2_block":
         return GPT2Block(), torch.randint(0, 512, (1, 32), dtype=torch.long)
     raise SystemExit(f"unknown model {name}")
