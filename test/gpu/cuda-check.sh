@@ -13,8 +13,9 @@
 # The PTX is tlc's default (sm_80, PTX ISA 7.0), which the driver JIT-compiles for newer GPUs.
 #
 # The suite: the three examples, four e2e models, 40 seeded random graphs (the Vulkan suite's),
-# three ONNX models against PyTorch's outputs (tlc-run), matmuls of 1290, 2048 and 4096
-# (inputs generated there, outputs sampled against float64), and two timed rows (test/gpu/Inputs: matmul 1024, causal attention at sequence 512) against
+# four ONNX models against PyTorch's outputs (tlc-run), matmuls of 1024, 1290, 2048 and 4096
+# and attention at 1024 and 4096 (inputs generated there, outputs sampled against float64),
+# and a timed causal attention row (test/gpu/Inputs: matmul 1024, causal attention at sequence 512) against
 # PyTorch (torch_peer.py). TARGET=vulkan runs the same flow on lavapipe (how it is tested here).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,10 +33,10 @@ done
 
 # mobilenet_v2 (14 MB of weights) fits the device tool's 64 MiB carry limit; resnet18 does not.
 models=(transformer transformer_b32 gpt2_block mobilenet_v2)
-# The large matmul rows (BIG_SIZES="512" for a quick try on lavapipe). 1290 takes 128 x 128
+# The matmul rows (BIG_SIZES="512" for a quick try on lavapipe). 1290 takes 128 x 128
 # tiles with partial ones at both edges (test/gpu/Inputs/tiled_contractions.tl checks more
 # shapes on lavapipe; its float64 references would not fit the carry limit).
-read -r -a big_sizes <<< "${BIG_SIZES:-1290 2048 4096}"
+read -r -a big_sizes <<< "${BIG_SIZES:-1024 1290 2048 4096}"
 # The long attention rows (ATTENTION_SEQS="128" on lavapipe).
 read -r -a attention_seqs <<< "${ATTENTION_SEQS:-1024 4096}"
 
@@ -50,8 +51,7 @@ prepare)
     "$root/examples/mlp.tl" "$root/examples/attention.tl" "$root/examples/tensor_network.tl" \
     "$e2e/Inputs/activations.tl" "$e2e/Inputs/epilogues.tl" "$e2e/Inputs/attention_small.tl" \
     "$e2e/Inputs/zero_copy_outputs.tl" "$root/test/gpu/Inputs/reductions.tl" "$dir"/random/*.tl
-  "$py" "$e2e/run_e2e.py" "${common[@]}" --keep "$dir/bench" "$root/test/gpu/Inputs/matmul1024.tl" \
-    "$root/test/gpu/Inputs/attention512.tl"
+  "$py" "$e2e/run_e2e.py" "${common[@]}" --keep "$dir/bench" "$root/test/gpu/Inputs/attention512.tl"
   # Large matmuls: inputs generated and outputs sampled on the GPU machine (bench_matmul.c).
   mkdir -p "$dir/big"
   for n in "${big_sizes[@]}"; do
