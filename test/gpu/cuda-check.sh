@@ -15,8 +15,8 @@
 # The suite: the three examples, four e2e models, 40 seeded random graphs (the Vulkan suite's),
 # four ONNX models against PyTorch's outputs (tlc-run), matmuls of 1024, 1290, 2048 and 4096
 # and attention at 1024 and 4096 (inputs generated there, outputs sampled against float64),
-# and a timed causal attention row (test/gpu/Inputs: matmul 1024, causal attention at sequence 512) against
-# PyTorch (torch_peer.py). TARGET=vulkan runs the same flow on lavapipe (how it is tested here).
+# and a timed causal attention row (test/gpu/Inputs/attention512.tl), each against PyTorch
+# (torch_peer.py). TARGET=vulkan runs the same flow on lavapipe (how it is tested here).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 e2e="$root/test/e2e"
