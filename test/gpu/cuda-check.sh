@@ -21,8 +21,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 e2e="$root/test/e2e"
 target=${TARGET:-cuda}
-cmd=${1:?usage: cuda-check.sh prepare|run DIR}
-dir=${2:?usage: cuda-check.sh prepare|run DIR}
+cmd=${1:?usage: cuda-check.sh prepare|run|prepare-models|run-models DIR}
+dir=${2:?usage: cuda-check.sh prepare|run|prepare-models|run-models DIR}
 shift 2
 mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
 # A python3 with numpy: Debian's here (the first on PATH may lack it), the PATH one there.
@@ -113,8 +113,47 @@ run)
   grep -q "^FAIL" "$log" && exit 1
   exit 0
   ;;
+prepare-models)
+  # Models too large to carry beside the suite (resnet18's 47 MB of weights), on their own:
+  # `prepare-models DIR NAME...` (export_models.py names). TIMING_ONLY=1 leaves out the input
+  # and expected output (resnet18 at batch 32: they would not fit either); the run then times
+  # the model on seeded random inputs and checks nothing.
+  tlc=${TLC:-$root/build/bin/tlc}
+  [ $# -gt 0 ] || { echo "usage: cuda-check.sh prepare-models DIR NAME..." >&2; exit 2; }
+  rm -rf "$dir" && mkdir -p "$dir"
+  "$py" "$root/test/onnx/models/export_models.py" --out "$dir" --size 224 "$@" > /dev/null 2>&1
+  for m in "$@"; do
+    "$tlc" "$dir/$m.onnx" --target "$target" --shared -o "$dir/$m.so"
+    rm "$dir/$m.onnx"
+    [ "${TIMING_ONLY:-0}" = 1 ] && rm -f "$dir/$m.input.npy" "$dir/$m.expected.npy"
+  done
+  cp "${TLC_RUN:-$root/build/bin/tlc-run}" "$dir/"
+  ldd "$dir/tlc-run" | awk '/onnx_proto|protobuf/ {print $3}' | xargs -r cp -t "$dir/"
+  echo "cuda-check: prepared $* in $dir for --target=$target"
+  ;;
+run-models)
+  log="$dir/cuda-check-models.log"
+  names=()
+  {
+    echo "== cuda-check models $(date -u +%FT%TZ) target=$target"
+    for so in "$dir"/*.so; do
+      m=$(basename "$so" .so)
+      names+=("$m")
+      if [ -f "$dir/$m.expected.npy" ]; then
+        LD_LIBRARY_PATH="$dir" "$dir/tlc-run" "$so" --input "$dir/$m.input.npy" \
+          --expect "$dir/$m.expected.npy" --max-rel 1e-4 --warmup 3 --repeat 20 || echo "FAIL model $m"
+      else
+        echo "(timing only: seeded random inputs, nothing checked)"
+        LD_LIBRARY_PATH="$dir" "$dir/tlc-run" "$so" --seed 1 --warmup 3 --repeat 20 || echo "FAIL model $m"
+      fi
+    done
+    if [ "$target" = cuda ]; then "$py" "$root/test/gpu/torch_peer.py" "${names[@]}" || true; fi
+  } 2>&1 | tee "$log"
+  grep -q "^FAIL" "$log" && exit 1
+  exit 0
+  ;;
 *)
-  echo "usage: cuda-check.sh prepare|run DIR" >&2
+  echo "usage: cuda-check.sh prepare|run|prepare-models|run-models DIR" >&2
   exit 2
   ;;
 esac

@@ -31,9 +31,13 @@ def main():
     if not torch.cuda.is_available():
         print("peer: torch sees no CUDA device")
         return 0
+    # `torch_peer.py MODEL...`: only those models of export_models.py, eager.
+    only_models = sys.argv[1:]
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dev = torch.device("cuda")
+    if only_models:
+        return time_models(only_models, dev)
     a = torch.randn(1024, 1024, device=dev)
     b = torch.randn(1024, 1024, device=dev)
     print("peer matmul1024 device_ms_median=%.4f (%s, torch %s)" %
@@ -52,10 +56,14 @@ def main():
         ms = time_ms(lambda: sdpa(q, k, v), runs=20)
         print("peer attention%d device_ms_median=%.4f tflops=%.2f" %
               (seq, ms, 4.0 * 4 * 8 * seq * seq * 64 / ms / 1e9))
-    # The ONNX models of cuda-check.sh, eager in f32 (their shapes; the weights do not matter).
+    return time_models(("transformer", "transformer_b32", "gpt2_block", "mobilenet_v2"), dev)
+
+
+def time_models(names, dev):
+    """The ONNX models of cuda-check.sh, eager in f32 (their shapes; the weights do not matter)."""
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "onnx", "models"))
     import export_models
-    for name in ("transformer", "transformer_b32", "gpt2_block", "mobilenet_v2"):
+    for name in names:
         try:
             model, x = export_models.build(name, 224)
         except Exception as e:  # torchvision missing, an API change: say so, go on

@@ -74,9 +74,10 @@ class GPT2Block(nn.Module):
 
 
 def build(name, size):
-    if name == "resnet18":
+    if name in ("resnet18", "resnet18_b32"):
         import torchvision
-        return torchvision.models.resnet18(weights=None), torch.randn(1, 3, size, size)
+        batch = 32 if name == "resnet18_b32" else 1
+        return torchvision.models.resnet18(weights=None), torch.randn(batch, 3, size, size)
     if name == "mobilenet_v2":
         import torchvision
         return torchvision.models.mobilenet_v2(weights=None), torch.randn(1, 3, size, size)
