@@ -9,6 +9,7 @@
 
 #include "targets/gpu/KernelLaunch.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -32,19 +33,35 @@ struct TileShape {
 /// of a slice spreads over the banks.
 constexpr int64_t kRowPad = 4;
 
-/// The loops of a contraction the tiled kernel covers (`batch`: every parallel loop but the
-/// tile's m and n, in loop order), and the tile it gets.
+/// The loops of a contraction the tiled kernel covers, in groups each linearized into one
+/// tile dimension (outermost loop first; a matmul has one loop per group, a convolution's n
+/// is its batch and output image, its k the input channels and filter window): `m` and `n`
+/// the tile's, `k` the reduction's, `batch` the grid's z dimension. `lhs` and `rhs` are the
+/// inputs holding the m and the n loops.
 struct ContractionPlan {
-  unsigned m, n, k;
-  SmallVector<unsigned> batch;
+  SmallVector<unsigned> m, n, k, batch;
+  unsigned lhs = 0, rhs = 1;
   SmallVector<int64_t> ranges;
-  int64_t batchCount = 1;
+  int64_t sizeM = 1, sizeN = 1, sizeK = 1, batchCount = 1;
   TileShape tile;
 };
 
-std::optional<ContractionPlan> planContraction(linalg::LinalgOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(op))
+/// Sorts `dims` by their position in `map`'s results (dims it does not use last).
+void sortByResults(SmallVector<unsigned> &dims, AffineMap map) {
+  auto position = [&](unsigned d) {
+    for (auto [i, e] : llvm::enumerate(map.getResults()))
+      if (e.isFunctionOfDim(d))
+        return i;
+    return static_cast<size_t>(map.getNumResults());
+  };
+  llvm::stable_sort(dims, [&](unsigned x, unsigned y) { return position(x) < position(y); });
+}
+
+/// A matmul-like contraction: the tile's m and n are the m and n loops innermost in the
+/// output (its stores coalesce); other parallel loops (batch loops, further m or n loops such
+/// as the image of an im2col convolution) go to the grid's z dimension.
+std::optional<ContractionPlan> groupContraction(linalg::LinalgOp op) {
+  if (!linalg::isaContractionOpInterface(op))
     return std::nullopt;
   FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.size() != 1 ||
@@ -53,42 +70,96 @@ std::optional<ContractionPlan> planContraction(linalg::LinalgOp op) {
   for (AffineMap map : op.getIndexingMapsArray())
     if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
       return std::nullopt;
-  // The tile's m and n are the m and n loops innermost in the output (its stores coalesce);
-  // the other parallel loops (batch loops, further m or n loops such as the image of an
-  // im2col convolution) go to the grid's z dimension.
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  auto innermostInOutput = [&](ArrayRef<unsigned> candidates) {
-    return *llvm::max_element(candidates, [&](unsigned x, unsigned y) {
-      return *outMap.getResultPosition(getAffineDimExpr(x, op.getContext())) <
-             *outMap.getResultPosition(getAffineDimExpr(y, op.getContext()));
-    });
-  };
+  SmallVector<unsigned> m(dims->m.begin(), dims->m.end()), n(dims->n.begin(), dims->n.end());
+  sortByResults(m, outMap);
+  sortByResults(n, outMap);
   ContractionPlan plan;
-  plan.m = innermostInOutput(dims->m);
-  plan.n = innermostInOutput(dims->n);
-  plan.k = dims->k.front();
+  plan.m = {m.back()};
+  plan.n = {n.back()};
+  plan.k = {dims->k.front()};
   for (unsigned d = 0; d < op.getNumLoops(); ++d)
-    if (d != plan.m && d != plan.n && d != plan.k)
+    if (d != m.back() && d != n.back() && d != dims->k.front())
       plan.batch.push_back(d);
-  plan.ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(plan.ranges, ShapedType::isDynamic))
+  return plan;
+}
+
+/// A convolution as an implicit GEMM: m the output channels, n the batch and output image
+/// (in the output's order), k the input channels and filter window (in the filter's order);
+/// the image operand is read through its index expressions (oh * stride + kh). Depthwise
+/// convolutions (a channel loop in all three operands) are left alone.
+std::optional<ContractionPlan> groupConvolution(linalg::LinalgOp op) {
+  // A multiply-add body (the interface looks at the indexing maps only: pooling has one).
+  auto multiplyAdd = [](Operation *multiply, Operation *add) {
+    return (isa<arith::MulFOp>(multiply) && isa<arith::AddFOp>(add)) ||
+           (isa<arith::MulIOp>(multiply) && isa<arith::AddIOp>(add));
+  };
+  if (!linalg::isaConvolutionOpInterface(op) || op->getNumRegions() != 1 ||
+      !linalg::detail::isContractionBody(op->getRegion(0).front(), multiplyAdd))
     return std::nullopt;
-  for (unsigned d : plan.batch)
-    plan.batchCount *= plan.ranges[d];
-  int64_t sizeM = plan.ranges[plan.m], sizeN = plan.ranges[plan.n];
+  FailureOr<linalg::ConvolutionDimensions> dims = linalg::inferConvolutionDims(op);
+  if (failed(dims) || !dims->depth.empty() || dims->outputChannel.empty())
+    return std::nullopt;
+  ContractionPlan plan;
+  AffineMap filterMap;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.isFunctionOfDim(dims->outputChannel.front())) {
+      plan.lhs = input->getOperandNumber();
+      filterMap = map;
+    } else {
+      plan.rhs = input->getOperandNumber();
+    }
+  }
+  if (plan.lhs == plan.rhs)
+    return std::nullopt;
+  plan.m.assign(dims->outputChannel.begin(), dims->outputChannel.end());
+  llvm::append_range(plan.n, dims->batch);
+  llvm::append_range(plan.n, dims->outputImage);
+  llvm::append_range(plan.k, dims->inputChannel);
+  llvm::append_range(plan.k, dims->filterLoop);
+  if (plan.m.size() + plan.n.size() + plan.k.size() != op.getNumLoops())
+    return std::nullopt;
+  sortByResults(plan.m, op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
+  sortByResults(plan.n, op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
+  sortByResults(plan.k, filterMap);
+  return plan;
+}
+
+std::optional<ContractionPlan> planContraction(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isProjectedPermutation())
+    return std::nullopt;
+  std::optional<ContractionPlan> plan = groupContraction(op);
+  if (!plan)
+    plan = groupConvolution(op);
+  if (!plan)
+    return std::nullopt;
+  plan->ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(plan->ranges, ShapedType::isDynamic))
+    return std::nullopt;
+  for (unsigned d : plan->m)
+    plan->sizeM *= plan->ranges[d];
+  for (unsigned d : plan->n)
+    plan->sizeN *= plan->ranges[d];
+  for (unsigned d : plan->k)
+    plan->sizeK *= plan->ranges[d];
+  for (unsigned d : plan->batch)
+    plan->batchCount *= plan->ranges[d];
+  int64_t sizeM = plan->sizeM, sizeN = plan->sizeN;
   // Small products keep one thread per output point: a tile would leave most threads idle.
-  if (sizeM < 32 || sizeN < 32 || plan.ranges[plan.k] < 16 || plan.batchCount > tlc::kMaxGridDim)
+  if (sizeM < 32 || sizeN < 32 || plan->sizeK < 16 || plan->batchCount > tlc::kMaxGridDim)
     return std::nullopt;
   // The largest tile that still gives about one workgroup per multiprocessor of a large GPU:
   // 128 x 128 (8 x 8 per thread), 64 x 64 (4 x 4), else 32 x 64 (2 x 4) for the most
   // workgroups (a small product with a long k: attention's probabilities times V).
   auto workgroups = [&](const TileShape &t) {
-    return llvm::divideCeil(sizeM, t.bm) * llvm::divideCeil(sizeN, t.bn) * plan.batchCount;
+    return llvm::divideCeil(sizeM, t.bm) * llvm::divideCeil(sizeN, t.bn) * plan->batchCount;
   };
   const TileShape big{128, 128, 8, 8, 8}, medium{64, 64, 16, 4, 4}, small{32, 64, 16, 2, 4};
-  plan.tile = workgroups(big) >= 96 ? big : workgroups(medium) >= 96 ? medium : small;
-  if (llvm::divideCeil(sizeM, plan.tile.bm) > tlc::kMaxGridDim ||
-      llvm::divideCeil(sizeN, plan.tile.bn) > tlc::kMaxGridDim)
+  plan->tile = workgroups(big) >= 96 ? big : workgroups(medium) >= 96 ? medium : small;
+  if (llvm::divideCeil(sizeM, plan->tile.bm) > tlc::kMaxGridDim ||
+      llvm::divideCeil(sizeN, plan->tile.bn) > tlc::kMaxGridDim)
     return std::nullopt;
   return plan;
 }
@@ -103,8 +174,8 @@ public:
 
   void emit() {
     IRMapping views;
-    lhs = tlc::cloneViewChain(b, op.getDpsInputOperand(0)->get(), views);
-    rhs = tlc::cloneViewChain(b, op.getDpsInputOperand(1)->get(), views);
+    lhs = tlc::cloneViewChain(b, op.getDpsInputOperand(plan.lhs)->get(), views);
+    rhs = tlc::cloneViewChain(b, op.getDpsInputOperand(plan.rhs)->get(), views);
     out = tlc::cloneViewChain(b, op.getDpsInitOperand(0)->get(), views);
     if (epilogue)
       for (Value input : epilogue.getDpsInputs())
@@ -112,8 +183,8 @@ public:
     lhsTile = launch.getWorkgroupAttributions()[0];
     rhsTile = launch.getWorkgroupAttributions()[1];
     emitCoordinates();
-    Slices lhsSlices = planSlices(/*operand=*/0, plan.m, tile.bm, rowStart);
-    Slices rhsSlices = planSlices(/*operand=*/1, plan.n, tile.bn, colStart);
+    Slices lhsSlices = planSlices(plan.lhs, plan.m, plan.sizeM, tile.bm, rowStart);
+    Slices rhsSlices = planSlices(plan.rhs, plan.n, plan.sizeN, tile.bn, colStart);
 
     // Accumulators start from the output (the contraction adds into it) or from the constant
     // of an absorbed fill; the first slices are read before the loop.
@@ -126,7 +197,7 @@ public:
     llvm::append_range(init, readSlices(lhsSlices, index(0)));
     llvm::append_range(init, readSlices(rhsSlices, index(0)));
 
-    auto loop = scf::ForOp::create(b, loc, index(0), index(size(plan.k)), index(tile.bk), init);
+    auto loop = scf::ForOp::create(b, loc, index(0), index(plan.sizeK), index(tile.bk), init);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -152,12 +223,13 @@ public:
 
 private:
   /// One operand's BK-deep slice as this thread reads it: for each element it loads, the
-  /// offset along m (or n) and k within the slice, the global m (n) coordinate clamped into
-  /// range, whether it is in range, and its place in workgroup memory.
+  /// offset along k within the slice, the loop coordinates of its m (or n) group (clamped
+  /// into range), whether it is in range, and its place in workgroup memory.
   struct Slices {
-    unsigned operand, outerDim;
+    unsigned operand;
     struct Element {
-      Value outer, outerInRange, kOffset, sharedIndex;
+      SmallVector<std::pair<unsigned, Value>> outer;
+      Value outerInRange, kOffset, sharedIndex;
     };
     SmallVector<Element> elements;
   };
@@ -193,14 +265,36 @@ private:
     threadCol = arith::RemUIOp::create(b, loc, tid, index(tile.bn / tile.tn));
   }
 
-  /// Whether `operand` is laid out with its k loop innermost (then threads walk along k).
+  /// Whether `operand`'s innermost index depends on k loops only (then threads walk along k).
   bool kInnermost(unsigned operand) {
     AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(operand));
-    return map.getNumResults() > 0 && map.getDimPosition(map.getNumResults() - 1) == plan.k;
+    if (map.getNumResults() == 0)
+      return false;
+    AffineExpr last = map.getResults().back();
+    for (unsigned d = 0; d < map.getNumDims(); ++d)
+      if (last.isFunctionOfDim(d) && !llvm::is_contained(plan.k, d))
+        return false;
+    return true;
   }
 
-  Slices planSlices(unsigned operand, unsigned outerDim, int64_t outerTile, Value outerStart) {
-    Slices slices{operand, outerDim, {}};
+  /// The coordinates of `dims` (outermost first) from their linear index (innermost fastest),
+  /// as (dim, value) pairs.
+  SmallVector<std::pair<unsigned, Value>> decompose(Value linear, ArrayRef<unsigned> dims) {
+    SmallVector<std::pair<unsigned, Value>> coords;
+    for (auto [i, dim] : llvm::enumerate(llvm::reverse(dims))) {
+      if (i + 1 == dims.size()) {
+        coords.push_back({dim, linear});
+        break;
+      }
+      coords.push_back({dim, arith::RemUIOp::create(b, loc, linear, index(size(dim)))});
+      linear = arith::DivUIOp::create(b, loc, linear, index(size(dim)));
+    }
+    return coords;
+  }
+
+  Slices planSlices(unsigned operand, ArrayRef<unsigned> outerDims, int64_t outerSize,
+                    int64_t outerTile, Value outerStart) {
+    Slices slices{operand, {}};
     bool alongK = kInnermost(operand);
     int64_t count = outerTile * tile.bk / tile.threads();
     Value tid = launch.getThreadIds().x;
@@ -212,8 +306,8 @@ private:
       Value outerOffset = alongK ? high : low, kOffset = alongK ? low : high;
       Value outer = add(outerStart, outerOffset);
       Value shared = add(mul(kOffset, outerTile + kRowPad), outerOffset);
-      slices.elements.push_back({clampBelow(outer, size(outerDim)),
-                                 below(outer, size(outerDim)), kOffset, shared});
+      slices.elements.push_back({decompose(clampBelow(outer, outerSize), outerDims),
+                                 below(outer, outerSize), kOffset, shared});
     }
     return slices;
   }
@@ -230,8 +324,10 @@ private:
       coords[dim] = value;
     AffineMap map = op.getMatchingIndexingMap(operand);
     SmallVector<Value> indices;
-    for (unsigned r = 0; r < map.getNumResults(); ++r)
-      indices.push_back(coords[map.getDimPosition(r)]);
+    for (AffineExpr e : map.getResults())
+      indices.push_back(isa<AffineDimExpr>(e)
+                            ? coords[cast<AffineDimExpr>(e).getPosition()]
+                            : affine::expandAffineExpr(b, loc, e, coords, /*symbolValues=*/{}));
     return indices;
   }
 
@@ -243,9 +339,10 @@ private:
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
     for (const Slices::Element &e : slices.elements) {
       Value k = add(k0, e.kOffset);
-      Value value = loadAt(operand, slices.operand == 0 ? lhs : rhs,
-                           {{slices.outerDim, e.outer}, {plan.k, clampBelow(k, size(plan.k))}});
-      Value inRange = arith::AndIOp::create(b, loc, e.outerInRange, below(k, size(plan.k)));
+      SmallVector<std::pair<unsigned, Value>> at = decompose(clampBelow(k, plan.sizeK), plan.k);
+      llvm::append_range(at, e.outer);
+      Value value = loadAt(operand, slices.operand == plan.lhs ? lhs : rhs, at);
+      Value inRange = arith::AndIOp::create(b, loc, e.outerInRange, below(k, plan.sizeK));
       values.push_back(arith::SelectOp::create(b, loc, inRange, value, zero));
     }
     return values;
@@ -275,8 +372,8 @@ private:
       for (int64_t i = 0; i < tile.tm; ++i)
         for (int64_t j = 0; j < tile.tn; ++j) {
           IRMapping map;
-          map.map(body.getArgument(0), a[i]);
-          map.map(body.getArgument(1), bv[j]);
+          map.map(body.getArgument(plan.lhs), a[i]);
+          map.map(body.getArgument(plan.rhs), bv[j]);
           map.map(body.getArgument(2), result[i * tile.tn + j]);
           for (Operation &inner : body.without_terminator())
             b.clone(inner, map);
@@ -289,20 +386,25 @@ private:
   Value outputRow(int64_t i) { return add(rowStart, add(threadRow, index(i * (tile.bm / tile.tm)))); }
   Value outputCol(int64_t j) { return add(colStart, add(threadCol, index(j * (tile.bn / tile.tn)))); }
 
+  /// The loop coordinates of the output element at linear row `row` and column `col`.
+  SmallVector<std::pair<unsigned, Value>> outputCoords(Value row, Value col) {
+    SmallVector<std::pair<unsigned, Value>> coords = decompose(row, plan.m);
+    llvm::append_range(coords, decompose(col, plan.n));
+    return coords;
+  }
+
   Value loadOutput(int64_t i, int64_t j) {
-    return loadAt(op.getDpsInitOperand(0), out,
-                  {{plan.m, clampBelow(outputRow(i), size(plan.m))},
-                   {plan.n, clampBelow(outputCol(j), size(plan.n))}});
+    return loadAt(op.getDpsInitOperand(0), out, outputCoords(clampBelow(outputRow(i), plan.sizeM),
+                                                             clampBelow(outputCol(j), plan.sizeN)));
   }
 
   void storeOutput(int64_t i, int64_t j, Value value) {
     Value row = outputRow(i), col = outputCol(j);
-    Value inside = arith::AndIOp::create(b, loc, below(row, size(plan.m)), below(col, size(plan.n)));
+    Value inside = arith::AndIOp::create(b, loc, below(row, plan.sizeM), below(col, plan.sizeN));
     auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&guard.getThenRegion().front());
-    SmallVector<Value> indices =
-        indicesAt(op.getDpsInitOperand(0), {{plan.m, row}, {plan.n, col}});
+    SmallVector<Value> indices = indicesAt(op.getDpsInitOperand(0), outputCoords(row, col));
     memref::StoreOp::create(b, loc, epilogue ? applyEpilogue(value, indices) : value, out,
                             indices);
   }
@@ -397,11 +499,11 @@ bool tlc::mapTiledContraction(linalg::LinalgOp op, FlatSymbolRefAttr module,
     return MemRefType::get({tile.bk * (outerTile + kRowPad)}, element, MemRefLayoutAttrInterface(),
                            workgroup);
   };
-  Type slices[] = {sliceType(0, tile.bm), sliceType(1, tile.bn)};
+  Type slices[] = {sliceType(plan->lhs, tile.bm), sliceType(plan->rhs, tile.bn)};
   Value one = index(1);
   auto launch = gpu::LaunchOp::create(
-      b, loc, index(llvm::divideCeil(plan->ranges[plan->n], tile.bn)),
-      index(llvm::divideCeil(plan->ranges[plan->m], tile.bm)), index(plan->batchCount),
+      b, loc, index(llvm::divideCeil(plan->sizeN, tile.bn)),
+      index(llvm::divideCeil(plan->sizeM, tile.bm)), index(plan->batchCount),
       index(tile.threads()), one, one, /*dynamicSharedMemorySize=*/nullptr,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, /*workgroupAttributions=*/slices,
       /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,

@@ -306,3 +306,39 @@ func.func @epilogue(%a: memref<650x40xf32>, %b: memref<40x630xf32>, %c: memref<6
   }
   return
 }
+
+// -----
+
+// A convolution is an implicit GEMM in the same tiles: m the 64 output channels, n the batch and
+// output image (2 x 8 x 8 = 128, linearized, the innermost fastest), k the input channels and
+// filter window (16 x 3 x 3 = 144). The filter is the left operand, read at (m, k); the image
+// at its index expressions (oh * 2 + kh).
+// CHECK-LABEL: func.func @conv
+// CHECK-SAME: (%[[IMG:.+]]: memref<2x16x17x17xf32>, %[[FILT:.+]]: memref<64x16x3x3xf32>, %[[OUT:.+]]: memref<2x64x8x8xf32>)
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}} = %c2{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}}) {{.*}} workgroup({{.*}} : memref<576xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1088xf32, #gpu.address_space<workgroup>>)
+// CHECK: memref.load %[[FILT]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<64x16x3x3xf32>
+// CHECK: %[[H2:.+]] = arith.muli %{{.*}}, %c2{{.*}} : index
+// CHECK: arith.addi %[[H2]], %{{.*}} : index
+// CHECK: memref.load %[[IMG]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c144{{.*}} step %c16
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv(%img: memref<2x16x17x17xf32>, %filt: memref<64x16x3x3xf32>, %out: memref<2x64x8x8xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%img, %filt : memref<2x16x17x17xf32>, memref<64x16x3x3xf32>) outs(%out : memref<2x64x8x8xf32>)
+  return
+}
+
+// -----
+
+// Pooling has a convolution's indexing maps but no multiply-add (and no output channel): one
+// thread per output element.
+// CHECK-LABEL: func.func @pool
+// CHECK-NOT: workgroup(
+// CHECK: linalg.pooling_nchw_max
+func.func @pool(%img: memref<1x64x18x18xf32>, %window: memref<3x3xf32>, %out: memref<1x64x16x16xf32>) {
+  linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%img, %window : memref<1x64x18x18xf32>, memref<3x3xf32>) outs(%out : memref<1x64x16x16xf32>)
+  return
+}
