@@ -162,8 +162,11 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
           func.getBody().front(), [](Operation &op) { return &op; });
       llvm::SmallPtrSet<Operation *, 4> absorbed;
       for (Operation *opPtr : ops) {
-        if (absorbed.contains(opPtr))
+        if (absorbed.contains(opPtr)) {
+          // A fill between a contraction and its epilogue stays a kernel of its own.
+          mapPendingFill();
           continue;
+        }
         Operation &op = *opPtr;
         auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
         if (!linalgOp) {

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -177,9 +178,11 @@ public:
     lhs = tlc::cloneViewChain(b, op.getDpsInputOperand(plan.lhs)->get(), views);
     rhs = tlc::cloneViewChain(b, op.getDpsInputOperand(plan.rhs)->get(), views);
     out = tlc::cloneViewChain(b, op.getDpsInitOperand(0)->get(), views);
-    if (epilogue)
+    if (epilogue) {
       for (Value input : epilogue.getDpsInputs())
         epilogueInputs.push_back(tlc::cloneViewChain(b, input, views));
+      epilogueOut = tlc::cloneViewChain(b, epilogue.getDpsInitOperand(0)->get(), views);
+    }
     lhsTile = launch.getWorkgroupAttributions()[0];
     rhsTile = launch.getWorkgroupAttributions()[1];
     emitCoordinates();
@@ -405,15 +408,17 @@ private:
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&guard.getThenRegion().front());
     SmallVector<Value> indices = indicesAt(op.getDpsInitOperand(0), outputCoords(row, col));
-    memref::StoreOp::create(b, loc, epilogue ? applyEpilogue(value, indices) : value, out,
-                            indices);
+    // With an epilogue into another buffer, only its result is stored: the contraction's
+    // output has no other reader (fusibleEpilogue).
+    memref::StoreOp::create(b, loc, epilogue ? applyEpilogue(value, indices) : value,
+                            epilogue ? epilogueOut : out, indices);
   }
 
   /// The fused elementwise op at one output element: its loop point is the element's indices
   /// (its output map is the identity), its reads of the contraction's output are `value`.
   Value applyEpilogue(Value value, ArrayRef<Value> indices) {
     Block &body = epilogue->getRegion(0).front();
-    Value buffer = epilogue.getDpsInitOperand(0)->get();
+    Value buffer = op.getDpsInitOperand(0)->get();
     IRMapping map;
     for (auto [operand, binding] : llvm::zip_equal(epilogue.getDpsInputOperands(), epilogueInputs)) {
       Value arg = body.getArgument(operand->getOperandNumber());
@@ -429,7 +434,12 @@ private:
                          : indices[cast<AffineDimExpr>(e).getPosition()]);
       map.map(arg, memref::LoadOp::create(b, loc, binding, at));
     }
-    map.map(body.getArgument(epilogue.getNumDpsInputs()), value);
+    // Its output's current value: the contraction's in place, else read (when the body does).
+    BlockArgument outArg = body.getArgument(epilogue.getNumDpsInputs());
+    if (epilogue.getDpsInitOperand(0)->get() == buffer)
+      map.map(outArg, value);
+    else if (!outArg.use_empty())
+      map.map(outArg, memref::LoadOp::create(b, loc, epilogueOut, indices));
     for (Operation &inner : body.without_terminator())
       b.clone(inner, map);
     return map.lookupOrDefault(body.getTerminator()->getOperand(0));
@@ -444,19 +454,62 @@ private:
   Value initValue;
   linalg::LinalgOp epilogue;
   SmallVector<Value> epilogueInputs;
+  Value epilogueOut;
   Value lhs, rhs, out, lhsTile, rhsTile;
   SmallVector<Value> point;
   Value rowStart, colStart, threadRow, threadCol;
 };
 
 /// The op after `op` (past host-only view and constant ops) when it can run in the tile's
-/// store: all-parallel, in place on `op`'s output with the identity map, reading that output
-/// only through the identity map and everything else through projected permutations, no
-/// linalg.index (bias, activation, residual, scale: what follows a contraction).
+/// store: all-parallel, writing through the identity map either in place on `op`'s output or
+/// into another buffer of the same shape when nothing else reads `op`'s output (a
+/// convolution's BatchNorm and ReLU written into the next one's padded input); reading that
+/// output only through the identity map and everything else through projected permutations;
+/// no linalg.index (bias, activation, residual, scale: what follows a contraction).
+/// The bytes `value` may occupy: its root binding (a function argument, a global, or the
+/// buffer a memref.view cuts at a constant offset) and a byte range in it.
+std::pair<Value, std::pair<int64_t, int64_t>> footprint(Value value) {
+  constexpr int64_t kAll = std::numeric_limits<int64_t>::max();
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto view = dyn_cast<memref::ViewOp>(def)) {
+      auto type = cast<MemRefType>(view.getType());
+      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+      if (!shift || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+        return {view.getSource(), {0, kAll}};
+      int64_t bytes = type.getNumElements() *
+                      llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
+      return {view.getSource(), {*shift, *shift + bytes}};
+    }
+    auto viewLike = dyn_cast<ViewLikeOpInterface>(def);
+    if (!viewLike)
+      break;
+    value = viewLike.getViewSource();
+  }
+  return {value, {0, kAll}};
+}
+
+bool mayOverlap(Value a, Value b) {
+  auto [rootA, rangeA] = footprint(a);
+  auto [rootB, rangeB] = footprint(b);
+  return rootA == rootB && rangeA.first < rangeB.second && rangeB.first < rangeA.second;
+}
+
 linalg::LinalgOp fusibleEpilogue(linalg::LinalgOp op) {
+  // Past host-only ops, and past fills the contraction may move after: they write nothing the
+  // contraction reads or writes (the memory planner may have given a fill the bytes of an
+  // input whose last use is the contraction).
+  auto movable = [&](Operation *between) {
+    if (between->getNumRegions() == 0 &&
+        (isa<ViewLikeOpInterface>(between) || matchPattern(between, m_Constant())))
+      return true;
+    auto fill = dyn_cast<linalg::FillOp>(between);
+    return fill && fill.hasPureBufferSemantics() &&
+           llvm::none_of(op->getOperands(), [&](Value operand) {
+             return mayOverlap(fill.getOutputs()[0], operand);
+           });
+  };
   Operation *next = op->getNextNode();
-  while (next && next->getNumRegions() == 0 &&
-         (isa<ViewLikeOpInterface>(next) || matchPattern(next, m_Constant())))
+  while (next && movable(next))
     next = next->getNextNode();
   auto epilogue = dyn_cast_or_null<linalg::LinalgOp>(next);
   if (!epilogue || !epilogue.hasPureBufferSemantics() || epilogue.getNumDpsInits() != 1 ||
@@ -465,8 +518,19 @@ linalg::LinalgOp fusibleEpilogue(linalg::LinalgOp op) {
     return {};
   Value buffer = op.getDpsInitOperand(0)->get();
   OpOperand *init = epilogue.getDpsInitOperand(0);
-  if (init->get() != buffer || !epilogue.getMatchingIndexingMap(init).isIdentity())
+  if (!epilogue.getMatchingIndexingMap(init).isIdentity())
     return {};
+  if (init->get() != buffer) {
+    // Then the contraction's output is never stored: the epilogue must read it, and nothing
+    // else may (fills of it aside, which the contraction absorbs or precede it).
+    if (!llvm::is_contained(epilogue.getDpsInputs(), buffer) ||
+        cast<ShapedType>(init->get().getType()).getShape() !=
+            cast<ShapedType>(buffer.getType()).getShape())
+      return {};
+    for (Operation *user : buffer.getUsers())
+      if (user != op.getOperation() && user != next && !isa<linalg::FillOp>(user))
+        return {};
+  }
   for (OpOperand *input : epilogue.getDpsInputOperands()) {
     AffineMap map = epilogue.getMatchingIndexingMap(input);
     if (input->get() == buffer ? !map.isIdentity()
@@ -489,7 +553,7 @@ bool tlc::mapTiledContraction(linalg::LinalgOp op, FlatSymbolRefAttr module,
   const TileShape &tile = plan->tile;
   linalg::LinalgOp epilogue = fusibleEpilogue(op);
   // With an epilogue the launch replaces both ops where the second one was: the views of its
-  // operands are defined by then, and nothing between the two touches memory.
+  // operands are defined by then, and what lies between touches none of the contraction's.
   OpBuilder b(epilogue ? epilogue.getOperation() : op.getOperation());
   Location loc = op.getLoc();
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };

@@ -342,3 +342,74 @@ func.func @pool(%img: memref<1x64x18x18xf32>, %window: memref<3x3xf32>, %out: me
       ins(%img, %window : memref<1x64x18x18xf32>, memref<3x3xf32>) outs(%out : memref<1x64x16x16xf32>)
   return
 }
+
+// -----
+
+// An epilogue may write another buffer when nothing else reads the contraction's output: then
+// only its result is stored. A fill between the two moves before the launch when its bytes
+// overlap none of the contraction's operands (here a workspace view disjoint from them).
+// CHECK-LABEL: func.func @epilogue_elsewhere
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<4096xi8>)
+// CHECK: %[[PAD:.+]] = memref.view %[[WS]][%c0{{.*}}][] : memref<4096xi8> to memref<2x64xf32>
+// CHECK: gpu.launch
+// CHECK: linalg.fill
+// CHECK: gpu.launch
+// CHECK: memref.subview %[[PAD]]
+// CHECK: scf.if
+// CHECK: %[[R:.+]] = arith.maximumf
+// CHECK-NEXT: memref.store %[[R]], %{{.*}}
+// CHECK-NOT: gpu.launch
+func.func @epilogue_elsewhere(%a: memref<64x40xf32>, %b: memref<40x64xf32>, %c: memref<64x64xf32>,
+                              %out: memref<64x64xf32>, %ws: memref<4096xi8>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.matmul ins(%a, %b : memref<64x40xf32>, memref<40x64xf32>) outs(%c : memref<64x64xf32>)
+  %c0 = arith.constant 0 : index
+  %pad = memref.view %ws[%c0][] : memref<4096xi8> to memref<2x64xf32>
+  linalg.fill ins(%zero : f32) outs(%pad : memref<2x64xf32>)
+  %row = memref.subview %pad[0, 0] [1, 64] [1, 1] : memref<2x64xf32> to memref<64xf32, strided<[1]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %row : memref<64x64xf32>, memref<64xf32, strided<[1]>>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Not fused: the fill between them reuses the bytes of the contraction's input (the memory
+// planner may do so once the input's last use is the contraction), so the contraction cannot
+// move after it; and an epilogue into another buffer while the contraction's output has
+// another reader.
+// CHECK-LABEL: func.func @not_fused
+// CHECK-COUNT-6: gpu.launch
+// CHECK-NOT: gpu.launch
+func.func @not_fused(%ws: memref<32768xi8>, %b: memref<40x64xf32>, %c: memref<64x64xf32>,
+                     %out: memref<64x64xf32>, %d: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ws[%c0][] : memref<32768xi8> to memref<64x40xf32>
+  linalg.matmul ins(%a, %b : memref<64x40xf32>, memref<40x64xf32>) outs(%c : memref<64x64xf32>)
+  %reuse = memref.view %ws[%c0][] : memref<32768xi8> to memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%reuse : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  linalg.matmul ins(%a, %b : memref<64x40xf32>, memref<40x64xf32>) outs(%d : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%d : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  linalg.copy ins(%d : memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
