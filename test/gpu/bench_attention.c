@@ -15,20 +15,12 @@
 
 #include <tlc/gpu.h>
 
+#include "bench_common.h"
+
 extern const tlc_gpu_program PROGRAM;
 
-static uint64_t state = 0x2545f4914f6cdd1dull;
-static float next_uniform(void) { /* in [-1, 1) */
-  state = state * 6364136223846793005ull + 1442695040888963407ull;
-  return (float)((state >> 40) * (1.0 / (1 << 23)) - 1.0);
-}
-
-static int compare_ms(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
 int main(int argc, char **argv) {
+  bench_state = 0x2545f4914f6cdd1dull;
   if (argc < 7) {
     fprintf(stderr, "usage: %s NAME B H S D cuda|vulkan [runs]\n", argv[0]);
     return 2;
@@ -74,24 +66,17 @@ int main(int argc, char **argv) {
     return 1;
   }
   tlc_gpu_buffer *inputs[] = {dq, dk, dv}, *outputs[] = {dout};
-  double *ms = malloc(sizeof(double) * runs);
-  for (int i = -3; i < runs; ++i) {
-    if (tlc_gpu_model_run(model, inputs, outputs, ws) != TLC_STATUS_OK ||
-        tlc_gpu_synchronize(ctx) != TLC_STATUS_OK) {
-      printf("FAIL %s: run: %s\n", name, tlc_gpu_last_error(ctx));
-      return 1;
-    }
-    if (i >= 0)
-      ms[i] = tlc_gpu_model_last_run_ms(model);
+  double min = 0, median = time_runs(ctx, model, inputs, outputs, ws, runs, &min);
+  if (median < 0) {
+    printf("FAIL %s: run: %s\n", name, tlc_gpu_last_error(ctx));
+    return 1;
   }
   if (tlc_gpu_buffer_download(ctx, dout, 0, o, bytes) != TLC_STATUS_OK) {
     printf("FAIL %s: download: %s\n", name, tlc_gpu_last_error(ctx));
     return 1;
   }
-  qsort(ms, runs, sizeof(double), compare_ms);
-  double median = ms[runs / 2];
   /* Two products of B*H*S*S*D multiply-adds each. */
-  printf("time %s device_ms_median=%.4f min=%.4f runs=%d tflops=%.2f\n", name, median, ms[0],
+  printf("time %s device_ms_median=%.4f min=%.4f runs=%d tflops=%.2f\n", name, median, min,
          runs, 4.0 * batch * heads * seq * seq * dim / (median * 1e-3) / 1e12);
 
   int bad = 0;
@@ -132,7 +117,6 @@ int main(int argc, char **argv) {
   free(v);
   free(o);
   free(scores);
-  free(ms);
   tlc_gpu_model_release(model);
   tlc_gpu_context_destroy(ctx);
   return bad ? 1 : 0;

@@ -14,18 +14,9 @@
 
 #include <tlc/gpu.h>
 
+#include "bench_common.h"
+
 extern const tlc_gpu_program PROGRAM;
-
-static uint64_t state = 0x9e3779b97f4a7c15ull;
-static float next_uniform(void) { /* in [-1, 1) */
-  state = state * 6364136223846793005ull + 1442695040888963407ull;
-  return (float)((state >> 40) * (1.0 / (1 << 23)) - 1.0);
-}
-
-static int compare_ms(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
 
 int main(int argc, char **argv) {
   if (argc < 6) {
@@ -68,23 +59,16 @@ int main(int argc, char **argv) {
     return 1;
   }
   tlc_gpu_buffer *inputs[] = {da, db}, *outputs[] = {dc};
-  double *ms = malloc(sizeof(double) * runs);
-  for (int i = -3; i < runs; ++i) {
-    if (tlc_gpu_model_run(model, inputs, outputs, NULL) != TLC_STATUS_OK ||
-        tlc_gpu_synchronize(ctx) != TLC_STATUS_OK) {
-      printf("FAIL %s: run: %s\n", name, tlc_gpu_last_error(ctx));
-      return 1;
-    }
-    if (i >= 0)
-      ms[i] = tlc_gpu_model_last_run_ms(model);
+  double min = 0, median = time_runs(ctx, model, inputs, outputs, NULL, runs, &min);
+  if (median < 0) {
+    printf("FAIL %s: run: %s\n", name, tlc_gpu_last_error(ctx));
+    return 1;
   }
   if (tlc_gpu_buffer_download(ctx, dc, 0, c, sizeof(float) * m * n) != TLC_STATUS_OK) {
     printf("FAIL %s: download: %s\n", name, tlc_gpu_last_error(ctx));
     return 1;
   }
-  qsort(ms, runs, sizeof(double), compare_ms);
-  double median = ms[runs / 2];
-  printf("time %s device_ms_median=%.4f min=%.4f runs=%d tflops=%.2f\n", name, median, ms[0],
+  printf("time %s device_ms_median=%.4f min=%.4f runs=%d tflops=%.2f\n", name, median, min,
          runs, 2.0 * m * k * n / (median * 1e-3) / 1e12);
 
   int bad = 0;
@@ -112,6 +96,5 @@ int main(int argc, char **argv) {
   free(a);
   free(b);
   free(c);
-  free(ms);
   return bad ? 1 : 0;
 }
