@@ -1,13 +1,14 @@
 // tlc-run: loads a model compiled with `tlc --shared`, reads its embedded descriptor
 // (NAME_info), feeds inputs (.npy, ONNX TensorProto .pb, or seeded random data), compares the
 // outputs with expected ones, and times the run (warm-up, then the median of N runs).
+#include "FindModel.h"
 #include "GPURun.h"
 #include "TensorIO.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ cl::OptionCategory category("tlc-run options");
 cl::opt<std::string> libraryPath(cl::Positional, cl::desc("<model.so>"), cl::Required,
                                  cl::cat(category));
 cl::opt<std::string> modelName("name",
-                               cl::desc("Model name (default: the library's file stem)"),
+                               cl::desc("Model name (default: the library's only model)"),
                                cl::cat(category));
 cl::list<std::string> inputs("input", cl::desc("Input tensor file (.npy or .pb), in order"),
                              cl::cat(category));
@@ -141,15 +142,6 @@ template <size_t... N> int dispatch(size_t n, void *fn, void **args, std::index_
   return table[n](fn, args);
 }
 constexpr size_t kMaxArgs = 64;
-
-std::string sanitize(std::string s) {
-  for (char &c : s)
-    if (!isalnum((unsigned char)c) && c != '_')
-      c = '_';
-  if (!s.empty() && isdigit((unsigned char)s[0]))
-    s = "model_" + s;
-  return s;
-}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -165,8 +157,20 @@ int main(int argc, char **argv) {
   void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib)
     return fail(std::string("cannot load '") + libraryPath + "': " + dlerror());
-  std::string name = modelName.empty() ? sanitize(sys::path::stem(libraryPath).str())
-                                       : modelName.getValue();
+  std::string name = modelName;
+  if (name.empty()) {
+    std::vector<std::string> models;
+    std::string findError;
+    if (!findModels(path, lib, models, findError))
+      return fail(findError);
+    if (models.empty())
+      return fail("'" + libraryPath.getValue() +
+                  "' holds no tlc model (no NAME_info descriptor with a NAME_run)");
+    if (models.size() > 1)
+      return fail("'" + libraryPath.getValue() + "' holds " + std::to_string(models.size()) +
+                  " models (" + join(models, ", ") + "); pass --name");
+    name = models.front();
+  }
   auto *info = static_cast<const char *>(dlsym(lib, (name + "_info").c_str()));
   void *run = dlsym(lib, (name + "_run").c_str());
   if (!info || !run)
