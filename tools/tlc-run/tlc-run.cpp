@@ -3,6 +3,7 @@
 // outputs with expected ones, and times the run (warm-up, then the median of N runs).
 #include "FindModel.h"
 #include "GPURun.h"
+#include "ModelDescriptor.h"
 #include "TensorIO.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -16,7 +17,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <sstream>
 #include <utility>
 
 using namespace llvm;
@@ -56,74 +56,9 @@ cl::opt<std::string> cpuVariant("cpu-variant",
                                          "(sets TLC_CPU_VARIANT)"),
                                 cl::value_desc("cpu"), cl::cat(category));
 
-struct Manifest {
-  std::string name;
-  uint64_t workspace = 0;
-  std::vector<Tensor> inputs, outputs;
-  std::vector<std::string> cpus; // the variants of a multi-cpu object, in dispatch order
-};
-
 int fail(const std::string &message) {
   errs() << "tlc-run: error: " << message << "\n";
   return 2;
-}
-
-/// Parses the descriptor NAME_info. It comes from a library the user names, so every field is
-/// checked (no exception, no allocation from an unchecked dim).
-bool parseManifest(const char *text, Manifest &m, std::string &error) {
-  std::istringstream in(text);
-  std::string line;
-  if (!std::getline(in, line) || line != "tlc-model-info 1") {
-    error = "unknown descriptor version ('" + line.substr(0, 40) + "')";
-    return false;
-  }
-  auto bad = [&](const std::string &why) {
-    error = "malformed model descriptor: " + why + " in line '" + line.substr(0, 80) + "'";
-    return false;
-  };
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string kind;
-    ls >> kind;
-    if (kind == "name") {
-      ls >> m.name;
-    } else if (kind == "workspace") {
-      std::string w;
-      int64_t bytes;
-      ls >> w;
-      if (!parseDim(w, bytes))
-        return bad("workspace size '" + w + "' is not a non-negative integer");
-      m.workspace = bytes;
-    } else if (kind == "cpu") {
-      m.cpus.emplace_back();
-      ls >> m.cpus.back();
-    } else if (kind == "input" || kind == "output") {
-      Tensor t;
-      std::string dtype, dims;
-      ls >> t.name >> dtype >> dims;
-      if (!parseDType(dtype, t.dtype)) {
-        error = "unknown dtype '" + dtype + "' in the descriptor";
-        return false;
-      }
-      if (dims != "scalar") {
-        std::stringstream ds(dims);
-        std::string d;
-        while (std::getline(ds, d, 'x')) {
-          int64_t v;
-          if (!parseDim(d, v))
-            return bad("dimension '" + d + "' is not a non-negative integer");
-          t.shape.push_back(v);
-        }
-        if (t.shape.empty())
-          return bad("no shape");
-      }
-      int64_t numel;
-      if (!checkedNumel(t.shape, kind + " '" + t.name + "'", numel, error))
-        return bad(error);
-      (kind == "input" ? m.inputs : m.outputs).push_back(t);
-    }
-  }
-  return true;
 }
 
 using RunFn = int (*)(void **);
