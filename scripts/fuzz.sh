@@ -71,7 +71,7 @@ log=$fuzz/logs/$name-$(date -u +%Y%m%dT%H%M%S).log
 echo "fuzz.sh: fuzz-$name for ${seconds}s, log $log"
 cd "$work"
 status=0
-ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=0} \
+ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:abort_on_error=1:detect_leaks=0} \
   "$fuzz/fuzz-$name" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
   -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" "$corpus" "$seeds" >"$log" 2>&1 ||
   status=$?

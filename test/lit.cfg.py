@@ -35,7 +35,8 @@ if config.tlc_sanitize:
     config.available_features.add("sanitize")
     config.substitutions.append(("%cc", "clang-22 -fsanitize=address,undefined "
                                  "-fno-sanitize-recover=all -O2 -I" + runtime_include))
-    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+    # allow_user_poisoning=0: see scripts/test-sanitized.sh.
+    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0:detect_leaks=0:abort_on_error=1"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
 else:
     config.substitutions.append(("%cc", "cc -O2 -I" + runtime_include))
