@@ -5,6 +5,8 @@ set -euo pipefail
 PKGS=(
   # compiler toolchain and LLVM/MLIR 22
   cmake ninja-build ccache clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  # libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, TLC_SANITIZE)
+  libclang-rt-22-dev
   # AArch64 cross toolchain and emulator for the NEON target's tests
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
   # references for numeric tests and benchmarks; OpenBLAS's OpenMP build so PyTorch's and

@@ -29,7 +29,17 @@ config.substitutions.append(("%examples", os.path.join(config.tlc_source_dir, "e
 config.substitutions.append(("%runtime_src", runtime_src))
 config.substitutions.append(("%runtime_include", runtime_include))
 config.substitutions.append(("%runtime_lib", config.tlc_runtime_lib))
-config.substitutions.append(("%cc", "cc -O2 -I" + runtime_include))
+if config.tlc_sanitize:
+    # libtlcrt.a is instrumented, so whatever links it is too (the e2e harnesses, the demos).
+    # Leaks are not checked: MLIR's and LLVM's tools leave their globals to the exit.
+    config.available_features.add("sanitize")
+    config.substitutions.append(("%cc", "clang-22 -fsanitize=address,undefined "
+                                 "-fno-sanitize-recover=all -O2 -I" + runtime_include))
+    # allow_user_poisoning=0: see scripts/test-sanitized.sh.
+    config.environment["ASAN_OPTIONS"] = "allow_user_poisoning=0:detect_leaks=0:abort_on_error=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+else:
+    config.substitutions.append(("%cc", "cc -O2 -I" + runtime_include))
 
 if config.tlc_static_llvm:
     config.available_features.add("static-llvm")

@@ -162,7 +162,13 @@ SmallVector<int64_t> tlc::onnx_import::toInts(DenseElementsAttr attr) {
   } else {
     for (const APFloat &v : attr.getValues<APFloat>()) {
       double d = v.convertToDouble(); // exact for every float type tl has
-      out.push_back(std::isfinite(d) ? static_cast<int64_t>(d) : 0);
+      // Out-of-range values saturate (a cast would be undefined), so that range checks reject
+      // them.
+      constexpr double limit = 9223372036854775808.0; // 2^63
+      out.push_back(!std::isfinite(d) ? 0
+                    : d >= limit      ? std::numeric_limits<int64_t>::max()
+                    : d < -limit      ? std::numeric_limits<int64_t>::min()
+                                      : static_cast<int64_t>(d));
     }
   }
   return out;

@@ -321,6 +321,15 @@ private:
       error = "unknown cpu '" + cpu + "' for target " + name;
       return nullptr;
     }
+    // LLVM knows 32-bit x86 cores (pentium, i686, athlon) too; asked for 64-bit code for one, it
+    // stops the process with a fatal error.
+    if (tt.isX86() && tt.isArch64Bit()) {
+      std::unique_ptr<llvm::MCSubtargetInfo> withCPU(target->createMCSubtargetInfo(tt, cpu, ""));
+      if (!withCPU || !withCPU->checkFeatures("+64bit")) {
+        error = "cpu '" + cpu + "' is a 32-bit x86 cpu; target " + name + " needs a 64-bit one";
+        return nullptr;
+      }
+    }
     std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
         tt, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
         options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive

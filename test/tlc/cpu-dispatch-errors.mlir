@@ -9,6 +9,10 @@
 // UNKNOWN: tlc: error: unknown cpu 'pentium9' for target x86_64
 // UNKNOWN-NOT: recognized processor
 
+// RUN: not tlc %s --cpu=x86-64-v3,i686 -o %t.o 2>&1 | FileCheck %s --check-prefix=CPU32
+// CPU32: tlc: error: cpu 'i686' is a 32-bit x86 cpu; target x86_64 needs a 64-bit one
+// CPU32-NOT: LLVM ERROR
+
 // RUN: not tlc %s --cpu=x86-64-v4,x86-64-v3,x86-64-v4 -o %t.o 2>&1 | FileCheck %s --check-prefix=DUP
 // DUP: tlc: error: cpu 'x86-64-v4' appears twice in --cpu=x86-64-v4,x86-64-v3,x86-64-v4
 

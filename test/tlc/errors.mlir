@@ -6,6 +6,11 @@
 // CPU: tlc: error: unknown cpu 'pentium9' for target x86_64
 // CPU-NOT: recognized processor
 
+// A 32-bit x86 cpu is known to LLVM, which stops with a fatal error when asked for 64-bit code.
+// RUN: not tlc %s --cpu=pentium -o %t.o 2>&1 | FileCheck %s --check-prefix=CPU32
+// CPU32: tlc: error: cpu 'pentium' is a 32-bit x86 cpu; target x86_64 needs a 64-bit one
+// CPU32-NOT: LLVM ERROR
+
 // RUN: not tlc %s --target=aarch64 --cpu=znver4 -o %t.o 2>&1 | FileCheck %s --check-prefix=CPU2
 // CPU2: tlc: error: unknown cpu 'znver4' for target aarch64
 

@@ -288,6 +288,8 @@ static bool loadPb(const std::string &path, const std::string &bytes, Tensor &ou
     return false;
   }
   out.data.assign(n * es, 0);
+  if (n == 0) // an empty repeated field has no array: memcpy from null is undefined
+    return true;
   uint8_t *p = out.data.data();
   switch (out.dtype) {
   case DType::F32:
@@ -315,13 +317,16 @@ static bool loadPb(const std::string &path, const std::string &bytes, Tensor &ou
   return true;
 }
 
-bool tlcrun::loadTensor(const std::string &path, Tensor &out, std::string &error) {
-  std::string bytes;
-  if (!readFile(path, bytes, error))
-    return false;
+bool tlcrun::parseTensor(const std::string &path, const std::string &bytes, Tensor &out,
+                         std::string &error) {
   if (bytes.compare(0, 6, "\x93NUMPY") == 0)
     return loadNpy(path, bytes, out, error);
   return loadPb(path, bytes, out, error);
+}
+
+bool tlcrun::loadTensor(const std::string &path, Tensor &out, std::string &error) {
+  std::string bytes;
+  return readFile(path, bytes, error) && parseTensor(path, bytes, out, error);
 }
 
 bool tlcrun::saveNpy(const std::string &path, const Tensor &t, std::string &error) {

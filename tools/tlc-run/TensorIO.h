@@ -42,6 +42,9 @@ struct Tensor {
 /// Loads `path` (.npy, or anything else as an ONNX TensorProto) into `out`; on failure returns
 /// false with `error` set.
 bool loadTensor(const std::string &path, Tensor &out, std::string &error);
+/// loadTensor on the file's contents `bytes` (messages name `path`).
+bool parseTensor(const std::string &path, const std::string &bytes, Tensor &out,
+                 std::string &error);
 /// Writes `t` as a .npy file.
 bool saveNpy(const std::string &path, const Tensor &t, std::string &error);
 /// Fills `t` (shape and dtype set) with seeded values: floats uniform in [-1, 1), integers in

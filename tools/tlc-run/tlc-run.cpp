@@ -1,13 +1,15 @@
 // tlc-run: loads a model compiled with `tlc --shared`, reads its embedded descriptor
 // (NAME_info), feeds inputs (.npy, ONNX TensorProto .pb, or seeded random data), compares the
 // outputs with expected ones, and times the run (warm-up, then the median of N runs).
+#include "FindModel.h"
 #include "GPURun.h"
+#include "ModelDescriptor.h"
 #include "TensorIO.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -15,7 +17,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <sstream>
 #include <utility>
 
 using namespace llvm;
@@ -26,7 +27,7 @@ cl::OptionCategory category("tlc-run options");
 cl::opt<std::string> libraryPath(cl::Positional, cl::desc("<model.so>"), cl::Required,
                                  cl::cat(category));
 cl::opt<std::string> modelName("name",
-                               cl::desc("Model name (default: the library's file stem)"),
+                               cl::desc("Model name (default: the library's only model)"),
                                cl::cat(category));
 cl::list<std::string> inputs("input", cl::desc("Input tensor file (.npy or .pb), in order"),
                              cl::cat(category));
@@ -55,74 +56,9 @@ cl::opt<std::string> cpuVariant("cpu-variant",
                                          "(sets TLC_CPU_VARIANT)"),
                                 cl::value_desc("cpu"), cl::cat(category));
 
-struct Manifest {
-  std::string name;
-  uint64_t workspace = 0;
-  std::vector<Tensor> inputs, outputs;
-  std::vector<std::string> cpus; // the variants of a multi-cpu object, in dispatch order
-};
-
 int fail(const std::string &message) {
   errs() << "tlc-run: error: " << message << "\n";
   return 2;
-}
-
-/// Parses the descriptor NAME_info. It comes from a library the user names, so every field is
-/// checked (no exception, no allocation from an unchecked dim).
-bool parseManifest(const char *text, Manifest &m, std::string &error) {
-  std::istringstream in(text);
-  std::string line;
-  if (!std::getline(in, line) || line != "tlc-model-info 1") {
-    error = "unknown descriptor version ('" + line.substr(0, 40) + "')";
-    return false;
-  }
-  auto bad = [&](const std::string &why) {
-    error = "malformed model descriptor: " + why + " in line '" + line.substr(0, 80) + "'";
-    return false;
-  };
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string kind;
-    ls >> kind;
-    if (kind == "name") {
-      ls >> m.name;
-    } else if (kind == "workspace") {
-      std::string w;
-      int64_t bytes;
-      ls >> w;
-      if (!parseDim(w, bytes))
-        return bad("workspace size '" + w + "' is not a non-negative integer");
-      m.workspace = bytes;
-    } else if (kind == "cpu") {
-      m.cpus.emplace_back();
-      ls >> m.cpus.back();
-    } else if (kind == "input" || kind == "output") {
-      Tensor t;
-      std::string dtype, dims;
-      ls >> t.name >> dtype >> dims;
-      if (!parseDType(dtype, t.dtype)) {
-        error = "unknown dtype '" + dtype + "' in the descriptor";
-        return false;
-      }
-      if (dims != "scalar") {
-        std::stringstream ds(dims);
-        std::string d;
-        while (std::getline(ds, d, 'x')) {
-          int64_t v;
-          if (!parseDim(d, v))
-            return bad("dimension '" + d + "' is not a non-negative integer");
-          t.shape.push_back(v);
-        }
-        if (t.shape.empty())
-          return bad("no shape");
-      }
-      int64_t numel;
-      if (!checkedNumel(t.shape, kind + " '" + t.name + "'", numel, error))
-        return bad(error);
-      (kind == "input" ? m.inputs : m.outputs).push_back(t);
-    }
-  }
-  return true;
 }
 
 using RunFn = int (*)(void **);
@@ -141,15 +77,6 @@ template <size_t... N> int dispatch(size_t n, void *fn, void **args, std::index_
   return table[n](fn, args);
 }
 constexpr size_t kMaxArgs = 64;
-
-std::string sanitize(std::string s) {
-  for (char &c : s)
-    if (!isalnum((unsigned char)c) && c != '_')
-      c = '_';
-  if (!s.empty() && isdigit((unsigned char)s[0]))
-    s = "model_" + s;
-  return s;
-}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -165,8 +92,20 @@ int main(int argc, char **argv) {
   void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib)
     return fail(std::string("cannot load '") + libraryPath + "': " + dlerror());
-  std::string name = modelName.empty() ? sanitize(sys::path::stem(libraryPath).str())
-                                       : modelName.getValue();
+  std::string name = modelName;
+  if (name.empty()) {
+    std::vector<std::string> models;
+    std::string findError;
+    if (!findModels(path, lib, models, findError))
+      return fail(findError);
+    if (models.empty())
+      return fail("'" + libraryPath.getValue() +
+                  "' holds no tlc model (no NAME_info descriptor with a NAME_run)");
+    if (models.size() > 1)
+      return fail("'" + libraryPath.getValue() + "' holds " + std::to_string(models.size()) +
+                  " models (" + join(models, ", ") + "); pass --name");
+    name = models.front();
+  }
   auto *info = static_cast<const char *>(dlsym(lib, (name + "_info").c_str()));
   void *run = dlsym(lib, (name + "_run").c_str());
   if (!info || !run)

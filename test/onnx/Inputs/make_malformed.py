@@ -120,6 +120,11 @@ def build(kind):
                       helper.make_node("Add", ["x", "q"], ["y"], name="add")],
                      [vi("x", [2], I64)], [vi("y", [2], I64)],
                      [ints("a", [-(1 << 63), 7]), ints("b", [-1, 0])])
+    if kind == "float-sizes":
+        # Found by fuzz-onnx: Resize sizes read from a float constant beyond int64's range.
+        sizes = numpy_helper.from_array(np.array([1, 1, 1e30, 4], np.float32), "sizes")
+        return model([helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="resize")],
+                     [vi("x", [1, 1, 2, 2])], [vi("y", None)], [sizes])
     raise SystemExit("unknown kind " + kind)
 
 

@@ -26,7 +26,7 @@ npy("huge-dim", shape_header("99999999999999999999,"))
 npy("neg-dim", shape_header("-1,"))
 npy("wrap-dim", shape_header("4611686018427387904, 4"))
 npy("short", shape_header("2, 4"), np.zeros(3, np.int32).tobytes())
-for name, dims in (("neg", [-3]), ("huge", [1 << 40, 1 << 40])):
+for name, dims in (("neg", [-3]), ("huge", [1 << 40, 1 << 40]), ("empty", [0])):
     t = TensorProto()
     t.data_type = TensorProto.INT32
     t.dims.extend(dims)

@@ -1,0 +1,35 @@
+// libFuzzer harness: the ONNX loader, validation layer and importer (tlc::importOnnxModel) on
+// arbitrary bytes, with a structure-aware mutator that edits parsed models.
+#include "FuzzModule.h"
+#include "OnnxMutator.h"
+#include "compiler/onnx/OnnxImporter.h"
+
+#include <cstring>
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  tlcfuzz::FuzzContext fuzz;
+  mlir::OwningOpRef<mlir::ModuleOp> module = tlc::importOnnxModel(
+      llvm::StringRef(reinterpret_cast<const char *>(data), size), "fuzz.onnx", &fuzz.context,
+      "main", tlc::OnnxImportOptions());
+  tlcfuzz::checkAccepted(module);
+  return 0;
+}
+
+/// Mostly structured edits of a model that parses; byte-level mutation otherwise and one time
+/// in four (the protobuf parser and the loader deserve bad bytes too).
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t maxSize,
+                                          unsigned int seed) {
+  std::mt19937_64 rng(seed);
+  onnx::ModelProto model;
+  if (rng() % 4 == 0 || !model.ParseFromArray(data, static_cast<int>(size)) ||
+      !model.has_graph())
+    return LLVMFuzzerMutate(data, size, maxSize);
+  tlcfuzz::mutateModel(model, rng);
+  std::string bytes;
+  if (!model.SerializeToString(&bytes) || bytes.size() > maxSize)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  std::memcpy(data, bytes.data(), bytes.size());
+  return bytes.size();
+}
