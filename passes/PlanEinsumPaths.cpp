@@ -9,6 +9,8 @@
 #include "TL/TLDialect.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLPLANEINSUMPATHS
@@ -155,6 +157,49 @@ struct PathBuilder {
   }
 };
 
+/// `equation` relabeled a, b, ... in order of first appearance (spaces dropped), or nothing for
+/// an implicit output (its labels' sorted order is part of its meaning).
+std::optional<std::string> canonicalLabels(StringRef equation) {
+  if (!equation.contains("->"))
+    return std::nullopt;
+  llvm::SmallDenseMap<char, char> letters;
+  std::string text;
+  for (char c : equation) {
+    if (c == ' ')
+      continue;
+    if (!llvm::isAlpha(c)) {
+      text.push_back(c);
+      continue;
+    }
+    if (letters.size() == kMaxEinsumLabels && !letters.count(c))
+      return std::nullopt;
+    text.push_back(letters.try_emplace(c, letter(letters.size())).first->second);
+  }
+  return text;
+}
+
+/// Mechanism: an einsum that computes what an earlier one of the same block computes (the same
+/// operands, the same equation up to the names of its labels) is replaced by it. The path's
+/// steps are spelled canonically, so CSE alone merges steps shared by several n-ary einsums;
+/// this also finds the same contraction written out by hand with other letters.
+void mergeEquivalentEinsums(func::FuncOp func, RewriterBase &rewriter) {
+  llvm::StringMap<tl::EinsumOp> seen;
+  func.walk([&](tl::EinsumOp op) {
+    std::optional<std::string> canonical = canonicalLabels(op.getEquation());
+    if (!canonical)
+      return;
+    std::string key;
+    llvm::raw_string_ostream os(key);
+    os << op->getBlock() << '|' << *canonical;
+    for (Value v : op.getInputs())
+      os << '|' << v.getAsOpaquePointer();
+    auto [it, inserted] = seen.try_emplace(key, op);
+    if (inserted || it->second.getType() != op.getType())
+      return;
+    rewriter.replaceOp(op, it->second.getResult());
+  });
+}
+
 struct TLPlanEinsumPathsPass : tlc::impl::TLPlanEinsumPathsBase<TLPlanEinsumPathsPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -175,6 +220,7 @@ struct TLPlanEinsumPathsPass : tlc::impl::TLPlanEinsumPathsBase<TLPlanEinsumPath
       PathBuilder builder{rewriter, op.getLoc(), *spec, op.getType().getElementType()};
       rewriter.replaceOp(op, builder.build(op, chosen));
     }
+    mergeEquivalentEinsums(getOperation(), rewriter);
   }
 };
 
