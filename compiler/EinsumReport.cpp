@@ -126,7 +126,9 @@ std::string count(double v) {
 }
 
 std::string ratio(double a, double b) {
-  return b > 0 ? llvm::formatv("{0:f1}x", a / b).str() : "-";
+  if (b <= 0)
+    return "-";
+  return llvm::formatv(a / b < 1e4 ? "{0:f1}x" : "{0:e2}x", a / b).str();
 }
 
 } // namespace
