@@ -132,7 +132,70 @@ def cases(quick):
                         "inputs": [(1, 3, 224, 224)], "outputs": [(1, 1000)],
                         "py": (model, [1, 3, 224, 224])})
     out += [_attention(q), _encoder(q)]
+    out += _einsums(q)
     return out
+
+
+# n-ary einsums (tl-plan-einsum-paths): op -> (equation, operand shapes) from dims.
+def einsum_problem(op, dims):
+    if op == "einsum_chain":  # dims: n, matrices
+        n, k = dims
+        labels = "abcdefghij"[:k + 1]
+        eq = ",".join(labels[i:i + 2] for i in range(k)) + "->" + labels[0] + labels[k]
+        return eq, [(n, n)] * k
+    if op == "einsum_mps":  # dims: bond, physical, sites; boundary vectors on both ends
+        bond, phys, sites = dims
+        bonds, physical = "abcdefghijklm"[:sites + 1], "pqrstuvwxyz"[:sites]
+        terms = [bonds[0]] + [bonds[i] + physical[i] + bonds[i + 1] for i in range(sites)] + \
+            [bonds[sites]]
+        return ",".join(terms) + "->" + physical, [(bond,)] + [(bond, phys, bond)] * sites + \
+            [(bond,)]
+    if op == "einsum_bilinear":  # dims: batch, n
+        b, n = dims
+        return "bi,ij,bj->b", [(b, n), (n, n), (b, n)]
+    return None
+
+
+def optimal_flops(eq, shapes):
+    """FLOPs of numpy's optimal path (the work of an einsum case, for its GFLOP/s)."""
+    import numpy as np
+    _, text = np.einsum_path(eq, *[np.empty(s, np.float32) for s in shapes], optimize="optimal")
+    return float(text.split("Optimized FLOP count:")[1].split()[0])
+
+
+def _einsum_case(name, label, op, dims):
+    eq, shapes = einsum_problem(op, dims)
+    flops = optimal_flops(eq, shapes)
+    names = ["x%d" % i for i in range(len(shapes))]
+    tl = "".join("input %s : f32[%s]\n" % (v, ", ".join(map(str, s))) for v, s in zip(names, shapes))
+    tl += 'output y = einsum("%s", %s)\n' % (eq, ", ".join(names))
+    lhs, rhs = eq.split("->")
+    sizes = {l: d for t, s in zip(lhs.split(","), shapes) for l, d in zip(t, s)}
+    return {"name": name, "label": label + " " + eq, "kind": "flops", "work": flops,
+            "tl": tl, "inputs": shapes, "outputs": [tuple(sizes[l] for l in rhs)],
+            "py": (op, dims)}
+
+
+def _einsums(quick):
+    n = 64 if quick else 1024
+    bond, sites = (8, 4) if quick else (64, 8)
+    out = [_einsum_case("einsum_chain3", "matrix chain %d" % n, "einsum_chain", [n, 3]),
+           _einsum_case("einsum_chain4", "matrix chain %d" % n, "einsum_chain", [n, 4]),
+           # --quick: 4 sites (with bond 8 and 8 sites numpy's 'optimal' search, bounded only
+           # by the largest operand, explores paths for minutes).
+           _einsum_case("einsum_mps", "MPS bond %d phys 4, %d sites" % (bond, sites),
+                        "einsum_mps", [bond, 4, sites]),
+           _einsum_case("einsum_bilinear", "bilinear form", "einsum_bilinear",
+                        [64 if quick else 512, n])]
+    # The floor: the 3-chain as two matmuls written out (the same work; numpy and torch run
+    # their matmuls), so tlc's path compares with tlc's own GEMMs.
+    chain = dict(out[0])
+    chain.update(name="einsum_chain3_2mm", label="two chained matmuls %d" % n,
+                 py=("matmul_chain", [n, 3]),
+                 tl=("input x0 : f32[%d, %d]\ninput x1 : f32[%d, %d]\ninput x2 : f32[%d, %d]\n"
+                     't = einsum("ab,bc->ac", x0, x1)\noutput y = einsum("ac,cd->ad", t, x2)\n'
+                     % ((n,) * 6)))
+    return out + [chain]
 
 
 def _attention(quick):
@@ -246,6 +309,14 @@ def py_worker(framework, op, dims, threads, repeats):
         elif op == "encoder":
             model, x = encoder_module(dims)
             fn = lambda: model(x)  # noqa: E731
+        elif einsum_problem(op, dims):
+            eq, shapes = einsum_problem(op, dims)
+            ts = [t(*sh) for sh in shapes]
+            fn = lambda: torch.einsum(eq, *ts)  # noqa: E731
+        elif op == "matmul_chain":
+            n, k = dims
+            ms = [t(n, n) for _ in range(k)]
+            fn = lambda: torch.linalg.multi_dot(ms)  # noqa: E731
         elif op in ("resnet18", "mobilenet_v2"):
             import torchvision
             model = getattr(torchvision.models, op)().eval()
@@ -298,6 +369,14 @@ def py_worker(framework, op, dims, threads, repeats):
                 mu = x.mean(-1, keepdims=True)
                 d = x - mu
                 return d / np.sqrt((d * d).mean(-1, keepdims=True) + 1e-5) * g + b
+        elif einsum_problem(op, dims):
+            eq, shapes = einsum_problem(op, dims)
+            arrays = [rnd(*sh) for sh in shapes]
+            fn = lambda: np.einsum(eq, *arrays, optimize="optimal")  # noqa: E731
+        elif op == "matmul_chain":
+            n, k = dims
+            ms = [rnd(n, n) for _ in range(k)]
+            fn = lambda: np.linalg.multi_dot(ms)  # noqa: E731
         else:
             return None  # e.g. numpy has no erf
     w0 = time.perf_counter()

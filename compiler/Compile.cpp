@@ -298,7 +298,16 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     return failure();
   if (failed(verify(*module)))
     return failure();
-  if (failed(runPasses(*module, timing, "graph passes", buildGraphPipeline)))
+  if (options.reportEinsum) {
+    std::vector<FunctionEinsumReport> paths = planEinsumReport(*module, options.einsumPath);
+    if (failed(writeReport(options, fileLoc, [&](llvm::raw_ostream &os) {
+          printEinsumReport(paths, options.reportFormat, os);
+        })))
+      return failure();
+  }
+  if (failed(runPasses(*module, timing, "graph passes", [&](OpPassManager &pm) {
+        buildGraphPipeline(pm, options.einsumPath);
+      })))
     return failure();
   auto model = module->lookupSymbol<func::FuncOp>(name);
   FailureOr<ModelSignature> signature = extractSignature(model, name);

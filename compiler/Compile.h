@@ -3,6 +3,7 @@
 #define TLC_COMPILER_COMPILE_H
 
 #include "compiler/onnx/OnnxImporter.h"
+#include "compiler/EinsumReport.h"
 #include "compiler/FusionReport.h"
 #include "compiler/MemoryReport.h"
 
@@ -29,6 +30,8 @@ struct CompileOptions {
   OnnxImportOptions onnx;  // --input-shape pins for .onnx inputs
   bool reportMemory = false; // print the memory plan (--report=memory)
   bool reportFusion = false; // print the fusion groups (--report=fusion)
+  bool reportEinsum = false; // print the n-ary einsums' contraction paths (--report=einsum)
+  EinsumPathMode einsumPath = EinsumPathMode::Optimal; // --einsum-path
   ReportFormat reportFormat = ReportFormat::Text;
   std::string reportPath;    // empty: stdout, or stderr when the output goes to stdout
   bool timeReport = false;   // print the time of each stage and pass to stderr (--time-report)

@@ -15,8 +15,22 @@ using namespace tlc;
 
 namespace {
 
-/// file:line:col for source files, the node name for ONNX nodes, each part of a fused location.
-std::string describeLocation(Location loc) {
+std::string stringField(DictionaryAttr dict, StringRef name) {
+  auto attr = dict.getAs<StringAttr>(name);
+  return attr ? attr.str() : "";
+}
+
+/// Ops of a function body that become loop nests of their own (fills are part of the
+/// contraction they initialize).
+bool formsLoopNest(Operation &op) {
+  if (isa<linalg::FillOp>(op))
+    return false;
+  return isa<linalg::LinalgOp, scf::ForallOp, scf::ForOp>(op);
+}
+
+} // namespace
+
+std::string tlc::describeLocation(Location loc) {
   if (auto file = dyn_cast<FileLineColLoc>(loc))
     return llvm::formatv("{0}:{1}:{2}", llvm::sys::path::filename(file.getFilename().getValue()),
                          file.getLine(), file.getColumn())
@@ -32,21 +46,6 @@ std::string describeLocation(Location loc) {
   }
   return "";
 }
-
-std::string stringField(DictionaryAttr dict, StringRef name) {
-  auto attr = dict.getAs<StringAttr>(name);
-  return attr ? attr.str() : "";
-}
-
-/// Ops of a function body that become loop nests of their own (fills are part of the
-/// contraction they initialize).
-bool formsLoopNest(Operation &op) {
-  if (isa<linalg::FillOp>(op))
-    return false;
-  return isa<linalg::LinalgOp, scf::ForallOp, scf::ForOp>(op);
-}
-
-} // namespace
 
 std::vector<FunctionFusionReport> tlc::readFusionGroups(ModuleOp module) {
   std::vector<FunctionFusionReport> reports;

@@ -25,6 +25,10 @@ struct FunctionFusionReport {
   std::vector<FusionGroupReport> unfused; // ops left on their own, in program order
 };
 
+/// An op's source location for reports: file:line:col for source files, the node name for
+/// ONNX nodes, each part of a fused location joined by " + ".
+std::string describeLocation(mlir::Location loc);
+
 /// Reads the groups recorded by tlc-fuse-elementwise and tlc-fuse-epilogues (the
 /// `tlc.fusion_group` / `tlc.fusion_unfused` attributes) from a module lowered to linalg; every
 /// other loop-forming op of a public function is listed as unfused with the policy's reason.

@@ -10,8 +10,13 @@
 
 using namespace mlir;
 
-void tlc::buildGraphPipeline(OpPassManager &pm) {
+void tlc::buildGraphPipeline(OpPassManager &pm, EinsumPathMode einsumPath) {
   pm.addPass(createCanonicalizerPass());
+  // n-ary einsums as pairwise contractions (GEMMs), before CSE: the same pairwise contraction
+  // needed by several einsums is then computed once.
+  TLPlanEinsumPathsOptions paths;
+  paths.path = einsumPath;
+  pm.addNestedPass<func::FuncOp>(createTLPlanEinsumPaths(paths));
   pm.addPass(createCSEPass());
   // After CSE, so repeated subexpressions (x - mean) are one value the patterns can match.
   pm.addNestedPass<func::FuncOp>(createTLLiftPatterns());

@@ -2,14 +2,17 @@
 #ifndef TLC_COMPILER_PIPELINE_H
 #define TLC_COMPILER_PIPELINE_H
 
+#include "passes/EinsumPath.h"
 #include "targets/Target.h"
 
 #include "mlir/Pass/PassManager.h"
 
 namespace tlc {
 
-/// Graph level, on tl: canonicalization, CSE, folding.
-void buildGraphPipeline(mlir::OpPassManager &pm);
+/// Graph level, on tl: canonicalization, contraction paths of n-ary einsums (`einsumPath`),
+/// CSE, pattern lifting, constant layouts.
+void buildGraphPipeline(mlir::OpPassManager &pm,
+                        EinsumPathMode einsumPath = EinsumPathMode::Optimal);
 /// tl to linalg on tensors, fusion of elementwise producers, loop order, fast-math flags.
 void buildLowerToLinalgPipeline(mlir::OpPassManager &pm, const LoweringStrategy &strategy);
 /// Tensors to buffers: outputs become caller buffers, intermediates live in one workspace,

@@ -49,6 +49,43 @@ def TLLiftPatterns : Pass<"tl-lift-patterns", "mlir::func::FuncOp"> {
   }];
 }
 
+def TLPlanEinsumPaths : Pass<"tl-plan-einsum-paths", "mlir::func::FuncOp"> {
+  let summary = "Split n-ary einsums into a tree of pairwise contractions chosen by cost";
+  let description = [{
+    A `tl.einsum` of three or more operands is one loop nest over every label: `ij,jk,kl->il`
+    at n = 1024 is 2^40 multiply-adds where two matrix products take 2^31. This pass rewrites
+    it into pairwise `tl.einsum`s (each a GEMM or batched GEMM for the contraction code
+    generator) in the order of least FLOPs, ties broken by the smallest largest intermediate:
+    exact dynamic programming over operand subsets up to `exact-limit` operands, greedy beyond
+    (or always, with `path=greedy`). Diagonals (`iij`) are taken and labels summed out that
+    appear in one operand only are reduced first, each in a one-operand einsum (unless folding
+    the sum into that operand's first contraction costs fewer FLOPs); size-1 `...` axes that
+    broadcast are reshaped away. Each pairwise result is laid out batch, left-only, right-only
+    labels, with the right operand's innermost label innermost, so the contraction reads both
+    operands along their contiguous axes. Equations are relabeled canonically (`a`, `b`, ... in
+    order of appearance), so CSE merges the same pairwise contraction needed by several
+    einsums.
+
+    ```mlir
+    %r = tl.einsum "ij,jk,kl->il" %a, %b, %c : (...) -> tensor<8x4xf32>
+    // becomes
+    %0 = tl.einsum "ab,bc->ac" %a, %b : (...) -> tensor<8x16xf32>
+    %r = tl.einsum "ab,bc->ac" %0, %c : (...) -> tensor<8x4xf32>
+    ```
+  }];
+  let options = [
+    Option<"path", "path", "tlc::EinsumPathMode", /*default=*/"tlc::EinsumPathMode::Optimal",
+           "how to choose the contraction order",
+           [{::llvm::cl::values(
+             clEnumValN(tlc::EinsumPathMode::Optimal, "optimal",
+                        "exact search up to exact-limit operands, greedy beyond"),
+             clEnumValN(tlc::EinsumPathMode::Greedy, "greedy", "greedy pairwise choice"),
+             clEnumValN(tlc::EinsumPathMode::None, "none", "leave n-ary einsums as they are"))}]>,
+    Option<"exactLimit", "exact-limit", "int64_t", /*default=*/"10",
+           "largest operand count searched exactly (3^n subset pairs)">,
+  ];
+}
+
 def TLLayoutConstantOperands : Pass<"tl-layout-constant-operands", "mlir::func::FuncOp"> {
   let summary = "Store constant contraction operands with the output's contiguous axis innermost";
   let description = [{

@@ -3,7 +3,8 @@
 
   run_e2e.py --tlc PATH (--runtime-src DIR | --runtime-lib LIB) --include DIR
              [--target x86_64|aarch64] [--cpu CPU[,CPU...]] [--cpu-variants V,...|auto]
-             [--seed S] [--rtol 1e-5] [--keep DIR [--prepare-only]] MODEL.tl [MODEL2.tl ...]
+             [--seed S] [--rtol 1e-5] [--keep DIR [--prepare-only]] [--tlc-flag FLAG ...]
+             MODEL.tl [MODEL2.tl ...]
   run_e2e.py --run-prepared DIR
 
 For each model (C name = the file stem made a C identifier):
@@ -559,6 +560,7 @@ def run_model(model, args, tc, workroot):
             cmd += ["--target", args.target]
         if args.cpu:
             cmd += ["--cpu", args.cpu]
+        cmd += args.tlc_flag
         _run(cmd, timeout=args.timeout, what="tlc")
         for f in (obj, hdr):
             if not os.path.exists(f):
@@ -713,6 +715,8 @@ def main(argv):
     rt.add_argument("--runtime-lib", help="a built runtime library (libtlcrt.a)")
     ap.add_argument("--include", help="runtime include folder (has tlc/runtime.h)")
     ap.add_argument("--target", choices=["x86_64", "aarch64"] + list(GPU_TARGETS))
+    ap.add_argument("--tlc-flag", action="append", default=[],
+                    help="an extra tlc flag, e.g. --einsum-path=greedy (repeatable)")
     ap.add_argument("--cpu", help="tlc's --cpu (one cpu, or a list for run-time dispatch)")
     ap.add_argument("--cpu-variants", help="run once per listed TLC_CPU_VARIANT value "
                     "('auto': unset) and check the runtime ran that variant")

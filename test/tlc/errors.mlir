@@ -32,6 +32,9 @@
 // RUN: not tlc --emit=bogus %s 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: Cannot find option named 'bogus'
 
+// RUN: not tlc --einsum-path=fastest %s -o %t.o 2>&1 | FileCheck %s --check-prefix=EPATH
+// EPATH: tlc: for the --einsum-path option: Cannot find option named 'fastest'!
+
 func.func @m(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = tl.exp %x : tensor<4xf32>
   return %y : tensor<4xf32>

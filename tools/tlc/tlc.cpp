@@ -70,9 +70,22 @@ cl::list<std::string> constantInputs(
 cl::opt<std::string> report("report",
                             cl::desc("Also print a report: 'memory' (the workspace plan: each "
                                      "buffer's offset, size and live range; arena vs naive sum vs "
-                                     "lower bound), or 'fusion' (the fusion groups formed and "
-                                     "why, and the ops left on their own and why)"),
+                                     "lower bound), 'fusion' (the fusion groups formed and "
+                                     "why, and the ops left on their own and why), or 'einsum' "
+                                     "(each n-ary einsum's contraction path: FLOPs and largest "
+                                     "intermediate against one loop nest and the worst order)"),
                             cl::value_desc("kind"), cl::cat(category));
+cl::opt<tlc::EinsumPathMode> einsumPath(
+    "einsum-path", cl::desc("Contraction order of einsums with 3+ operands"),
+    cl::init(tlc::EinsumPathMode::Optimal),
+    cl::values(clEnumValN(tlc::EinsumPathMode::Optimal, "optimal",
+                          "fewest FLOPs, exhaustive search up to 10 operands, greedy beyond "
+                          "(default)"),
+               clEnumValN(tlc::EinsumPathMode::Greedy, "greedy",
+                          "pairwise contractions chosen greedily"),
+               clEnumValN(tlc::EinsumPathMode::None, "none",
+                          "one loop nest over all labels")),
+    cl::cat(category));
 cl::opt<tlc::ReportFormat> reportFormat(
     "report-format", cl::desc("Format of --report"), cl::init(tlc::ReportFormat::Text),
     cl::values(clEnumValN(tlc::ReportFormat::Text, "text", "a table (default)"),
@@ -193,14 +206,16 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (!report.empty()) {
-    if (report != "memory" && report != "fusion") {
+    if (report != "memory" && report != "fusion" && report != "einsum") {
       WithColor::error(errs(), "tlc") << "unknown report '" << report
-                                      << "' (available: memory, fusion)\n";
+                                      << "' (available: memory, fusion, einsum)\n";
       return 1;
     }
     options.reportMemory = report == "memory";
     options.reportFusion = report == "fusion";
+    options.reportEinsum = report == "einsum";
   }
+  options.einsumPath = einsumPath;
   options.reportFormat = reportFormat;
   options.reportPath = reportFile;
   options.timeReport = timeReport;
