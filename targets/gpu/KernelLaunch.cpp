@@ -1,4 +1,5 @@
-// What a GPU kernel may bind and the view chains cloned into a launch to reach it.
+// What a GPU kernel may bind, the view chains cloned into a launch to reach it, creating a
+// launch and the coordinates inside it.
 #include "targets/gpu/KernelLaunch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,4 +26,37 @@ Value tlc::cloneViewChain(OpBuilder &b, Value value, IRMapping &map) {
     cloneViewChain(b, operand, map);
   Operation *clone = b.clone(*def, map);
   return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+gpu::LaunchOp tlc::createKernelLaunch(OpBuilder &b, Location loc, std::array<int64_t, 3> grid,
+                                      int64_t threads, TypeRange workgroup,
+                                      FlatSymbolRefAttr module, FlatSymbolRefAttr kernel) {
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  Value one = index(1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, index(grid[0]), index(grid[1]), index(grid[2]), index(threads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
+      workgroup, /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
+      /*clusterSizeZ=*/nullptr, module, kernel);
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToStart(&body);
+  auto terminator = gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPoint(terminator);
+  return launch;
+}
+
+SmallVector<std::pair<unsigned, Value>> tlc::delinearize(OpBuilder &b, Location loc, Value linear,
+                                                          ArrayRef<unsigned> dims,
+                                                          ArrayRef<int64_t> ranges) {
+  SmallVector<std::pair<unsigned, Value>> coords;
+  for (auto [i, dim] : llvm::enumerate(llvm::reverse(dims))) {
+    if (i + 1 == dims.size()) {
+      coords.push_back({dim, linear});
+      break;
+    }
+    Value extent = arith::ConstantIndexOp::create(b, loc, ranges[dim]);
+    coords.push_back({dim, arith::RemUIOp::create(b, loc, linear, extent)});
+    linear = arith::DivUIOp::create(b, loc, linear, extent);
+  }
+  return coords;
 }

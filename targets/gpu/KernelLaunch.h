@@ -1,8 +1,9 @@
 // What a GPU kernel may bind, the view chains cloned into a launch to reach it, and the
-// launch limits every GPU API allows.
+// launch limits every GPU API allows; creating a launch and the coordinates inside it.
 #ifndef TLC_TARGETS_GPU_KERNELLAUNCH_H
 #define TLC_TARGETS_GPU_KERNELLAUNCH_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -19,6 +20,23 @@ bool isBindingRoot(mlir::Value value);
 /// (memoized in `map`) and returns the clone of `value`, so kernels receive whole bindings and
 /// index them themselves.
 mlir::Value cloneViewChain(mlir::OpBuilder &b, mlir::Value value, mlir::IRMapping &map);
+
+/// A gpu.launch of a grid of `grid` (x, y, z) workgroups of `threads` threads (1-D), with
+/// workgroup attributions of the `workgroup` types, as kernel `kernel` of gpu.module `module`
+/// (all of a model's kernels go into one module, named after the model), created at `b`'s
+/// insertion point. `b` is left before the body's terminator.
+mlir::gpu::LaunchOp createKernelLaunch(mlir::OpBuilder &b, mlir::Location loc,
+                                       std::array<int64_t, 3> grid, int64_t threads,
+                                       mlir::TypeRange workgroup,
+                                       mlir::FlatSymbolRefAttr module,
+                                       mlir::FlatSymbolRefAttr kernel);
+
+/// The coordinates of loop dimensions `dims` (outermost first, extents in `ranges` by
+/// dimension) from their linear index, the innermost fastest: (dimension, value) pairs,
+/// innermost first. The outermost takes what is left of the index unbounded.
+llvm::SmallVector<std::pair<unsigned, mlir::Value>>
+delinearize(mlir::OpBuilder &b, mlir::Location loc, mlir::Value linear,
+            llvm::ArrayRef<unsigned> dims, llvm::ArrayRef<int64_t> ranges);
 
 } // namespace tlc
 

@@ -62,17 +62,8 @@ LogicalResult mapOneThreadPerPoint(linalg::LinalgOp op, int64_t blockSize,
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
-  Value one = index(1);
-  // All kernels of the model go into one gpu.module (one SPIR-V module / PTX), named after
-  // the model, each kernel after the model and its position.
-  auto launch = gpu::LaunchOp::create(b, loc, index(gridX), index(gridY), one, index(block), one,
-                                      one, /*dynamicSharedMemorySize=*/nullptr,
-                                      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
-                                      /*workgroupAttributions=*/{}, /*privateAttributions=*/{},
-                                      /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
-                                      /*clusterSizeZ=*/nullptr, module, kernel);
-  Block &body = launch.getBody().front();
-  b.setInsertionPointToStart(&body);
+  auto launch = tlc::createKernelLaunch(b, loc, {gridX, gridY, 1}, block,
+                                        /*workgroup=*/{}, module, kernel);
   // linear = (block_y * grid_x + block_x) * block + thread_x
   Value group = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().y, index(gridX)),
@@ -82,22 +73,14 @@ LogicalResult mapOneThreadPerPoint(linalg::LinalgOp op, int64_t blockSize,
   Value inside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear, index(points));
   auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
-  gpu::TerminatorOp::create(b, loc);
 
   b.setInsertionPointToStart(&guard.getThenRegion().front());
   // The point's coordinates, innermost parallel dimension fastest (adjacent threads touch
-  // adjacent elements of a row-major output).
+  // adjacent elements of a row-major output); linear < points bounds the outermost already.
   SmallVector<OpFoldResult> offsets(ranges.size()), sizes(ranges.size());
-  Value rest = linear;
-  for (auto [i, dim] : llvm::enumerate(llvm::reverse(parallelDims))) {
+  for (auto [dim, value] : tlc::delinearize(b, loc, linear, parallelDims, ranges)) {
+    offsets[dim] = value;
     sizes[dim] = b.getIndexAttr(1);
-    if (i + 1 == parallelDims.size()) { // the outermost: linear < points bounds it already
-      offsets[dim] = rest;
-      break;
-    }
-    Value extent = index(ranges[dim]);
-    offsets[dim] = arith::RemUIOp::create(b, loc, rest, extent).getResult();
-    rest = arith::DivUIOp::create(b, loc, rest, extent);
   }
   for (auto [dim, range] : llvm::enumerate(ranges))
     if (iterators[dim] != utils::IteratorType::parallel) {

@@ -252,15 +252,8 @@ private:
   /// row and column within the tile.
   void emitCoordinates() {
     point.assign(op.getNumLoops(), Value());
-    Value rest = launch.getBlockIds().z;
-    for (auto [i, dim] : llvm::enumerate(llvm::reverse(plan.batch))) {
-      if (i + 1 == plan.batch.size()) {
-        point[dim] = rest;
-        break;
-      }
-      point[dim] = arith::RemUIOp::create(b, loc, rest, index(size(dim)));
-      rest = arith::DivUIOp::create(b, loc, rest, index(size(dim)));
-    }
+    for (auto [dim, value] : decompose(launch.getBlockIds().z, plan.batch))
+      point[dim] = value;
     rowStart = mul(launch.getBlockIds().y, tile.bm);
     colStart = mul(launch.getBlockIds().x, tile.bn);
     Value tid = launch.getThreadIds().x;
@@ -283,16 +276,7 @@ private:
   /// The coordinates of `dims` (outermost first) from their linear index (innermost fastest),
   /// as (dim, value) pairs.
   SmallVector<std::pair<unsigned, Value>> decompose(Value linear, ArrayRef<unsigned> dims) {
-    SmallVector<std::pair<unsigned, Value>> coords;
-    for (auto [i, dim] : llvm::enumerate(llvm::reverse(dims))) {
-      if (i + 1 == dims.size()) {
-        coords.push_back({dim, linear});
-        break;
-      }
-      coords.push_back({dim, arith::RemUIOp::create(b, loc, linear, index(size(dim)))});
-      linear = arith::DivUIOp::create(b, loc, linear, index(size(dim)));
-    }
-    return coords;
+    return tlc::delinearize(b, loc, linear, dims, plan.ranges);
   }
 
   Slices planSlices(unsigned operand, ArrayRef<unsigned> outerDims, int64_t outerSize,
@@ -556,7 +540,6 @@ bool tlc::mapTiledContraction(linalg::LinalgOp op, FlatSymbolRefAttr module,
   // operands are defined by then, and what lies between touches none of the contraction's.
   OpBuilder b(epilogue ? epilogue.getOperation() : op.getOperation());
   Location loc = op.getLoc();
-  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto sliceType = [&](unsigned operand, int64_t outerTile) {
     Type element = getElementTypeOrSelf(op.getDpsInputOperand(operand)->get().getType());
@@ -564,18 +547,11 @@ bool tlc::mapTiledContraction(linalg::LinalgOp op, FlatSymbolRefAttr module,
                            workgroup);
   };
   Type slices[] = {sliceType(plan->lhs, tile.bm), sliceType(plan->rhs, tile.bn)};
-  Value one = index(1);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, index(llvm::divideCeil(plan->sizeN, tile.bn)),
-      index(llvm::divideCeil(plan->sizeM, tile.bm)), index(plan->batchCount),
-      index(tile.threads()), one, one, /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, /*workgroupAttributions=*/slices,
-      /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr,
-      /*clusterSizeZ=*/nullptr, module, kernel);
-  Block &body = launch.getBody().front();
-  b.setInsertionPointToStart(&body);
-  auto terminator = gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPoint(terminator);
+  auto launch = createKernelLaunch(b, loc,
+                                   {llvm::divideCeilSigned(plan->sizeN, tile.bn),
+                                    llvm::divideCeilSigned(plan->sizeM, tile.bm),
+                                    plan->batchCount},
+                                   tile.threads(), slices, module, kernel);
   TiledContractionEmitter(b, op, *plan, launch, init, epilogue).emit();
   op->erase();
   if (fused)

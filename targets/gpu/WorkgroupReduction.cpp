@@ -138,14 +138,8 @@ private:
 
   /// Sets `coords` of `dims` from their linear index (the innermost fastest).
   void decompose(Value linear, ArrayRef<unsigned> dims) {
-    for (auto [i, dim] : llvm::enumerate(llvm::reverse(dims))) {
-      if (i + 1 == dims.size()) {
-        coords[dim] = linear;
-        break;
-      }
-      coords[dim] = arith::RemUIOp::create(b, loc, linear, index(plan.ranges[dim]));
-      linear = arith::DivUIOp::create(b, loc, linear, index(plan.ranges[dim]));
-    }
+    for (auto [dim, value] : tlc::delinearize(b, loc, linear, dims, plan.ranges))
+      coords[dim] = value;
   }
 
   SmallVector<Value> indicesOf(OpOperand *operand) {
@@ -182,24 +176,14 @@ bool tlc::mapWorkgroupReduction(linalg::LinalgOp op, FlatSymbolRefAttr module,
     return false;
   OpBuilder b(op);
   Location loc = op.getLoc();
-  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
   int64_t gridX = std::min(plan->points, kMaxGridDim);
   int64_t gridY = llvm::divideCeil(plan->points, gridX);
   Type accType = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
   Type partials = MemRefType::get(
       {plan->threads}, accType, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
-  Value one = index(1);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, index(gridX), index(gridY), one, index(plan->threads), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{},
-      /*workgroupAttributions=*/TypeRange{partials}, /*privateAttributions=*/{},
-      /*clusterSizeX=*/nullptr, /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr, module,
-      kernel);
-  Block &body = launch.getBody().front();
-  b.setInsertionPointToStart(&body);
-  auto terminator = gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPoint(terminator);
+  auto launch = createKernelLaunch(b, loc, {gridX, gridY, 1}, plan->threads, partials, module,
+                                   kernel);
   ReductionEmitter(b, op, *plan, launch, gridX, init).emit();
   op->erase();
   return true;
