@@ -31,6 +31,42 @@ for p in "${PYTHON:-}" /usr/bin/python3 python3; do
   if [ -n "$p" ] && "$p" -c 'import numpy' 2> /dev/null; then py=$p; break; fi
 done
 
+tlc=${TLC:-$root/build/bin/tlc}
+
+# Exports export_models.py's NAMEs (PyTorch models, random weights) into OUT and compiles each
+# to OUT/NAME.so; tlc-run travels with the two shared libraries it needs beyond libc/libstdc++
+# (the GPU machine has no Debian packages). TIMING_ONLY=1 leaves out the inputs and expected
+# outputs.
+prepare_models() {
+  local out=$1 m
+  shift
+  mkdir -p "$out"
+  "$py" "$root/test/onnx/models/export_models.py" --out "$out" --size 224 "$@" > /dev/null 2>&1
+  for m in "$@"; do
+    "$tlc" "$out/$m.onnx" --target "$target" --shared -o "$out/$m.so"
+    rm "$out/$m.onnx"
+    if [ "${TIMING_ONLY:-0}" = 1 ]; then rm -f "$out/$m.input.npy" "$out/$m.expected.npy"; fi
+  done
+  cp "${TLC_RUN:-$root/build/bin/tlc-run}" "$out/"
+  ldd "$out/tlc-run" | awk '/onnx_proto|protobuf/ {print $3}' | xargs -r cp -t "$out/"
+}
+
+# Runs each OUT/NAME.so with tlc-run, median of 20: against its expected output where there is
+# one (max error / max magnitude <= 1e-4), else on seeded random inputs, checking nothing.
+run_models() {
+  local out=$1 so m
+  for so in "$out"/*.so; do
+    m=$(basename "$so" .so)
+    if [ -f "$out/$m.expected.npy" ]; then
+      LD_LIBRARY_PATH="$out" "$out/tlc-run" "$so" --input "$out/$m.input.npy" \
+        --expect "$out/$m.expected.npy" --max-rel 1e-4 --warmup 3 --repeat 20 || echo "FAIL model $m"
+    else
+      echo "(timing only: seeded random inputs, nothing checked)"
+      LD_LIBRARY_PATH="$out" "$out/tlc-run" "$so" --seed 1 --warmup 3 --repeat 20 || echo "FAIL model $m"
+    fi
+  done
+}
+
 # mobilenet_v2 (14 MB of weights) fits the device tool's 64 MiB carry limit; resnet18 does not.
 models=(transformer transformer_b32 gpt2_block mobilenet_v2)
 # The matmul rows (BIG_SIZES="512" for a quick try on lavapipe). 1290 takes 128 x 128
@@ -42,7 +78,6 @@ read -r -a attention_seqs <<< "${ATTENTION_SEQS:-1024 4096}"
 
 case "$cmd" in
 prepare)
-  tlc=${TLC:-$root/build/bin/tlc}
   rm -rf "$dir" && mkdir -p "$dir/random"
   "$py" "$e2e/gen_random_graphs.py" --seed 1000 --count 40 --out "$dir/random" > /dev/null
   common=(--target "$target" --tlc "$tlc" --runtime-src "$root/runtime/src"
@@ -71,17 +106,7 @@ prepare)
       "$root/test/gpu/bench_attention.c" "$dir/big/attention$s.o" \
       "${TLC_RUNTIME_LIB:-$root/build/runtime/libtlcrt.a}" -o "$dir/big/bench_attention$s" -lm -lpthread -ldl
   done
-  # Real models (PyTorch exports, random weights): run by tlc-run, which travels with the two
-  # shared libraries it needs beyond libc/libstdc++ (the GPU machine has no Debian packages).
-  mkdir -p "$dir/models"
-  "$py" "$root/test/onnx/models/export_models.py" --out "$dir/models" --size 224 "${models[@]}" \
-    > /dev/null 2>&1
-  for m in "${models[@]}"; do
-    "$tlc" "$dir/models/$m.onnx" --target "$target" --shared -o "$dir/models/$m.so"
-    rm "$dir/models/$m.onnx"
-  done
-  cp "${TLC_RUN:-$root/build/bin/tlc-run}" "$dir/models/"
-  ldd "$dir/models/tlc-run" | awk '/onnx_proto|protobuf/ {print $3}' | xargs -r cp -t "$dir/models/"
+  prepare_models "$dir/models" "${models[@]}"
   echo "cuda-check: prepared $dir for --target=$target"
   ;;
 run)
@@ -102,11 +127,7 @@ run)
       "$dir/big/bench_attention$s" "attention$s" 4 8 "$s" 64 "$target" 20 || echo "FAIL attention$s"
     done
     echo "== ONNX models against PyTorch (max error / max magnitude <= 1e-4), median of 20"
-    for m in "${models[@]}"; do
-      LD_LIBRARY_PATH="$dir/models" "$dir/models/tlc-run" "$dir/models/$m.so" \
-        --input "$dir/models/$m.input.npy" --expect "$dir/models/$m.expected.npy" \
-        --max-rel 1e-4 --warmup 3 --repeat 20 || echo "FAIL model $m"
-    done
+    run_models "$dir/models"
     echo "== peers"
     if [ "$target" = cuda ]; then "$py" "$root/test/gpu/torch_peer.py" || true; fi
   } 2>&1 | tee "$log"
@@ -118,35 +139,18 @@ prepare-models)
   # `prepare-models DIR NAME...` (export_models.py names). TIMING_ONLY=1 leaves out the input
   # and expected output (resnet18 at batch 32: they would not fit either); the run then times
   # the model on seeded random inputs and checks nothing.
-  tlc=${TLC:-$root/build/bin/tlc}
   [ $# -gt 0 ] || { echo "usage: cuda-check.sh prepare-models DIR NAME..." >&2; exit 2; }
-  rm -rf "$dir" && mkdir -p "$dir"
-  "$py" "$root/test/onnx/models/export_models.py" --out "$dir" --size 224 "$@" > /dev/null 2>&1
-  for m in "$@"; do
-    "$tlc" "$dir/$m.onnx" --target "$target" --shared -o "$dir/$m.so"
-    rm "$dir/$m.onnx"
-    [ "${TIMING_ONLY:-0}" = 1 ] && rm -f "$dir/$m.input.npy" "$dir/$m.expected.npy"
-  done
-  cp "${TLC_RUN:-$root/build/bin/tlc-run}" "$dir/"
-  ldd "$dir/tlc-run" | awk '/onnx_proto|protobuf/ {print $3}' | xargs -r cp -t "$dir/"
+  rm -rf "$dir"
+  prepare_models "$dir" "$@"
   echo "cuda-check: prepared $* in $dir for --target=$target"
   ;;
 run-models)
   log="$dir/cuda-check-models.log"
   names=()
+  for so in "$dir"/*.so; do names+=("$(basename "$so" .so)"); done
   {
     echo "== cuda-check models $(date -u +%FT%TZ) target=$target"
-    for so in "$dir"/*.so; do
-      m=$(basename "$so" .so)
-      names+=("$m")
-      if [ -f "$dir/$m.expected.npy" ]; then
-        LD_LIBRARY_PATH="$dir" "$dir/tlc-run" "$so" --input "$dir/$m.input.npy" \
-          --expect "$dir/$m.expected.npy" --max-rel 1e-4 --warmup 3 --repeat 20 || echo "FAIL model $m"
-      else
-        echo "(timing only: seeded random inputs, nothing checked)"
-        LD_LIBRARY_PATH="$dir" "$dir/tlc-run" "$so" --seed 1 --warmup 3 --repeat 20 || echo "FAIL model $m"
-      fi
-    done
+    run_models "$dir"
     if [ "$target" = cuda ]; then "$py" "$root/test/gpu/torch_peer.py" "${names[@]}" || true; fi
   } 2>&1 | tee "$log"
   grep -q "^FAIL" "$log" && exit 1
