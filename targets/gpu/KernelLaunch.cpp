@@ -2,6 +2,7 @@
 // launch and the coordinates inside it.
 #include "targets/gpu/KernelLaunch.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -59,4 +60,18 @@ SmallVector<std::pair<unsigned, Value>> tlc::delinearize(OpBuilder &b, Location 
     linear = arith::DivUIOp::create(b, loc, linear, extent);
   }
   return coords;
+}
+
+SmallVector<Value> tlc::indicesAt(OpBuilder &b, Location loc, AffineMap map,
+                                  ArrayRef<Value> coords) {
+  SmallVector<Value> indices;
+  for (AffineExpr e : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      indices.push_back(coords[dim.getPosition()]);
+    else if (auto constant = dyn_cast<AffineConstantExpr>(e))
+      indices.push_back(arith::ConstantIndexOp::create(b, loc, constant.getValue()));
+    else
+      indices.push_back(affine::expandAffineExpr(b, loc, e, coords, /*symbolValues=*/{}));
+  }
+  return indices;
 }

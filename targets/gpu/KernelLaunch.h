@@ -38,6 +38,12 @@ llvm::SmallVector<std::pair<unsigned, mlir::Value>>
 delinearize(mlir::OpBuilder &b, mlir::Location loc, mlir::Value linear,
             llvm::ArrayRef<unsigned> dims, llvm::ArrayRef<int64_t> ranges);
 
+/// The indices `map` gives at the loop point `coords` (one value per loop dimension; only the
+/// ones `map` uses need be set): a dimension's value, a constant, or the expression expanded
+/// into arith ops (oh * stride + kh).
+llvm::SmallVector<mlir::Value> indicesAt(mlir::OpBuilder &b, mlir::Location loc,
+                                         mlir::AffineMap map, llvm::ArrayRef<mlir::Value> coords);
+
 } // namespace tlc
 
 #endif // TLC_TARGETS_GPU_KERNELLAUNCH_H

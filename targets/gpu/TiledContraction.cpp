@@ -9,7 +9,6 @@
 
 #include "targets/gpu/KernelLaunch.h"
 
-#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -309,13 +308,7 @@ private:
     SmallVector<Value> coords(point);
     for (auto [dim, value] : at)
       coords[dim] = value;
-    AffineMap map = op.getMatchingIndexingMap(operand);
-    SmallVector<Value> indices;
-    for (AffineExpr e : map.getResults())
-      indices.push_back(isa<AffineDimExpr>(e)
-                            ? coords[cast<AffineDimExpr>(e).getPosition()]
-                            : affine::expandAffineExpr(b, loc, e, coords, /*symbolValues=*/{}));
-    return indices;
+    return tlc::indicesAt(b, loc, op.getMatchingIndexingMap(operand), coords);
   }
 
   /// The slice elements this thread loads for the k step starting at `k0`; out of range: 0.
@@ -410,13 +403,10 @@ private:
         map.map(arg, value);
         continue;
       }
-      AffineMap m = epilogue.getMatchingIndexingMap(operand);
-      SmallVector<Value> at;
-      for (AffineExpr e : m.getResults())
-        at.push_back(isa<AffineConstantExpr>(e)
-                         ? index(cast<AffineConstantExpr>(e).getValue()) // a broadcast 0
-                         : indices[cast<AffineDimExpr>(e).getPosition()]);
-      map.map(arg, memref::LoadOp::create(b, loc, binding, at));
+      // A broadcast reads index 0 where its map has the constant.
+      map.map(arg, memref::LoadOp::create(
+                       b, loc, binding,
+                       tlc::indicesAt(b, loc, epilogue.getMatchingIndexingMap(operand), indices)));
     }
     // Its output's current value: the contraction's in place, else read (when the body does).
     BlockArgument outArg = body.getArgument(epilogue.getNumDpsInputs());

@@ -143,11 +143,7 @@ private:
   }
 
   SmallVector<Value> indicesOf(OpOperand *operand) {
-    AffineMap map = op.getMatchingIndexingMap(operand);
-    SmallVector<Value> indices;
-    for (unsigned r = 0; r < map.getNumResults(); ++r)
-      indices.push_back(coords[map.getDimPosition(r)]);
-    return indices;
+    return tlc::indicesAt(b, loc, op.getMatchingIndexingMap(operand), coords);
   }
 
   /// The body's combiner applied to two partial results.
