@@ -66,6 +66,19 @@ def _mm(n, quick):
             "dnnl": ["matmul", n, n, n], "py": ("matmul", [n, n, n])}
 
 
+def _mm_bf16(n, quick):
+    """matmul at --precision=bf16 (operands rounded to bf16, f32 accumulation and result);
+    peers: oneDNN's bf16 matmul, PyTorch's CPU bf16 autocast."""
+    case = _mm(n, quick)
+    case.update({"name": case["name"] + "_bf16", "label": case["label"] + " bf16",
+                 "tlc_flags": ["--precision=bf16"], "dnnl": ["matmul_bf16", n, n, n],
+                 "py": ("matmul_bf16", [n, n, n])})
+    if quick:
+        case["dnnl"] = ["matmul_bf16", 64, 64, 64]
+        case["py"] = ("matmul_bf16", [64, 64, 64])
+    return case
+
+
 def cases(quick):
     q = quick
     m = 4096 if q else 1 << 20
@@ -73,7 +86,8 @@ def cases(quick):
     gr, gc = (64, 128) if q else (4096, 1024)
     lm, lk, ln = (32, 64, 128) if q else (2048, 768, 3072)
     nr, nc = (64, 96) if q else (2048, 768)
-    out = [_mm(1000, q), _mm(1024, q), _mm(2048, q)] if not q else [_mm(64, q)]
+    out = ([_mm(1000, q), _mm(1024, q), _mm(2048, q), _mm_bf16(1024, q), _mm_bf16(2048, q)]
+           if not q else [_mm(64, q), _mm_bf16(64, q)])
     out += [
         {"name": "add_1M", "label": "add %d" % m, "kind": "bytes", "work": 12.0 * m,
          "tl": "input a : f32[%d]\ninput b : f32[%d]\noutput c = a + b\n" % (m, m),
@@ -278,6 +292,13 @@ def py_worker(framework, op, dims, threads, repeats):
             n = dims[0]
             a, b, c = t(n, n), t(n, n), torch.empty(n, n)
             fn = lambda: torch.matmul(a, b, out=c)  # noqa: E731
+        elif op == "matmul_bf16":
+            n = dims[0]
+            a, b = t(n, n), t(n, n)
+
+            def fn():
+                with torch.autocast("cpu", dtype=torch.bfloat16):
+                    return torch.matmul(a, b)
         elif op == "add":
             a, b, c = t(dims[0]), t(dims[0]), torch.empty(dims[0])
             fn = lambda: torch.add(a, b, out=c)  # noqa: E731
@@ -531,7 +552,7 @@ def build_tlc(case, args, work):
             f.write(case["tl"])
     obj, hdr = os.path.join(work, name + ".o"), os.path.join(work, name + ".h")
     cmd = [args.tlc, tl, "-o", obj, "--header", hdr, "--name", name] + (
-        ["--cpu", args.cpu] if args.cpu else [])
+        ["--cpu", args.cpu] if args.cpu else []) + case.get("tlc_flags", [])
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True)
     compile_s = time.perf_counter() - t0

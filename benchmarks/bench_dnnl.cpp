@@ -7,6 +7,7 @@
 //
 // Cases (f32, plain row-major layouts; the thread count is OMP_NUM_THREADS):
 //   matmul M K N            C = A·B
+//   matmul_bf16 M K N       C = A·B with A, B bf16 (converted from f32 before timing), C f32
 //   linear_gelu M K N ALG   C = gelu(A·B + bias), bias and GELU as matmul post-ops
 //   add N                   c = a + b (binary primitive)
 //   sum N                   s = sum(x) (reduction primitive)
@@ -93,6 +94,21 @@ int main(int argc, char **argv) {
             {DNNL_ARG_DST, memory(c, eng)}};
     if (name == "linear_gelu")
       args.insert({DNNL_ARG_BIAS, makeMemory(bias, eng, 1)});
+  } else if (name == "matmul_bf16") {
+    memory::dim m = arg(0), k = arg(1), n = arg(2);
+    memory::desc a({m, k}, dt::bf16, tag::ab), b({k, n}, dt::bf16, tag::ab),
+        c({m, n}, dt::f32, tag::ab);
+    matmul::primitive_desc pd(matmul::desc(a, b, c), eng);
+    prim = matmul(pd);
+    auto bf16From = [&](const memory::desc &md) {
+      memory f32 = makeMemory(memory::desc(md.dims(), dt::f32, tag::ab), eng, 1);
+      memory low(md, eng);
+      reorder(f32, low).execute(s, f32, low);
+      s.wait();
+      return low;
+    };
+    args = {{DNNL_ARG_SRC, bf16From(a)}, {DNNL_ARG_WEIGHTS, bf16From(b)},
+            {DNNL_ARG_DST, memory(c, eng)}};
   } else if (name == "add") {
     memory::desc d({arg(0)}, dt::f32, tag::a);
     binary::primitive_desc pd(binary::desc(algorithm::binary_add, d, d, d), eng);

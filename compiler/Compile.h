@@ -6,11 +6,13 @@
 #include "compiler/EinsumReport.h"
 #include "compiler/FusionReport.h"
 #include "compiler/MemoryReport.h"
+#include "passes/Precision.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <string>
+#include <vector>
 
 namespace tlc {
 
@@ -32,6 +34,8 @@ struct CompileOptions {
   bool reportFusion = false; // print the fusion groups (--report=fusion)
   bool reportEinsum = false; // print the n-ary einsums' contraction paths (--report=einsum)
   EinsumPathMode einsumPath = EinsumPathMode::Optimal; // --einsum-path
+  Precision precision = Precision::F32;                 // --precision
+  std::vector<std::string> keepFP32;                    // --keep-fp32
   ReportFormat reportFormat = ReportFormat::Text;
   std::string reportPath;    // empty: stdout, or stderr when the output goes to stdout
   bool timeReport = false;   // print the time of each stage and pass to stderr (--time-report)

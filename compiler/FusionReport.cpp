@@ -35,8 +35,13 @@ std::string tlc::describeLocation(Location loc) {
     return llvm::formatv("{0}:{1}:{2}", llvm::sys::path::filename(file.getFilename().getValue()),
                          file.getLine(), file.getColumn())
         .str();
-  if (auto name = dyn_cast<NameLoc>(loc))
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    // A .tl binding's name wraps its source position, which says more; an ONNX node's wraps
+    // the model file (line 0), so its name is the location.
+    if (auto file = dyn_cast<FileLineColLoc>(name.getChildLoc()); file && file.getLine() > 0)
+      return describeLocation(file);
     return name.getName().str();
+  }
   if (auto fused = dyn_cast<FusedLoc>(loc)) {
     std::string text;
     for (Location inner : fused.getLocations())

@@ -25,8 +25,13 @@ std::string describeLocation(Location loc) {
     for (Location inner : fused.getLocations())
       if (std::string s = describeLocation(inner); !s.empty())
         return s;
-  if (auto name = dyn_cast<NameLoc>(loc))
+  if (auto name = dyn_cast<NameLoc>(loc)) {
+    // A .tl binding's name wraps its source position, which says more; an ONNX node's wraps
+    // the model file (line 0), so its name is the location.
+    if (auto file = dyn_cast<FileLineColLoc>(name.getChildLoc()); file && file.getLine() > 0)
+      return describeLocation(file);
     return name.getName().str();
+  }
   return "";
 }
 

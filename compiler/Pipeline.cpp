@@ -10,19 +10,30 @@
 
 using namespace mlir;
 
-void tlc::buildGraphPipeline(OpPassManager &pm, EinsumPathMode einsumPath) {
+void tlc::buildGraphPipeline(OpPassManager &pm, const GraphOptions &options) {
   pm.addPass(createCanonicalizerPass());
   // n-ary einsums as pairwise contractions (GEMMs), before CSE: the same pairwise contraction
   // needed by several einsums is then computed once.
   TLPlanEinsumPathsOptions paths;
-  paths.path = einsumPath;
+  paths.path = options.einsumPath;
   pm.addNestedPass<func::FuncOp>(createTLPlanEinsumPaths(paths));
   pm.addPass(createCSEPass());
   // After CSE, so repeated subexpressions (x - mean) are one value the patterns can match.
   pm.addNestedPass<func::FuncOp>(createTLLiftPatterns());
   // Constant weights in the layout the contraction reads fastest (transposed at compile time).
   pm.addNestedPass<func::FuncOp>(createTLLayoutConstantOperands());
+  // Mixed precision after the layouts, so the canonicalization below converts each weight
+  // once, already transposed; CSE then shares one cast of an activation read by several
+  // contractions (attention's Q, K and V projections).
+  if (options.precision != Precision::F32) {
+    TLSetPrecisionOptions precision;
+    precision.precision = options.precision;
+    precision.keepF32.assign(options.keepFP32.begin(), options.keepFP32.end());
+    pm.addPass(createTLSetPrecision(precision));
+  }
   pm.addPass(createCanonicalizerPass());
+  if (options.precision != Precision::F32)
+    pm.addPass(createCSEPass());
 }
 
 void tlc::buildLowerToLinalgPipeline(OpPassManager &pm, const LoweringStrategy &strategy) {

@@ -3,16 +3,26 @@
 #define TLC_COMPILER_PIPELINE_H
 
 #include "passes/EinsumPath.h"
+#include "passes/Precision.h"
 #include "targets/Target.h"
 
 #include "mlir/Pass/PassManager.h"
 
+#include <string>
+#include <vector>
+
 namespace tlc {
 
-/// Graph level, on tl: canonicalization, contraction paths of n-ary einsums (`einsumPath`),
-/// CSE, pattern lifting, constant layouts.
-void buildGraphPipeline(mlir::OpPassManager &pm,
-                        EinsumPathMode einsumPath = EinsumPathMode::Optimal);
+/// The graph-level choices a user makes (tlc flags).
+struct GraphOptions {
+  EinsumPathMode einsumPath = EinsumPathMode::Optimal; // --einsum-path
+  Precision precision = Precision::F32;                 // --precision, resolved (not Auto)
+  std::vector<std::string> keepFP32;                    // --keep-fp32
+};
+
+/// Graph level, on tl: canonicalization, contraction paths of n-ary einsums, CSE, pattern
+/// lifting, constant layouts, the precision policy.
+void buildGraphPipeline(mlir::OpPassManager &pm, const GraphOptions &options = {});
 /// tl to linalg on tensors, fusion of elementwise producers, loop order, fast-math flags.
 void buildLowerToLinalgPipeline(mlir::OpPassManager &pm, const LoweringStrategy &strategy);
 /// Tensors to buffers: outputs become caller buffers, intermediates live in one workspace,

@@ -62,9 +62,12 @@ struct LowerConv2D : OpRewritePattern<tl::Conv2DOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     Type et = type.getElementType();
+    // The input and filter's type: bf16/f16 under mixed precision (the named convolutions
+    // extend them to the f32 accumulator), else the result's.
+    Type inEt = op.getInput().getType().getElementType();
     ArrayRef<int64_t> pads = op.getPads();
     Value input = padConstant(rewriter, loc, op.getInput(), {0, 0, pads[0], pads[1]},
-                              {0, 0, pads[2], pads[3]}, zeroOf(et));
+                              {0, 0, pads[2], pads[3]}, zeroOf(inEt));
     Value filter = op.getFilter();
     RankedTensorType filterType = op.getFilter().getType();
     auto inType = cast<RankedTensorType>(input.getType());
@@ -86,7 +89,7 @@ struct LowerConv2D : OpRewritePattern<tl::Conv2DOp> {
                    .getResult(0);
     } else if (g == c && g == f) {
       Value dwFilter = reshapeTensor(rewriter, loc, filter,
-                                     RankedTensorType::get({c, kh, kw}, et));
+                                     RankedTensorType::get({c, kh, kw}, inEt));
       result = linalg::DepthwiseConv2DNchwChwOp::create(rewriter, loc, TypeRange{type},
                                                         ValueRange{input, dwFilter},
                                                         ValueRange{zeros(type)}, strides,
@@ -94,8 +97,8 @@ struct LowerConv2D : OpRewritePattern<tl::Conv2DOp> {
                    .getResult(0);
     } else {
       auto groupedIn = RankedTensorType::get(
-          {n, g, c / g, inType.getDimSize(2), inType.getDimSize(3)}, et);
-      auto groupedFilter = RankedTensorType::get({g, f / g, c / g, kh, kw}, et);
+          {n, g, c / g, inType.getDimSize(2), inType.getDimSize(3)}, inEt);
+      auto groupedFilter = RankedTensorType::get({g, f / g, c / g, kh, kw}, inEt);
       auto groupedOut = RankedTensorType::get({n, g, f / g, oh, ow}, et);
       Value conv = linalg::Conv2DNgchwGfchwOp::create(
                        rewriter, loc, TypeRange{groupedOut},

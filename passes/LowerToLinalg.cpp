@@ -115,9 +115,14 @@ struct LowerEinsum : OpRewritePattern<tl::EinsumOp> {
         rewriter, loc, type, op.getInputs(), ValueRange{init},
         spec->indexingMaps(rewriter.getContext()), iterators,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value product = args[0];
+          // Mixed precision: bf16/f16 operands extend to the f32 accumulator (exactly), so
+          // the products and the sum are f32.
+          auto operand = [&](Value v) {
+            return v.getType() == elementType ? v : arith::ExtFOp::create(b, l, elementType, v);
+          };
+          Value product = operand(args[0]);
           for (Value v : args.drop_front().drop_back())
-            product = s::mul(b, l, product, v);
+            product = s::mul(b, l, product, operand(v));
           linalg::YieldOp::create(b, l, reduces ? s::add(b, l, args.back(), product) : product);
         });
     rewriter.replaceOp(op, generic.getResult(0));

@@ -59,6 +59,31 @@ static MemRefType unitStrideRowsType(Value block) {
   return type;
 }
 
+/// The type the register tile `tile` extends its operand `operand` to before any use (the f32
+/// of a bf16/f16 operand under mixed precision: every use of its payload argument is an
+/// arith.extf to that type); null when it uses the operand as it is.
+static Type extendedType(linalg::LinalgOp tile, unsigned operand) {
+  BlockArgument arg = tile->getRegion(0).front().getArgument(operand);
+  Type extended;
+  for (Operation *user : arg.getUsers()) {
+    auto ext = dyn_cast<arith::ExtFOp>(user);
+    if (!ext || (extended && ext.getType() != extended))
+      return nullptr;
+    extended = ext.getType();
+  }
+  return extended;
+}
+
+/// Mechanism: `tile`'s operand `operand`, now read from a buffer already of `type`, is used as
+/// it is: its payload argument takes that type and the extensions go.
+static void dropExtension(RewriterBase &rewriter, linalg::LinalgOp tile, unsigned operand,
+                          Type type) {
+  BlockArgument arg = tile->getRegion(0).front().getArgument(operand);
+  rewriter.modifyOpInPlace(tile, [&] { arg.setType(type); });
+  for (Operation *user : llvm::make_early_inc_range(arg.getUsers()))
+    rewriter.replaceOp(user, arg);
+}
+
 /// Mechanism: at the rewriter's insertion point, `for r < rows: for c < cols step width:
 /// dst[dstIndices(r, c)] = src[.., r, .., c]` (`rows` and `cols` the extents of `src`'s
 /// dimensions `rowDim` and `colDim`, the latter contiguous; every other index 0), one vector
@@ -100,6 +125,11 @@ copyRowsInVectors(RewriterBase &rewriter, Location loc, Value src, unsigned rowD
   Value v = vector::TransferReadOp::create(
       rewriter, loc, VectorType::get({width}, elementType), src, srcIndices,
       AffineMap::getMinorIdentityMap(rank, 1, ctx), padding, mask, inBounds);
+  // A wider destination (bf16/f16 packed as f32): converted once here, not in every register
+  // tile that reads it.
+  Type dstElement = cast<MemRefType>(dst.getType()).getElementType();
+  if (dstElement != elementType)
+    v = arith::ExtFOp::create(rewriter, loc, VectorType::get({width}, dstElement), v);
   vector::TransferWriteOp::create(
       rewriter, loc, Type(), v, dst, dstIdx,
       AffineMap::getMinorIdentityMap(cast<MemRefType>(dst.getType()).getRank(), 1, ctx), mask,
@@ -203,7 +233,9 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
 
   MLIRContext *ctx = rewriter.getContext();
   Location loc = tile.getLoc();
-  Type elementType = blockType.getElementType();
+  // A bf16/f16 operand the tile extends is packed already extended.
+  Type extended = extendedType(tile, panel.operand);
+  Type elementType = extended ? extended : blockType.getElementType();
   // packed[strip][unit dims..., k, lane]: strip s holds columns [s * stripN, (s + 1) * stripN).
   int64_t numStrips = llvm::divideCeil(panelN, panel.stripN);
   SmallVector<int64_t> packedShape{numStrips};
@@ -250,6 +282,8 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
   SmallVector<OpFoldResult> unitStrides(rank + 1, rewriter.getIndexAttr(1));
   readFromPacked(rewriter, loc, tile, panel.operand, tileSlice, packed, offsets, sizes,
                  unitStrides);
+  if (extended)
+    dropExtension(rewriter, tile, panel.operand, extended);
   return success();
 }
 
@@ -301,7 +335,8 @@ LogicalResult tlc::packLhsBlock(RewriterBase &rewriter, const LhsBlock &lhs) {
     return failure();
 
   Location loc = tile.getLoc();
-  Type elementType = blockType.getElementType();
+  Type extended = extendedType(tile, lhs.operand);
+  Type elementType = extended ? extended : blockType.getElementType();
   auto packedType = MemRefType::get(packedShape, elementType);
   rewriter.setInsertionPointToStart(&home->getRegion(0).front());
   Value packed =
@@ -322,5 +357,7 @@ LogicalResult tlc::packLhsBlock(RewriterBase &rewriter, const LhsBlock &lhs) {
   rewriter.setInsertionPoint(tile);
   readFromPacked(rewriter, loc, tile, lhs.operand, tileSlice, packed, tileSlice.getMixedOffsets(),
                  tileSlice.getMixedSizes(), tileSlice.getMixedStrides());
+  if (extended)
+    dropExtension(rewriter, tile, lhs.operand, extended);
   return success();
 }

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Pass/Pass.h"
 #include "passes/EinsumPath.h"
+#include "passes/Precision.h"
 
 namespace mlir {
 class RewritePatternSet;

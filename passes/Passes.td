@@ -86,6 +86,41 @@ def TLPlanEinsumPaths : Pass<"tl-plan-einsum-paths", "mlir::func::FuncOp"> {
   ];
 }
 
+def TLSetPrecision : Pass<"tl-set-precision", "mlir::ModuleOp"> {
+  let summary = "Mixed precision: contraction and convolution operands in bf16 or f16";
+  let description = [{
+    The precision policy. Every op implementing `PrecisionOpInterface` (two-or-more-operand
+    einsums, conv2d) whose low-precision operands are f32 gets them through a `tl.cast` to
+    `precision`'s type and keeps its f32 result: it multiplies low-precision values and
+    accumulates in f32. Every other op (softmax, normalizations, reductions, exp/log/erf,
+    elementwise math, the model's inputs and outputs) keeps its type. Each decision is
+    recorded on the op as `tl.precision` ("bf16", "f16", or "f32" where the op was kept).
+    Ops whose location names one of `keep-f32` (an ONNX node name, a `.tl` binding) stay f32;
+    a name that matches no such op is an error. Casts of constants fold (weights are stored
+    in the low type); a cast back to the type a value came from folds (bf16 -> f32 -> bf16),
+    the other order (f32 -> bf16 -> f32 rounds) never does.
+
+    ```mlir
+    %y = tl.einsum "ij,jk->ik" %x, %w : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+    // becomes
+    %xb = tl.cast %x : tensor<8x16xf32> to tensor<8x16xbf16>
+    %wb = tl.cast %w : tensor<16x4xf32> to tensor<16x4xbf16>
+    %y = tl.einsum "ij,jk->ik" %xb, %wb {tl.precision = "bf16"}
+        : (tensor<8x16xbf16>, tensor<16x4xbf16>) -> tensor<8x4xf32>
+    ```
+  }];
+  let options = [
+    Option<"precision", "precision", "tlc::Precision", /*default=*/"tlc::Precision::BF16",
+           "the type of contraction operands",
+           [{::llvm::cl::values(
+             clEnumValN(tlc::Precision::F32, "f32", "leave every op in f32"),
+             clEnumValN(tlc::Precision::BF16, "bf16", "bfloat16 operands"),
+             clEnumValN(tlc::Precision::F16, "f16", "IEEE half operands"))}]>,
+    ListOption<"keepF32", "keep-f32", "std::string",
+               "names (ONNX nodes, .tl bindings) of ops that stay f32">,
+  ];
+}
+
 def TLLayoutConstantOperands : Pass<"tl-layout-constant-operands", "mlir::func::FuncOp"> {
   let summary = "Store constant contraction operands with the output's contiguous axis innermost";
   let description = [{

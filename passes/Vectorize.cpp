@@ -199,6 +199,12 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
       RewritePatternSet patterns(ctx);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorReductionToContractPatterns(patterns);
+      // Mixed precision (bf16/f16 operands, f32 accumulators): the operands' extensions move
+      // before the broadcasts, so the multiply-reduce still becomes a contraction (of the
+      // extended operands: each row is extended once, not every broadcast element). Upstream
+      // lowers a contraction to outer products only when its operands have the accumulator's
+      // type, so the extensions are not folded into it.
+      vector::populateSinkVectorOpsPatterns(patterns);
       // Masked edge tiles: vector.mask regions around transfers become masked transfers.
       vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
       vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);

@@ -86,6 +86,9 @@ public:
   virtual mlir::LogicalResult serialize(mlir::ModuleOp module, const TargetOptions &options,
                                         OutputKind kind, llvm::raw_pwrite_stream &os,
                                         mlir::TimingScope &timing) const = 0;
+  /// Whether code for `options` multiplies bf16 pairs into f32 in one instruction (AVX-512
+  /// BF16's vdpbf16ps, AArch64's BFDOT): what --precision=auto picks bf16 for.
+  virtual bool hasNativeBF16Dot(const TargetOptions &) const { return false; }
   /// The shared lowering's strategy for this target.
   virtual LoweringStrategy getLoweringStrategy() const { return {}; }
   /// For GPU targets the runtime backend (tlc_gpu_backend in tlc/gpu.h), else 0: the object

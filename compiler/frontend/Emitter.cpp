@@ -191,6 +191,20 @@ LogicalResult Emitter::define(StringRef name, SMLoc loc, Value value) {
   return success();
 }
 
+FailureOr<Value> Emitter::emitNamed(StringRef name, const Expr &expr) {
+  Block &body = func.getBody().front();
+  Operation *before = body.empty() ? nullptr : &body.back();
+  FailureOr<Value> value = emitExpr(expr);
+  if (failed(value))
+    return failure();
+  // The binding's name on each op it made, so options can name them (--keep-fp32=h1).
+  StringAttr nameAttr = builder.getStringAttr(name);
+  for (Operation &op : llvm::make_range(before ? std::next(before->getIterator()) : body.begin(),
+                                        body.end()))
+    op.setLoc(NameLoc::get(nameAttr, op.getLoc()));
+  return value;
+}
+
 LogicalResult Emitter::emit(const Statement &stmt) {
   // Redefinitions are reported at the name, before anything to its right.
   if (stmt.kind != Statement::Output || stmt.expr) {
@@ -231,7 +245,7 @@ LogicalResult Emitter::emit(const Statement &stmt) {
     return define(stmt.name, stmt.nameLoc, constant);
   }
   case Statement::Binding: {
-    FailureOr<Value> value = emitExpr(*stmt.expr);
+    FailureOr<Value> value = emitNamed(stmt.name, *stmt.expr);
     if (failed(value))
       return failure();
     return define(stmt.name, stmt.nameLoc, *value);
@@ -239,7 +253,7 @@ LogicalResult Emitter::emit(const Statement &stmt) {
   case Statement::Output: {
     Value value;
     if (stmt.expr) {
-      FailureOr<Value> emitted = emitExpr(*stmt.expr);
+      FailureOr<Value> emitted = emitNamed(stmt.name, *stmt.expr);
       if (failed(emitted) || failed(define(stmt.name, stmt.nameLoc, *emitted)))
         return failure();
       value = *emitted;

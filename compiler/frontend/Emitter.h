@@ -28,6 +28,8 @@ public:
   mlir::RankedTensorType tensorType(const TypeSpec &spec);
   /// Emits `expr`; a number literal in it becomes a scalar of `hint` (f32 when null).
   llvm::FailureOr<mlir::Value> emitExpr(const Expr &expr, mlir::Type hint = {});
+  /// emitExpr for the right side of binding `name`, whose ops then carry the name (NameLoc).
+  llvm::FailureOr<mlir::Value> emitNamed(llvm::StringRef name, const Expr &expr);
   /// Emits a group of operands that must share a dtype: non-literals first, then literals take
   /// the dtype of the first non-literal (or `hint`).
   llvm::LogicalResult emitGroup(llvm::ArrayRef<const Expr *> exprs,

@@ -80,8 +80,13 @@ LogicalResult Conv2DOp::verify() {
   FailureOr<RankedTensorType> expected =
       conv2dType(getInput().getType(), getFilter().getType(), getStrides(), getPads(),
                  getDilations(), static_cast<int64_t>(getGroups()), emit);
-  if (failed(checkResultType(*this, expected, getType())))
+  if (failed(expected))
     return failure();
+  // bf16/f16 input and filter may accumulate into an f32 result.
+  if (!isAccumulatorType(expected->getElementType(), getType().getElementType()) ||
+      expected->getShape() != getType().getShape())
+    return emitOpError() << "result type " << getType() << " differs from the expected "
+                         << *expected;
   if (Value bias = getBias()) {
     auto biasType = cast<RankedTensorType>(bias.getType());
     int64_t f = getFilter().getType().getDimSize(0);
@@ -91,6 +96,10 @@ LogicalResult Conv2DOp::verify() {
                            << ", got " << biasType;
   }
   return success();
+}
+
+SmallVector<unsigned> Conv2DOp::getLowPrecisionOperands() {
+  return {getInputMutable().getOperandNumber(), getFilterMutable().getOperandNumber()};
 }
 
 int64_t Conv2DOp::getFlopCount() {

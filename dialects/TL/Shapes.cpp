@@ -16,6 +16,10 @@ std::string tlc::tl::formatShape(ArrayRef<int64_t> shape) {
   return s;
 }
 
+bool tlc::tl::isAccumulatorType(Type operand, Type result) {
+  return operand == result || ((operand.isBF16() || operand.isF16()) && result.isF32());
+}
+
 FailureOr<SmallVector<int64_t>> tlc::tl::broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes,
                                                          EmitErrorFn emitError) {
   size_t rank = 0;

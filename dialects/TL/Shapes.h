@@ -43,6 +43,10 @@ llvm::LogicalResult checkBroadcastTo(llvm::ArrayRef<int64_t> input, llvm::ArrayR
 /// Formats a shape as `4x8` (or `scalar` for rank 0) for diagnostics.
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
+/// Whether an op whose operands have element type `operand` may produce `result`: the same
+/// type, or f32 from bf16/f16 operands (mixed precision: the products accumulate in f32).
+bool isAccumulatorType(mlir::Type operand, mlir::Type result);
+
 } // namespace tlc::tl
 
 #endif // TLC_DIALECTS_TL_SHAPES_H

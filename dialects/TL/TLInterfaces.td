@@ -58,4 +58,21 @@ def TL_CostOpInterface : OpInterface<"CostOpInterface"> {
   ];
 }
 
+def TL_PrecisionOpInterface : OpInterface<"PrecisionOpInterface"> {
+  let cppNamespace = "::tlc::tl";
+  let description = [{
+    An op that may take some float operands in a low-precision type (bf16, f16) while it
+    accumulates, and produces its result, in f32: the products of a contraction or a
+    convolution. tl-set-precision demotes exactly these operands; every op without this
+    interface (softmax, normalizations, reductions, exp/log/erf, elementwise math) keeps the
+    precision of its inputs.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        The indices of the operands that may be low precision (empty: this instance gains
+        nothing from it, e.g. a one-operand einsum that only permutes or sums).
+      }], "::llvm::SmallVector<unsigned>", "getLowPrecisionOperands", (ins)>,
+  ];
+}
+
 #endif // TL_INTERFACES_TD

@@ -15,7 +15,8 @@ def TL_ReduceProdOp : TL_ReduceOp<"reduce_prod", "the product">;
 // Convolution and pooling (NCHW)
 //===----------------------------------------------------------------------===//
 
-def TL_Conv2DOp : TL_Op<"conv2d", [DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+def TL_Conv2DOp : TL_Op<"conv2d", [DeclareOpInterfaceMethods<TL_CostOpInterface>,
+    DeclareOpInterfaceMethods<TL_PrecisionOpInterface>]> {
   let summary = "2-D convolution over NCHW input with FCHW filters, groups and an optional bias";
   let description = [{
     Cross-correlates `input` (`N x C x H x W`) with `filter` (`F x C/groups x KH x KW`) and
@@ -23,6 +24,8 @@ def TL_Conv2DOp : TL_Op<"conv2d", [DeclareOpInterfaceMethods<TL_CostOpInterface>
     `strides` and `dilations` are `[h, w]`; `groups` splits channels (`groups = C = F` is a
     depthwise convolution). The output is `N x F x OH x OW` with
     `OH = (H + top + bottom - ((KH - 1) * dh + 1)) / sh + 1` (floor), likewise `OW`.
+    `input` and `filter` share one element type; bf16 or f16 ones may produce an f32 result
+    (accumulated in f32), whose type the bias then has.
 
     ```mlir
     %y = tl.conv2d %x, %w, %b strides = [2, 2] pads = [1, 1, 1, 1] dilations = [1, 1] groups = 1

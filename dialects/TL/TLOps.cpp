@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace tlc::tl;
@@ -94,6 +95,22 @@ LogicalResult EinsumOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
   return success();
 }
 
+bool EinsumOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != 1 || actual.size() != 1)
+    return false;
+  auto want = dyn_cast<RankedTensorType>(inferred[0]);
+  auto got = dyn_cast<RankedTensorType>(actual[0]);
+  return want && got && want.getShape() == got.getShape() &&
+         isAccumulatorType(want.getElementType(), got.getElementType());
+}
+
+SmallVector<unsigned> EinsumOp::getLowPrecisionOperands() {
+  // A one-operand einsum only permutes, takes diagonals or sums: nothing to gain.
+  if (getInputs().size() < 2 || !isa<FloatType>(getType().getElementType()))
+    return {};
+  return llvm::to_vector(llvm::seq<unsigned>(0, getInputs().size()));
+}
+
 int64_t EinsumOp::getFlopCount() {
   SmallVector<ArrayRef<int64_t>> shapes;
   for (Value v : getInputs())
@@ -161,6 +178,36 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
   return inferBroadcast(ctx, loc,
                         {adaptor.getCond(), adaptor.getOnTrue(), adaptor.getOnFalse()},
                         tensorOf(adaptor.getOnTrue()).getElementType(), results);
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  Type from = getInput().getType().getElementType(), to = getType().getElementType();
+  if (from == to)
+    return getInput();
+  auto fromFloat = dyn_cast<FloatType>(from);
+  auto toFloat = dyn_cast<FloatType>(to);
+  if (!fromFloat || !toFloat)
+    return {};
+  // A round trip through a wider float is exact (bf16 -> f32 -> bf16); the other order,
+  // f32 -> bf16 -> f32, rounds and must stay.
+  if (auto inner = getInput().getDefiningOp<CastOp>()) {
+    Value x = inner.getInput();
+    auto xFloat = dyn_cast<FloatType>(getElementTypeOrSelf(x.getType()));
+    if (x.getType() == getType() && xFloat &&
+        APFloat::isRepresentableBy(xFloat.getFloatSemantics(), fromFloat.getFloatSemantics()))
+      return x;
+  }
+  // Constants (weights cast to bf16/f16) convert at compile time, rounding to nearest even.
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput());
+  if (!dense)
+    return {};
+  const llvm::fltSemantics &semantics = toFloat.getFloatSemantics();
+  return dense.mapValues(to, [&](const APFloat &value) {
+    APFloat converted = value;
+    bool lost;
+    converted.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+    return converted.bitcastToAPInt();
+  });
 }
 
 LogicalResult CastOp::verify() {

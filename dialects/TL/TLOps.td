@@ -33,18 +33,22 @@ def TL_ConstantOp : TL_Op<"constant", [ConstantLike, InferTypeOpAdaptor,
   let hasFolder = 1;
 }
 
-def TL_EinsumOp : TL_Op<"einsum", [InferTypeOpAdaptor,
-    DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+def TL_EinsumOp : TL_Op<"einsum", [InferTypeOpAdaptorWithIsCompatible,
+    DeclareOpInterfaceMethods<TL_CostOpInterface>,
+    DeclareOpInterfaceMethods<TL_PrecisionOpInterface>]> {
   let summary = "einsum contraction with numpy semantics";
   let description = [{
     Contracts its operands as `numpy.einsum` does: explicit (`ij,jk->ik`) or implicit (`ij,jk`)
     output, labels repeated within one operand (diagonals), labels summed out, and `...`
     broadcasting. Every contraction in tl (matmul, batched matmul, ONNX MatMul/Gemm/Einsum)
     is an einsum, and the equation maps to loop indexing maps in exactly one place.
+    Operands share one element type; bf16 or f16 operands may produce an f32 result, which
+    then accumulates in f32 (mixed precision).
 
     ```mlir
     %c = tl.einsum "bij,bjk->bik" %a, %b : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
     %t = tl.einsum "ii" %m : (tensor<4x4xf32>) -> tensor<f32>
+    %h = tl.einsum "ij,jk->ik" %x, %w : (tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xf32>
     ```
   }];
   let arguments = (ins StrAttr:$equation, Variadic<TL_Tensor>:$inputs);
@@ -184,6 +188,7 @@ def TL_CastOp : TL_Op<"cast", [
   let results = (outs TL_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -97,7 +97,9 @@ public:
     approximate.x86Avx512 = regs.x86Avx512;
     pm.addPass(createTLCApproximateMath(approximate));
     pm.addPass(createConvertMathToFuncs());
-    // bf16 conversions as integer arithmetic: libgcc before GCC 13 has no __truncsfbf2.
+    // bf16 conversions as integer arithmetic: libgcc before GCC 13 has no __truncsfbf2. (LLVM
+    // still calls it where it promotes a bf16 vector op, e.g. a select of a constant with
+    // undefined lanes in a masked tail: libtlcrt defines it, weakly, in bf16_support.c.)
     arith::ArithExpandOpsPassOptions expand;
     expand.includeBf16 = true;
     pm.addPass(arith::createArithExpandOpsPass(expand));
@@ -174,6 +176,16 @@ public:
     if (arch == DispatchArch::X86_64 && subtarget->checkFeatures("+avx512f"))
       variant.preferVectorWidth = "512"; // as serialize() does for one cpu
     return variant;
+  }
+
+  bool hasNativeBF16Dot(const TargetOptions &options) const override {
+    std::string error;
+    std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
+    if (!tm)
+      return false;
+    const llvm::MCSubtargetInfo *subtarget = tm->getMCSubtargetInfo();
+    return tm->getTargetTriple().isX86() ? subtarget->checkFeatures("+avx512bf16")
+                                         : subtarget->checkFeatures("+bf16");
   }
 
   TargetOptions getDispatchBaseline(const TargetOptions &options) const override {

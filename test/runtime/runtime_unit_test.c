@@ -419,7 +419,44 @@ static void test_thread_pool(void) {
   tlc_thread_pool_destroy(NULL);
 }
 
+#if defined(__x86_64__) || defined(__aarch64__)
+_Float16 __truncsfbf2(float x);
+
+/* bf16_support.c: float -> bfloat16 bits, rounded to nearest even (against a table worked out
+ * by hand from the IEEE encodings), NaN quiet. */
+static void test_truncsfbf2(void) {
+  static const struct {
+    uint32_t in;
+    uint16_t out;
+  } cases[] = {
+      {0x3f800000u, 0x3f80}, /* 1.0 */
+      {0x3f808000u, 0x3f80}, /* 1 + 2^-8: a tie, to the even 1.0 */
+      {0x3f818000u, 0x3f82}, /* 1 + 3 * 2^-8: a tie, to the even 1 + 2^-6 */
+      {0x3f808001u, 0x3f81}, /* just above the tie: up */
+      {0xc0200000u, 0xc020}, /* -2.5 */
+      {0x7f7fffffu, 0x7f80}, /* FLT_MAX rounds to infinity */
+      {0x00010001u, 0x0001}, /* a subnormal */
+      {0xff800000u, 0xff80}, /* -infinity */
+      {0x7fa00001u, 0x7fe0}, /* a signaling NaN becomes quiet, payload truncated */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    float x;
+    memcpy(&x, &cases[i].in, sizeof x);
+    _Float16 h = __truncsfbf2(x);
+    uint16_t got;
+    memcpy(&got, &h, sizeof got);
+    if (got != cases[i].out)
+      fprintf(stderr, "__truncsfbf2(0x%08x) = 0x%04x, expected 0x%04x\n", (unsigned)cases[i].in,
+              (unsigned)got, (unsigned)cases[i].out);
+    CHECK(got == cases[i].out);
+  }
+}
+#endif
+
 int main(void) {
+#if defined(__x86_64__) || defined(__aarch64__)
+  test_truncsfbf2();
+#endif
   test_version();
   test_check_abi();
   test_status_strings();

@@ -86,6 +86,23 @@ cl::opt<tlc::EinsumPathMode> einsumPath(
                clEnumValN(tlc::EinsumPathMode::None, "none",
                           "one loop nest over all labels")),
     cl::cat(category));
+cl::opt<tlc::Precision> precision(
+    "precision",
+    cl::desc("Element type of contraction and convolution operands (f32 accumulation; other "
+             "ops stay fp32)"),
+    cl::init(tlc::Precision::F32),
+    cl::values(clEnumValN(tlc::Precision::F32, "fp32", "fp32 everywhere (default)"),
+               clEnumValN(tlc::Precision::BF16, "bf16", "bfloat16 operands"),
+               clEnumValN(tlc::Precision::F16, "fp16", "IEEE half operands"),
+               clEnumValN(tlc::Precision::Auto, "auto",
+                          "bf16 where the target CPU has bf16 dot products (AVX-512 BF16, "
+                          "AArch64 BF16), else fp32")),
+    cl::cat(category));
+cl::list<std::string> keepFP32("keep-fp32",
+                               cl::desc("With --precision: ops that stay fp32, by ONNX node "
+                                        "name or .tl binding (comma-separated; repeatable)"),
+                               cl::value_desc("NAME[,NAME...]"), cl::CommaSeparated,
+                               cl::cat(category));
 cl::opt<tlc::ReportFormat> reportFormat(
     "report-format", cl::desc("Format of --report"), cl::init(tlc::ReportFormat::Text),
     cl::values(clEnumValN(tlc::ReportFormat::Text, "text", "a table (default)"),
@@ -216,6 +233,8 @@ int main(int argc, char **argv) {
     options.reportEinsum = report == "einsum";
   }
   options.einsumPath = einsumPath;
+  options.precision = precision;
+  options.keepFP32.assign(keepFP32.begin(), keepFP32.end());
   options.reportFormat = reportFormat;
   options.reportPath = reportFile;
   options.timeReport = timeReport;
