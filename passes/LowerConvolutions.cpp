@@ -2,6 +2,7 @@
 // contractions over the input (which the contraction tiler and vectorizer handle) and
 // depthwise convolutions as loops in a vectorizable order.
 #include "passes/ConvolutionTiles.h"
+#include "passes/LinalgBuilders.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -31,6 +32,51 @@ bool qualifies(linalg::LinalgOp op) {
     return false;
   return llvm::all_of(op->getOperands(),
                       [&](Value v) { return getElementTypeOrSelf(v.getType()) == et; });
+}
+
+/// Mechanism: a mixed-precision convolution (bf16/f16 input and filter, f32 output) rebuilt
+/// over its operands extended to the output's type first, so every strategy below applies.
+/// The extension is exact, so the result is that of the low-precision operands; the cost is one
+/// pass converting each operand (the weights are still stored in the low type).
+/// TODO(issue 17): strategies that read bf16 operands and convert while packing, as the
+/// contraction tiler does.
+void extendMixedOperands(RewriterBase &rewriter, linalg::LinalgOp op) {
+  Type et = getElementTypeOrSelf(op->getResult(0).getType());
+  if (!isa<FloatType>(et) ||
+      llvm::all_of(op.getDpsInputs(), [&](Value v) { return getElementTypeOrSelf(v) == et; }))
+    return;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> inputs;
+  for (Value v : op.getDpsInputs()) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getElementType() == et || !isa<FloatType>(type.getElementType())) {
+      inputs.push_back(v);
+      continue;
+    }
+    inputs.push_back(tlc::buildElementwise(
+        rewriter, loc, type.clone(et), v, [&](OpBuilder &b, Location l, ValueRange args) {
+          return arith::ExtFOp::create(b, l, et, args[0]).getResult();
+        }));
+  }
+  Value init = op.getDpsInits()[0];
+  Type resultType = op->getResult(0).getType();
+  Operation *rebuilt = nullptr;
+  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))
+    rebuilt = linalg::Conv2DNchwFchwOp::create(rewriter, loc, TypeRange{resultType}, inputs,
+                                               ValueRange{init}, conv.getStrides(),
+                                               conv.getDilations());
+  else if (auto grouped = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op.getOperation()))
+    rebuilt = linalg::Conv2DNgchwGfchwOp::create(rewriter, loc, TypeRange{resultType}, inputs,
+                                                 ValueRange{init}, grouped.getStrides(),
+                                                 grouped.getDilations());
+  else if (auto depthwise = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()))
+    rebuilt = linalg::DepthwiseConv2DNchwChwOp::create(rewriter, loc, TypeRange{resultType},
+                                                       inputs, ValueRange{init},
+                                                       depthwise.getStrides(),
+                                                       depthwise.getDilations());
+  if (rebuilt)
+    rewriter.replaceOp(op, rebuilt->getResults());
 }
 
 /// The im2col matrix of `input` [..., C, H, W] (padding applied) for a KH x KW window with
@@ -251,6 +297,16 @@ struct TLCLowerConvolutionsPass
   }
 
   void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> mixed;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
+              linalg::DepthwiseConv2DNchwChwOp>(op) &&
+          op.hasPureTensorSemantics())
+        mixed.push_back(op);
+    });
+    IRRewriter extender(&getContext());
+    for (linalg::LinalgOp op : mixed)
+      extendMixedOperands(extender, op);
     SmallVector<linalg::LinalgOp> work;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
