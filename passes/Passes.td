@@ -16,7 +16,8 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
     each row a few 1-D linalg ops (row maximum / sums into per-row scalars, then one write;
     f16/bf16 statistics in f32), so the op reads its input once; over another axis softmax
     becomes whole-tensor max/exp/sum/divide ops and layer_norm whole-tensor reductions; shape
-    ops become tensor ops. Without `row-loops` (GPU targets, whose kernels map rows
+    ops become tensor ops (a concat of more than `max-in-place-concat` inputs one
+    `tensor.concat`). Without `row-loops` (GPU targets, whose kernels map rows
     themselves) softmax, log_softmax and layer_norm always take the whole-tensor form; without
     `tiled-attention` attention is lowered by its definition (forming the scores).
     Fails, naming the op, if any tl op remains.
@@ -27,6 +28,11 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
     Option<"tiledAttention", "tiled-attention", "bool", /*default=*/"true",
            "attention as the flash-attention loop nest (else by its definition: the scores "
            "einsum, scale and masks, softmax, einsum with V)">,
+    Option<"maxInPlaceConcat", "max-in-place-concat", "unsigned", /*default=*/"32",
+           "a concat of at most this many inputs becomes a chain of tensor.insert_slice "
+           "(bufferized in place: each input computed into its slice); a longer one becomes "
+           "one tensor.concat (each input copied once), since one-shot bufferization's "
+           "analysis of an insert_slice chain grows with about the cube of its length">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect",
