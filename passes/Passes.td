@@ -235,9 +235,17 @@ def TLCFuseElementwise : Pass<"tlc-fuse-elementwise", "mlir::func::FuncOp"> {
     over it qualify; contractions and broadcasts, which would recompute the producer per
     reuse, do not). The fused op's location becomes a `FusedLoc` of every source op, and it
     carries a `tlc.fusion_group` dictionary (kind, reason, the source locations) that
-    `tlc --report=fusion` lists. Then upstream's reshape propagation and cleanups (the
-    patterns of `linalg-fuse-elementwise-ops`) run under the same policy.
+    `tlc --report=fusion` lists. A fused body holds at most `max-ops` ops (so a chain of
+    thousands of ops becomes a few loop nests). Fusion runs in rounds, each fusing disjoint
+    producer/consumer pairs, so a chain of n ops takes log n rounds of linear work where
+    fusing one op at a time into the growing body would be quadratic. Then upstream's
+    reshape propagation and cleanups (the patterns of `linalg-fuse-elementwise-ops`) run
+    under the same policy.
   }];
+  let options = [
+    Option<"maxOps", "max-ops", "unsigned", /*default=*/"256",
+           "most ops (the terminator included) in a fused op's body">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::affine::AffineDialect"];
 }
