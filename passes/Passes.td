@@ -551,6 +551,28 @@ def TLCOutlineParallelLoops : Pass<"tlc-outline-parallel-loops", "mlir::ModuleOp
                            "mlir::arith::ArithDialect"];
 }
 
+def TLCSplitLongFunctions : Pass<"tlc-split-long-functions", "mlir::ModuleOp"> {
+  let summary = "Move runs of loops of a function with very many into separate functions";
+  let description = [{
+    LLVM keeps a function's dominator tree up to date as its loop passes rewrite each loop; in
+    a function of n loops in sequence that tree is a chain n deep, so LoopRotate alone takes
+    time quadratic in n (a model of a thousand unfused ops spent most of its compile there).
+    In a function whose body holds more than `max-loops` top-level ops with regions (loop
+    nests), runs of about `max-loops` of them, with the ops between, move into private
+    `no_inline` functions `@<func>_chunk(captures...)` called in their place. Ops free of
+    memory effects and regions (constants, views, index arithmetic) that a run uses are
+    cloned into it; other captures must be scalars or memrefs of static shape and identity
+    layout (they cross as bare pointers); a run is cut only where no value with memory effects
+    crosses the cut. A run whose captures cannot cross stays where it is. Functions with fewer
+    loops are left unchanged.
+  }];
+  let options = [
+    Option<"maxLoops", "max-loops", "unsigned", /*default=*/"256",
+           "split functions with more top-level loop nests than this, into runs of this many">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
 def TLCLowerParallelLaunch : Pass<"tlc-lower-parallel-launch", "mlir::ModuleOp"> {
   let summary = "Turn calls of outlined parallel loops into tlc_parallel_for runtime calls";
   let description = [{
