@@ -18,8 +18,8 @@ using namespace tlc::fusion;
 namespace {
 
 /// Mechanism: fuses the producer of `operand` into its consumer with upstream's
-/// fuseElementwiseOps and records the group on the fused op.
-bool fuse(RewriterBase &rewriter, OpOperand &operand) {
+/// fuseElementwiseOps, records the group on the fused op and returns it (null on failure).
+Operation *fuse(RewriterBase &rewriter, OpOperand &operand) {
   Operation *consumer = operand.getOwner();
   Operation *producer = operand.get().getDefiningOp();
   // The consumer's location first: it stays the fused op's primary location (diagnostics, the
@@ -31,7 +31,7 @@ bool fuse(RewriterBase &rewriter, OpOperand &operand) {
   FailureOr<linalg::ElementwiseOpFusionResult> fused =
       linalg::fuseElementwiseOps(rewriter, &operand);
   if (failed(fused))
-    return false;
+    return nullptr;
   for (auto [original, replacement] : fused->replacements)
     rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
       return use.getOwner() != producer;
@@ -50,17 +50,17 @@ bool fuse(RewriterBase &rewriter, OpOperand &operand) {
       {StringAttr::get(ctx, "reason"), StringAttr::get(ctx, why)},
       {StringAttr::get(ctx, "ops"), ArrayAttr::get(ctx, locs)}};
   op->setAttr(kGroupAttr, DictionaryAttr::get(ctx, fields));
-  return true;
+  return op;
 }
 
 /// Upstream's reshape propagation (expanding elementwise ops across expand_shape so more of
 /// them line up) and its cleanups, as in `linalg-fuse-elementwise-ops`, with the same fusion
 /// policy for the fusions they expose (those keep the consumer's location only).
-LogicalResult propagateReshapes(func::FuncOp func) {
+LogicalResult propagateReshapes(func::FuncOp func, unsigned maxOps) {
   MLIRContext *ctx = func.getContext();
   RewritePatternSet patterns(ctx);
-  linalg::ControlFusionFn policy = [](OpOperand *operand) {
-    return shouldFuseElementwise(operand);
+  linalg::ControlFusionFn policy = [maxOps](OpOperand *operand) {
+    return shouldFuseElementwise(operand, maxOps);
   };
   linalg::ControlFusionFn oneUse = [](OpOperand *operand) {
     Operation *producer = operand->get().getDefiningOp();
@@ -77,22 +77,43 @@ LogicalResult propagateReshapes(func::FuncOp func) {
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
+/// One round: fuses disjoint producer/consumer pairs (an op fused this round is neither
+/// producer nor consumer again in it), visiting consumers in program order. Returns whether
+/// anything was fused.
+bool fuseRound(func::FuncOp func, RewriterBase &rewriter, unsigned maxOps) {
+  SmallVector<linalg::GenericOp> generics;
+  func.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+  // Producers come before their consumers in the walk, so every op fused (erased) here was
+  // visited already: the entries still ahead are live.
+  llvm::DenseSet<Operation *> fusedThisRound;
+  bool changed = false;
+  for (linalg::GenericOp consumer : generics) {
+    if (fusedThisRound.contains(consumer))
+      continue;
+    for (OpOperand &operand : consumer->getOpOperands()) {
+      Operation *producer = operand.get().getDefiningOp();
+      if (!producer || fusedThisRound.contains(producer) ||
+          !shouldFuseElementwise(&operand, maxOps))
+        continue;
+      if (Operation *fused = fuse(rewriter, operand)) {
+        fusedThisRound.insert(fused);
+        changed = true;
+        break;
+      }
+    }
+  }
+  return changed;
+}
+
 struct TLCFuseElementwisePass : tlc::impl::TLCFuseElementwiseBase<TLCFuseElementwisePass> {
+  using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    // One fusion at a time: it erases ops, so the walk starts again after each.
-    for (bool changed = true; changed;) {
-      changed = false;
-      getOperation().walk([&](linalg::GenericOp consumer) {
-        for (OpOperand &operand : consumer->getOpOperands())
-          if (shouldFuseElementwise(&operand) && fuse(rewriter, operand)) {
-            changed = true;
-            return WalkResult::interrupt();
-          }
-        return WalkResult::advance();
-      });
+    // In rounds of disjoint pairs: a chain of n ops is fused in log n rounds, each cloning
+    // every body once; one fusion at a time clones the growing body n times.
+    while (fuseRound(getOperation(), rewriter, maxOps)) {
     }
-    if (failed(propagateReshapes(getOperation())))
+    if (failed(propagateReshapes(getOperation(), maxOps)))
       return signalPassFailure();
   }
 };

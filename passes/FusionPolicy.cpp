@@ -99,9 +99,17 @@ int64_t tlc::fusion::chooseTileExtent(int64_t extent, int64_t target, int64_t al
   return best * 4 >= target ? best : extent;
 }
 
-bool tlc::fusion::shouldFuseElementwise(OpOperand *operand) {
+bool tlc::fusion::shouldFuseElementwise(OpOperand *operand, unsigned maxOps) {
   Operation *producer = operand->get().getDefiningOp();
   if (!producer || !producer->hasOneUse() || !linalg::areElementwiseOpsFusable(operand))
+    return false;
+  // A bounded body keeps each fusion's cost (it clones both bodies) and the fused loop's
+  // code size bounded: a chain of thousands of ops becomes a few loop nests, not one.
+  auto bodySize = [](Operation *op) -> size_t {
+    Block &body = op->getRegion(0).front();
+    return std::distance(body.begin(), body.end());
+  };
+  if (bodySize(producer) + bodySize(operand->getOwner()) > maxOps)
     return false;
   // Each producer element computed once: the consumer reads the operand with every one of its
   // loops. A contraction reads A[i, k] across all j, a broadcast across a new dimension; fused
@@ -147,5 +155,6 @@ std::string tlc::fusion::describeSingleOp(Operation *op) {
   if (isa<linalg::TransposeOp, linalg::BroadcastOp, linalg::CopyOp>(op) ||
       (isa<linalg::GenericOp>(op) && linalgOp.getBlock()->without_terminator().empty()))
     return "data movement (copy, transpose, broadcast or window gather)";
-  return "elementwise op whose neighbours are not fusable (several uses, or a reduction)";
+  return "elementwise op whose neighbours are not fusable (several uses, a reduction, or a "
+         "fused body at its size limit)";
 }

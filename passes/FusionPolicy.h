@@ -41,8 +41,9 @@ int64_t chooseTileExtent(int64_t extent, int64_t target, int64_t align);
 
 /// Policy: whether the elementwise producer of `operand` is fused into its consumer (one
 /// loop nest): only when the consumer is its one use and reads each of its elements once (no
-/// contraction or broadcast reuse), so nothing is computed twice.
-bool shouldFuseElementwise(mlir::OpOperand *operand);
+/// contraction or broadcast reuse), so nothing is computed twice, and the fused body would
+/// hold at most `maxOps` ops.
+bool shouldFuseElementwise(mlir::OpOperand *operand, unsigned maxOps);
 
 /// The source locations an op stands for: those of its recorded group, else its own.
 llvm::SmallVector<mlir::Attribute> groupLocations(mlir::Operation *op);

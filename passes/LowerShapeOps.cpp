@@ -42,7 +42,9 @@ struct LowerBroadcastTo : OpRewritePattern<tl::BroadcastToOp> {
 };
 
 struct LowerConcat : OpRewritePattern<tl::ConcatOp> {
-  using OpRewritePattern::OpRewritePattern;
+  LowerConcat(MLIRContext *ctx, unsigned maxInPlace)
+      : OpRewritePattern(ctx), maxInPlace(maxInPlace) {}
+
   LogicalResult matchAndRewrite(tl::ConcatOp op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
@@ -50,6 +52,13 @@ struct LowerConcat : OpRewritePattern<tl::ConcatOp> {
     int64_t axis = static_cast<int64_t>(op.getAxis());
     if (axis < 0)
       axis += rank;
+    // One-shot bufferization analyses an insert_slice chain in time growing with about the cube
+    // of its length (all links alias one buffer); tensor.concat bufferizes in linear time, at
+    // the price of copying each input into its slice instead of computing it there.
+    if (op.getInputs().size() > maxInPlace) {
+      rewriter.replaceOpWithNewOp<tensor::ConcatOp>(op, type, axis, op.getInputs());
+      return success();
+    }
     Value result =
         tensor::EmptyOp::create(rewriter, loc, type.getShape(), type.getElementType());
     int64_t offset = 0;
@@ -65,6 +74,9 @@ struct LowerConcat : OpRewritePattern<tl::ConcatOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
+
+private:
+  unsigned maxInPlace;
 };
 
 struct LowerSlice : OpRewritePattern<tl::SliceOp> {
@@ -79,7 +91,9 @@ struct LowerSlice : OpRewritePattern<tl::SliceOp> {
 
 } // namespace
 
-void tlc::populateTLShapeOpsToTensorPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerReshape, LowerTranspose, LowerBroadcastTo, LowerConcat, LowerSlice>(
+void tlc::populateTLShapeOpsToTensorPatterns(RewritePatternSet &patterns,
+                                             unsigned maxInPlaceConcat) {
+  patterns.add<LowerReshape, LowerTranspose, LowerBroadcastTo, LowerSlice>(
       patterns.getContext());
+  patterns.add<LowerConcat>(patterns.getContext(), maxInPlaceConcat);
 }

@@ -199,7 +199,7 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
                            math::MathDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(&getContext());
-    populateTLToLinalgPatterns(patterns, rowLoops, tiledAttention);
+    populateTLToLinalgPatterns(patterns, rowLoops, tiledAttention, maxInPlaceConcat);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
@@ -208,12 +208,12 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
 } // namespace
 
 void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns, bool rowLoops,
-                                     bool tiledAttention) {
+                                     bool tiledAttention, unsigned maxInPlaceConcat) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<LowerElementwise, LowerReduction>(ctx);
   patterns.add<LowerEinsum, LowerConstant, LowerSoftmax<tl::SoftmaxOp, false>,
                LowerSoftmax<tl::LogSoftmaxOp, true>>(ctx);
-  populateTLShapeOpsToTensorPatterns(patterns);
+  populateTLShapeOpsToTensorPatterns(patterns, maxInPlaceConcat);
   populateTLNNOpsToLinalgPatterns(patterns);
   if (rowLoops)
     populateTLRowOpsToLinalgPatterns(patterns);

@@ -30,10 +30,12 @@ namespace tlc {
 /// Patterns lowering tl ops to linalg/tensor/arith/math (the mechanism behind
 /// tl-lower-to-linalg).
 void populateTLToLinalgPatterns(mlir::RewritePatternSet &patterns, bool rowLoops = true,
-                                bool tiledAttention = true);
+                                bool tiledAttention = true, unsigned maxInPlaceConcat = 32);
 
-/// Patterns lowering tl shape ops to tensor/linalg (part of the above).
-void populateTLShapeOpsToTensorPatterns(mlir::RewritePatternSet &patterns);
+/// Patterns lowering tl shape ops to tensor/linalg (part of the above). A concat of more than
+/// `maxInPlaceConcat` inputs becomes one tensor.concat instead of an insert_slice chain.
+void populateTLShapeOpsToTensorPatterns(mlir::RewritePatternSet &patterns,
+                                        unsigned maxInPlaceConcat = 32);
 
 /// Patterns lowering tl neural-network ops (conv2d, pooling, layer_norm, gather, pad, arg_max)
 /// to linalg named ops and linalg.generic (part of populateTLToLinalgPatterns).

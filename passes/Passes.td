@@ -16,7 +16,8 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
     each row a few 1-D linalg ops (row maximum / sums into per-row scalars, then one write;
     f16/bf16 statistics in f32), so the op reads its input once; over another axis softmax
     becomes whole-tensor max/exp/sum/divide ops and layer_norm whole-tensor reductions; shape
-    ops become tensor ops. Without `row-loops` (GPU targets, whose kernels map rows
+    ops become tensor ops (a concat of more than `max-in-place-concat` inputs one
+    `tensor.concat`). Without `row-loops` (GPU targets, whose kernels map rows
     themselves) softmax, log_softmax and layer_norm always take the whole-tensor form; without
     `tiled-attention` attention is lowered by its definition (forming the scores).
     Fails, naming the op, if any tl op remains.
@@ -27,6 +28,11 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
     Option<"tiledAttention", "tiled-attention", "bool", /*default=*/"true",
            "attention as the flash-attention loop nest (else by its definition: the scores "
            "einsum, scale and masks, softmax, einsum with V)">,
+    Option<"maxInPlaceConcat", "max-in-place-concat", "unsigned", /*default=*/"32",
+           "a concat of at most this many inputs becomes a chain of tensor.insert_slice "
+           "(bufferized in place: each input computed into its slice); a longer one becomes "
+           "one tensor.concat (each input copied once), since one-shot bufferization's "
+           "analysis of an insert_slice chain grows with about the cube of its length">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect",
@@ -264,9 +270,17 @@ def TLCFuseElementwise : Pass<"tlc-fuse-elementwise", "mlir::func::FuncOp"> {
     over it qualify; contractions and broadcasts, which would recompute the producer per
     reuse, do not). The fused op's location becomes a `FusedLoc` of every source op, and it
     carries a `tlc.fusion_group` dictionary (kind, reason, the source locations) that
-    `tlc --report=fusion` lists. Then upstream's reshape propagation and cleanups (the
-    patterns of `linalg-fuse-elementwise-ops`) run under the same policy.
+    `tlc --report=fusion` lists. A fused body holds at most `max-ops` ops (so a chain of
+    thousands of ops becomes a few loop nests). Fusion runs in rounds, each fusing disjoint
+    producer/consumer pairs, so a chain of n ops takes log n rounds of linear work where
+    fusing one op at a time into the growing body would be quadratic. Then upstream's
+    reshape propagation and cleanups (the patterns of `linalg-fuse-elementwise-ops`) run
+    under the same policy.
   }];
+  let options = [
+    Option<"maxOps", "max-ops", "unsigned", /*default=*/"256",
+           "most ops (the terminator included) in a fused op's body">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::affine::AffineDialect"];
 }
@@ -570,6 +584,28 @@ def TLCOutlineParallelLoops : Pass<"tlc-outline-parallel-loops", "mlir::ModuleOp
   }];
   let dependentDialects = ["mlir::func::FuncDialect", "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect"];
+}
+
+def TLCSplitLongFunctions : Pass<"tlc-split-long-functions", "mlir::ModuleOp"> {
+  let summary = "Move runs of loops of a function with very many into separate functions";
+  let description = [{
+    LLVM keeps a function's dominator tree up to date as its loop passes rewrite each loop; in
+    a function of n loops in sequence that tree is a chain n deep, so LoopRotate alone takes
+    time quadratic in n (a model of a thousand unfused ops spent most of its compile there).
+    In a function whose body holds more than `max-loops` top-level ops with regions (loop
+    nests), runs of about `max-loops` of them, with the ops between, move into private
+    `no_inline` functions `@<func>_chunk(captures...)` called in their place. Ops free of
+    memory effects and regions (constants, views, index arithmetic) that a run uses are
+    cloned into it; other captures must be scalars or memrefs of static shape and identity
+    layout (they cross as bare pointers); a run is cut only where no value with memory effects
+    crosses the cut. A run whose captures cannot cross stays where it is. Functions with fewer
+    loops are left unchanged.
+  }];
+  let options = [
+    Option<"maxLoops", "max-loops", "unsigned", /*default=*/"256",
+           "split functions with more top-level loop nests than this, into runs of this many">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect"];
 }
 
 def TLCLowerParallelLaunch : Pass<"tlc-lower-parallel-launch", "mlir::ModuleOp"> {

@@ -104,6 +104,8 @@ public:
     expand.includeBf16 = true;
     pm.addPass(arith::createArithExpandOpsPass(expand));
     pm.addPass(createLowerAffinePass());
+    // LLVM's loop passes take time quadratic in the number of loops in one function.
+    pm.addPass(createTLCSplitLongFunctions());
     pm.addPass(createSCFToControlFlowPass());
     // One flat constant per weight: LLVM's nested constant arrays were slow to build and emit.
     pm.addPass(createTLCFlattenConstantGlobals());
