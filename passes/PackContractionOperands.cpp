@@ -59,10 +59,7 @@ static MemRefType unitStrideRowsType(Value block) {
   return type;
 }
 
-/// The type the register tile `tile` extends its operand `operand` to before any use (the f32
-/// of a bf16/f16 operand under mixed precision: every use of its payload argument is an
-/// arith.extf to that type); null when it uses the operand as it is.
-static Type extendedType(linalg::LinalgOp tile, unsigned operand) {
+Type tlc::extendedOperandType(linalg::LinalgOp tile, unsigned operand) {
   BlockArgument arg = tile->getRegion(0).front().getArgument(operand);
   Type extended;
   for (Operation *user : arg.getUsers()) {
@@ -234,7 +231,7 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
   MLIRContext *ctx = rewriter.getContext();
   Location loc = tile.getLoc();
   // A bf16/f16 operand the tile extends is packed already extended.
-  Type extended = extendedType(tile, panel.operand);
+  Type extended = extendedOperandType(tile, panel.operand);
   Type elementType = extended ? extended : blockType.getElementType();
   // packed[strip][unit dims..., k, lane]: strip s holds columns [s * stripN, (s + 1) * stripN).
   int64_t numStrips = llvm::divideCeil(panelN, panel.stripN);
@@ -335,7 +332,7 @@ LogicalResult tlc::packLhsBlock(RewriterBase &rewriter, const LhsBlock &lhs) {
     return failure();
 
   Location loc = tile.getLoc();
-  Type extended = extendedType(tile, lhs.operand);
+  Type extended = extendedOperandType(tile, lhs.operand);
   Type elementType = extended ? extended : blockType.getElementType();
   auto packedType = MemRefType::get(packedShape, elementType);
   rewriter.setInsertionPointToStart(&home->getRegion(0).front());

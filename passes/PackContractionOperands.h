@@ -38,6 +38,11 @@ struct RhsPanel {
 std::optional<std::tuple<unsigned, unsigned, unsigned>>
 matchRhsOperand(mlir::linalg::LinalgOp op, unsigned m, unsigned n, unsigned k);
 
+/// The type `op` extends its operand `operand` to before any use (f32 for a bf16/f16 operand
+/// under mixed precision: every use of its payload argument is an arith.extf to it), or null.
+/// Packing such an operand converts it (packRhsPanel, packLhsBlock).
+mlir::Type extendedOperandType(mlir::linalg::LinalgOp op, unsigned operand);
+
 /// The outermost scf.for around `op` and inside `home` in which `value` is invariant (computed
 /// by pure ops from values defined outside it), or null.
 mlir::scf::ForOp outermostInvariantLoop(mlir::Value value, mlir::Operation *op,

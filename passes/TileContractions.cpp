@@ -369,7 +369,10 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       std::optional<std::tuple<unsigned, unsigned, unsigned>> lhs;
       if (packLhs && std::min<int64_t>(cacheN, loops.nRange) >= packLhsMinCols)
         lhs = tlc::matchLhsOperand(op, loops.m, loops.n, loops.k);
-      if (lhs && bufferBytes(op->getOperand(std::get<0>(*lhs))) < packLhsMinBytes)
+      // A bf16/f16 left operand is packed whatever its size: packing converts it once per
+      // block, where the register tiles would convert each element once per n strip.
+      if (lhs && bufferBytes(op->getOperand(std::get<0>(*lhs))) < packLhsMinBytes &&
+          !tlc::extendedOperandType(op, std::get<0>(*lhs)))
         lhs.reset();
       // A packed left-operand block may serve a wider n block (more strips per copy, and the
       // operand re-read by half as many n blocks).

@@ -1,4 +1,5 @@
 // RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-rhs=true pack-min-rows=16 pack-lhs=true pack-lhs-min-cols=32 pack-lhs-min-bytes=0" -canonicalize -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-lhs=true pack-lhs-min-cols=32 pack-lhs-min-bytes=1000000" -canonicalize | FileCheck %s --check-prefix=SMALL
 
 // Mixed precision: bf16 operands of an f32 contraction are packed already extended to f32
 // (each element converted once per packing, not in every register tile that reads it); the
@@ -13,6 +14,11 @@
 // CHECK-NEXT: ^bb0(%[[X:.+]]: f32, %[[Y:.+]]: f32, %[[ACC:.+]]: f32):
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[X]], %[[Y]] : f32
 // CHECK-NEXT: arith.addf %[[ACC]], %[[P]] : f32
+// A bf16 left operand is packed (and converted) even below pack-lhs-min-bytes, which only
+// pays for f32 operands that miss the cache.
+// SMALL-LABEL: func.func @matmul_bf16
+// SMALL: memref.alloca() {alignment = 64 : i64} : memref<16x32xf32>
+// SMALL-LABEL: func.func @not_only_extended
 func.func @matmul_bf16(%a: memref<40x64xbf16>, %b: memref<64x100xbf16>, %c: memref<40x100xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
