@@ -17,3 +17,10 @@ bool tlc::forToParallel(RewriterBase &rewriter, scf::ForOp loop) {
   rewriter.eraseOp(loop);
   return true;
 }
+
+bool tlc::isBarePointerPassable(mlir::Type type) {
+  if (auto memref = mlir::dyn_cast<mlir::MemRefType>(type))
+    return memref.hasStaticShape() && memref.getLayout().isIdentity() &&
+           !memref.getMemorySpace();
+  return type.isIntOrIndexOrFloat();
+}

@@ -1,4 +1,4 @@
-// Loop rewrites shared by the tiling passes.
+// Loop rewrites shared by the tiling and outlining passes.
 #ifndef TLC_PASSES_LOOPUTILS_H
 #define TLC_PASSES_LOOPUTILS_H
 
@@ -11,6 +11,11 @@ namespace tlc {
 /// range, which tlc-outline-parallel-loops hands to the thread pool. Leaves a loop with
 /// iter_args as it is and returns false.
 bool forToParallel(mlir::RewriterBase &rewriter, mlir::scf::ForOp loop);
+
+/// Whether a value of `type` crosses a call of an outlined function as one bare pointer or
+/// scalar (the CPU target lowers calls with the bare-pointer convention): statically shaped,
+/// identity-layout memrefs in the default memory space, integers, indices and floats.
+bool isBarePointerPassable(mlir::Type type);
 
 } // namespace tlc
 

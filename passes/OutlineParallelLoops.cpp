@@ -1,4 +1,5 @@
 // tlc-outline-parallel-loops: outermost scf.parallel loops become runtime-launched functions.
+#include "passes/LoopUtils.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -17,14 +18,6 @@ namespace tlc {
 using namespace mlir;
 
 namespace {
-
-/// Values that can cross the C boundary of the launch as one bare pointer or scalar each.
-bool isPassable(Type type) {
-  if (auto memref = dyn_cast<MemRefType>(type))
-    return memref.hasStaticShape() && memref.getLayout().isIdentity() &&
-           !memref.getMemorySpace();
-  return type.isIntOrIndexOrFloat();
-}
 
 /// Constants are rematerialized in the body instead of being passed.
 bool isRematerializable(Value v) {
@@ -64,7 +57,7 @@ LogicalResult outline(RewriterBase &rewriter, scf::ParallelOp loop, SymbolTable 
       remat.insert(v);
       return true;
     }
-    if (isPassable(v.getType())) {
+    if (tlc::isBarePointerPassable(v.getType())) {
       passed.insert(v);
       return true;
     }

@@ -1,4 +1,5 @@
 // tlc-split-long-functions: runs of loops of a function with very many move into functions.
+#include "passes/LoopUtils.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -15,15 +16,6 @@ namespace tlc {
 using namespace mlir;
 
 namespace {
-
-/// Values that can cross a call as one bare pointer or scalar each (the CPU target lowers
-/// calls with the bare-pointer convention).
-bool isPassable(Type type) {
-  if (auto memref = dyn_cast<MemRefType>(type))
-    return memref.hasStaticShape() && memref.getLayout().isIdentity() &&
-           !memref.getMemorySpace();
-  return type.isIntOrIndexOrFloat();
-}
 
 /// Ops that stay in the split function whatever run they are in (cloned into the runs that
 /// use them, or passed): side-effect-free ops and allocations, built only from arguments and
@@ -58,7 +50,7 @@ LogicalResult outlineRun(func::FuncOp func, ArrayRef<Operation *> moved,
       clones.insert(def);
       return true;
     }
-    if (!isPassable(v.getType()))
+    if (!tlc::isBarePointerPassable(v.getType()))
       return false;
     passed.insert(v);
     return true;
