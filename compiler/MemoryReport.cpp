@@ -1,11 +1,11 @@
 // The memory-plan report (tlc --report=memory): read from the planned module, printed.
 #include "compiler/MemoryReport.h"
+#include "compiler/FusionReport.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -16,23 +16,14 @@ int64_t intField(DictionaryAttr dict, llvm::StringRef name, int64_t otherwise = 
   return attr ? attr.getInt() : otherwise;
 }
 
-std::string describeLocation(Location loc) {
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    return llvm::formatv("{0}:{1}:{2}", llvm::sys::path::filename(file.getFilename().getValue()),
-                         file.getLine(), file.getColumn())
-        .str();
+/// Where a buffer comes from: the first location a fused one stands for, else as the fusion
+/// report describes a location.
+std::string describeSource(Location loc) {
   if (auto fused = dyn_cast<FusedLoc>(loc))
     for (Location inner : fused.getLocations())
-      if (std::string s = describeLocation(inner); !s.empty())
+      if (std::string s = describeSource(inner); !s.empty())
         return s;
-  if (auto name = dyn_cast<NameLoc>(loc)) {
-    // A .tl binding's name wraps its source position, which says more; an ONNX node's wraps
-    // the model file (line 0), so its name is the location.
-    if (auto file = dyn_cast<FileLineColLoc>(name.getChildLoc()); file && file.getLine() > 0)
-      return describeLocation(file);
-    return name.getName().str();
-  }
-  return "";
+  return describeLocation(loc);
 }
 
 std::string percent(int64_t part, int64_t whole) {
@@ -66,7 +57,7 @@ std::vector<FunctionMemoryReport> tlc::readMemoryPlan(ModuleOp module) {
           type.getValue().print(os);
         }
         if (auto loc = b.getAs<LocationAttr>("loc"))
-          br.location = describeLocation(Location(loc));
+          br.location = describeSource(Location(loc));
         r.buffers.push_back(std::move(br));
       }
     reports.push_back(std::move(r));

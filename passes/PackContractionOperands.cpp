@@ -59,8 +59,8 @@ static MemRefType unitStrideRowsType(Value block) {
   return type;
 }
 
-Type tlc::extendedOperandType(linalg::LinalgOp tile, unsigned operand) {
-  BlockArgument arg = tile->getRegion(0).front().getArgument(operand);
+Type tlc::extendedOperandType(linalg::LinalgOp op, unsigned operand) {
+  BlockArgument arg = op->getRegion(0).front().getArgument(operand);
   Type extended;
   for (Operation *user : arg.getUsers()) {
     auto ext = dyn_cast<arith::ExtFOp>(user);

@@ -14,12 +14,17 @@ namespace s = tlc::tl::scalar;
 namespace {
 int64_t numElements(Type t) { return cast<RankedTensorType>(t).getNumElements(); }
 
-/// Checks that `actual` is the result type the shape rule computed (or reports both).
+/// Checks that `actual` is the result type the shape rule computed (or reports both); with
+/// `accumulates`, an f32 result of bf16/f16 operands (isAccumulatorType) is that type too.
 LogicalResult checkResultType(Operation *op, FailureOr<RankedTensorType> expected,
-                              RankedTensorType actual) {
+                              RankedTensorType actual, bool accumulates = false) {
   if (failed(expected))
     return failure();
-  if (*expected != actual)
+  bool matches = accumulates ? expected->getShape() == actual.getShape() &&
+                                   isAccumulatorType(expected->getElementType(),
+                                                     actual.getElementType())
+                             : *expected == actual;
+  if (!matches)
     return op->emitOpError() << "result type " << actual << " differs from the expected "
                              << *expected;
   return success();
@@ -80,13 +85,9 @@ LogicalResult Conv2DOp::verify() {
   FailureOr<RankedTensorType> expected =
       conv2dType(getInput().getType(), getFilter().getType(), getStrides(), getPads(),
                  getDilations(), static_cast<int64_t>(getGroups()), emit);
-  if (failed(expected))
-    return failure();
   // bf16/f16 input and filter may accumulate into an f32 result.
-  if (!isAccumulatorType(expected->getElementType(), getType().getElementType()) ||
-      expected->getShape() != getType().getShape())
-    return emitOpError() << "result type " << getType() << " differs from the expected "
-                         << *expected;
+  if (failed(checkResultType(*this, expected, getType(), /*accumulates=*/true)))
+    return failure();
   if (Value bias = getBias()) {
     auto biasType = cast<RankedTensorType>(bias.getType());
     int64_t f = getFilter().getType().getDimSize(0);
