@@ -42,6 +42,7 @@ void tlc::buildLowerToLinalgPipeline(OpPassManager &pm, const LoweringStrategy &
   TLLowerToLinalgOptions toLinalg;
   toLinalg.rowLoops = strategy.rowLoops;
   toLinalg.tiledAttention = strategy.tiledAttention;
+  toLinalg.fusedAttention = strategy.fusedAttention;
   pm.addNestedPass<func::FuncOp>(createTLLowerToLinalg(toLinalg));
   pm.addPass(createCanonicalizerPass());
   // Elementwise chains into one loop nest (recorded for --report=fusion); never into a

@@ -195,11 +195,14 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
   void runOnOperation() override {
     ConversionTarget target(getContext());
     target.addIllegalDialect<tl::TLDialect>();
+    // The destination-style attention the GPU targets map whole (fused-attention).
+    target.addLegalOp<tl::FusedAttentionOp>();
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
                            math::MathDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(&getContext());
-    populateTLToLinalgPatterns(patterns, rowLoops, tiledAttention, maxInPlaceConcat);
+    populateTLToLinalgPatterns(patterns, rowLoops, tiledAttention, fusedAttention,
+                               maxInPlaceConcat);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
@@ -208,7 +211,8 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
 } // namespace
 
 void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns, bool rowLoops,
-                                     bool tiledAttention, unsigned maxInPlaceConcat) {
+                                     bool tiledAttention, bool fusedAttention,
+                                     unsigned maxInPlaceConcat) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<LowerElementwise, LowerReduction>(ctx);
   patterns.add<LowerEinsum, LowerConstant, LowerSoftmax<tl::SoftmaxOp, false>,
@@ -221,4 +225,6 @@ void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns, bool rowLoops,
     populateTLAttentionToLinalgPatterns(patterns);
   else
     populateTLAttentionDefinitionPatterns(patterns);
+  if (!tiledAttention && fusedAttention)
+    populateTLAttentionFusedPatterns(patterns);
 }

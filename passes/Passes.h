@@ -30,7 +30,8 @@ namespace tlc {
 /// Patterns lowering tl ops to linalg/tensor/arith/math (the mechanism behind
 /// tl-lower-to-linalg).
 void populateTLToLinalgPatterns(mlir::RewritePatternSet &patterns, bool rowLoops = true,
-                                bool tiledAttention = true, unsigned maxInPlaceConcat = 32);
+                                bool tiledAttention = true, bool fusedAttention = false,
+                                unsigned maxInPlaceConcat = 32);
 
 /// Patterns lowering tl shape ops to tensor/linalg (part of the above). A concat of more than
 /// `maxInPlaceConcat` inputs becomes one tensor.concat instead of an insert_slice chain.
@@ -101,6 +102,15 @@ void populateTLAttentionToLinalgPatterns(mlir::RewritePatternSet &patterns,
 /// the additive mask, softmax, einsum with V): forms the Sq x Sk scores (tl-lower-to-linalg
 /// without tiled-attention).
 void populateTLAttentionDefinitionPatterns(mlir::RewritePatternSet &patterns);
+
+/// tl.attention in f32 with static shapes and heads of at most 128 as tl.fused_attention into
+/// a tensor.empty (tl-lower-to-linalg with fused-attention, for the GPU targets' kernel);
+/// preferred over the definition, which the others keep.
+void populateTLAttentionFusedPatterns(mlir::RewritePatternSet &patterns);
+
+/// tl.fused_attention's BufferizableOpInterface (a destination-style op: the same op on
+/// buffers, writing init's buffer, which it does not read).
+void registerFusedAttentionBufferization(mlir::DialectRegistry &registry);
 
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"

@@ -19,7 +19,9 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
     ops become tensor ops (a concat of more than `max-in-place-concat` inputs one
     `tensor.concat`). Without `row-loops` (GPU targets, whose kernels map rows
     themselves) softmax, log_softmax and layer_norm always take the whole-tensor form; without
-    `tiled-attention` attention is lowered by its definition (forming the scores).
+    `tiled-attention` attention is lowered by its definition (forming the scores), or with
+    `fused-attention` (GPU targets) becomes `tl.fused_attention` into a `tensor.empty` where
+    it is f32 with static shapes and heads of at most 128.
     Fails, naming the op, if any tl op remains.
   }];
   let options = [
@@ -28,6 +30,9 @@ def TLLowerToLinalg : Pass<"tl-lower-to-linalg", "mlir::func::FuncOp"> {
     Option<"tiledAttention", "tiled-attention", "bool", /*default=*/"true",
            "attention as the flash-attention loop nest (else by its definition: the scores "
            "einsum, scale and masks, softmax, einsum with V)">,
+    Option<"fusedAttention", "fused-attention", "bool", /*default=*/"false",
+           "without tiled-attention: f32 attention with static shapes and heads of at most "
+           "128 as one tl.fused_attention op (the GPU targets' flash-attention kernel)">,
     Option<"maxInPlaceConcat", "max-in-place-concat", "unsigned", /*default=*/"32",
            "a concat of at most this many inputs becomes a chain of tensor.insert_slice "
            "(bufferized in place: each input computed into its slice); a longer one becomes "

@@ -34,6 +34,9 @@ struct LoweringStrategy {
   /// tl-lower-attention's flash-attention loop nest (CPU tiles); else attention is lowered as
   /// its linalg definition.
   bool tiledAttention = true;
+  /// Without tiledAttention: attention as one tl.fused_attention op that the target maps
+  /// whole (the GPU targets' flash-attention kernel) where it can; else by its definition.
+  bool fusedAttention = false;
   /// tlc-lower-convolutions (im2col, direct and row-phase tiles) and tlc-fuse-epilogues
   /// (contraction output tiles with their epilogue).
   bool cpuContractionTiles = true;

@@ -1,4 +1,4 @@
-// Shape rule, verifier and cost model of tl.attention.
+// Shape rule, verifier and cost model of tl.attention; verifier and effects of tl.fused_attention.
 #include "TL/AttentionShapes.h"
 #include "TL/TLDialect.h"
 
@@ -88,4 +88,46 @@ int64_t AttentionOp::getFlopCount() {
   int64_t sk = v.getDimSize(rank - 2), dv = v.getDimSize(rank - 1);
   int64_t flops = batch * sq * sk * (2 * d + 2 * dv + 5);
   return getCausal() ? flops / 2 : flops;
+}
+
+LogicalResult FusedAttentionOp::verify() {
+  // The shape rule of tl.attention over the operands' shapes, tensors or buffers alike.
+  auto asTensor = [](Value v) -> RankedTensorType {
+    if (!v)
+      return {};
+    auto shaped = cast<ShapedType>(v.getType());
+    return RankedTensorType::get(shaped.getShape(), shaped.getElementType());
+  };
+  FailureOr<RankedTensorType> expected =
+      attentionResultType(asTensor(getQuery()), asTensor(getKey()), asTensor(getValue()),
+                          asTensor(getMask()), [&] { return emitOpError(); });
+  if (failed(expected))
+    return failure();
+  if (asTensor(getInit()) != *expected)
+    return emitOpError() << "init shape " << formatShape(asTensor(getInit()).getShape())
+                         << " differs from the result's " << formatShape(expected->getShape());
+  bool tensors = isa<RankedTensorType>(getInit().getType());
+  for (Value operand : getOperands())
+    if (isa<RankedTensorType>(operand.getType()) != tensors)
+      return emitOpError() << "operands must be all tensors or all buffers";
+  if (tensors != (getNumResults() == 1) ||
+      (tensors && getResult().front().getType() != getInit().getType()))
+    return emitOpError() << "has one result, of init's type, on tensors and none on buffers";
+  if (!std::isfinite(getScale().convertToDouble()))
+    return emitOpError() << "scale must be finite";
+  return success();
+}
+
+void FusedAttentionOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (&operand == &getInitMutable())
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
 }

@@ -50,4 +50,44 @@ def TL_AttentionOp : TL_Op<"attention", [
   }];
 }
 
+def TL_TensorOrBuffer : AnyTypeOf<[AnyRankedTensor, AnyMemRef], "ranked tensor or memref">;
+
+def TL_FusedAttentionOp : Op<TL_Dialect, "fused_attention", [
+    DestinationStyleOpInterface, DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "tl.attention as one kernel writing into a destination (tensors or buffers)";
+  let description = [{
+    The meaning of `tl.attention` (same operands, `scale` and `causal`), written into `init` in
+    destination-passing style, so it bufferizes like a linalg op and reaches the GPU mapping
+    as one op on buffers: the GPU targets run it as one flash-attention kernel that never forms
+    the `Sq x Sk` scores. On tensors it returns the written `init`; on buffers it has no result
+    and reads its inputs and writes `init`. `init`'s contents are not read.
+
+    ```mlir
+    %o = tl.fused_attention %q, %k, %v causal scale = 1.250000e-01 outs(%e)
+        : tensor<2x128x64xf32>, tensor<2x128x64xf32>, tensor<2x128x64xf32>
+        into tensor<2x128x64xf32> -> tensor<2x128x64xf32>
+    tl.fused_attention %qb, %kb, %vb scale = 1.250000e-01 outs(%ob)
+        : memref<2x128x64xf32>, memref<2x128x64xf32>, memref<2x128x64xf32>
+        into memref<2x128x64xf32>
+    ```
+  }];
+  let arguments = (ins TL_TensorOrBuffer:$query, TL_TensorOrBuffer:$key,
+                       TL_TensorOrBuffer:$value, Optional<TL_TensorOrBuffer>:$mask,
+                       TL_TensorOrBuffer:$init, F64Attr:$scale, UnitAttr:$causal);
+  let results = (outs Variadic<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`mask` $mask^)? (`causal` $causal^)? `scale` `=` $scale
+    `outs` `(` $init `)` attr-dict `:` type($query) `,` type($key) `,` type($value)
+    (`,` type($mask)^)? `into` type($init) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+    /// The number of leading batch axes (rank - 2).
+    int64_t getNumBatchDims() {
+      return ::mlir::cast<::mlir::ShapedType>(getQuery().getType()).getRank() - 2;
+    }
+  }];
+}
+
 #endif // TL_ATTENTION_OPS_TD

@@ -80,7 +80,8 @@ public:
     const CUDAChip *chip = lookupChip(options.gpu);
     // LLVM's NVPTX backend keeps IEEE adds (no reassociation without fast-math flags), so
     // exp keeps its shifter rounding; math.roundeven would become a libdevice call.
-    addGPUKernelPasses(pm, /*exactRounding=*/false);
+    // Kernels may declare 48 KiB of static shared memory on every architecture.
+    addGPUKernelPasses(pm, /*exactRounding=*/false, /*workgroupMemoryBytes=*/48 * 1024);
     GpuNVVMAttachTargetOptions attach;
     attach.chip = chip->name.str();
     attach.features = chip->ptxFeature.str();

@@ -29,6 +29,11 @@ def TLCMapToGPU : Pass<"tlc-map-to-gpu", "mlir::ModuleOp"> {
     workgroup of 128 or 256 threads per output element: each thread folds a strided share
     through the op's body from the neutral element, and the partial results meet in a tree in
     workgroup memory.
+
+    `tl.fused_attention` becomes one flash-attention kernel (targets/gpu/FlashAttention.cpp):
+    a workgroup of 128 threads per block of 64, 32 or 16 query rows (the largest whose Q, K,
+    V and probability tiles fit `workgroup-memory`) steps over the keys with an online
+    softmax, never forming the scores.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
@@ -39,9 +44,13 @@ def TLCMapToGPU : Pass<"tlc-map-to-gpu", "mlir::ModuleOp"> {
     Option<"workgroupReductions", "workgroup-reductions", "bool", /*default=*/"true",
            "run reductions of at least 128 elements per output element with one workgroup "
            "per output element (targets/gpu/WorkgroupReduction.cpp)">,
+    Option<"workgroupMemory", "workgroup-memory", "int64_t", /*default=*/"32768",
+           "bytes of workgroup memory a kernel may use (the flash-attention kernel picks its "
+           "tile by it; 32 KiB is what Vulkan drivers and Metal commonly offer)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
-                           "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+                           "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+                           "mlir::math::MathDialect"];
 }
 
 def TLCSetSPIRVEntryPoints : Pass<"tlc-set-spirv-entry-points", "mlir::ModuleOp"> {

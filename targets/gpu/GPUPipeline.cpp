@@ -16,6 +16,7 @@ using namespace mlir;
 tlc::LoweringStrategy tlc::gpuLoweringStrategy() {
   LoweringStrategy strategy;
   strategy.tiledAttention = false;
+  strategy.fusedAttention = true;
   strategy.cpuContractionTiles = false;
   strategy.rowLoops = false;
   strategy.interchangeLoops = false;
@@ -24,10 +25,13 @@ tlc::LoweringStrategy tlc::gpuLoweringStrategy() {
   return strategy;
 }
 
-void tlc::addGPUKernelPasses(OpPassManager &pm, bool exactRounding) {
+void tlc::addGPUKernelPasses(OpPassManager &pm, bool exactRounding,
+                             int64_t workgroupMemoryBytes) {
   // Whole-buffer copies (outputs, concatenations) become linalg.copy, mapped like any op.
   pm.addNestedPass<func::FuncOp>(createTLCLowerMemRefCopy());
-  pm.addPass(createTLCMapToGPU());
+  TLCMapToGPUOptions map;
+  map.workgroupMemory = workgroupMemoryBytes;
+  pm.addPass(createTLCMapToGPU(map));
   pm.addPass(createCanonicalizerPass());
   // Constants (hoisted out of the launches by canonicalization) go back in, so kernels take
   // buffers only.

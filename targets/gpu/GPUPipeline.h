@@ -16,8 +16,10 @@ LoweringStrategy gpuLoweringStrategy();
 /// transcendental math expanded to arithmetic (no libdevice or GLSL extended instructions
 /// needed beyond sqrt/fma/abs/floor). `exactRounding`: exp and exp2 round with
 /// math.roundeven instead of a float-add shifter, for compilers that may reassociate float
-/// adds (tlc-approximate-math's exact-rounding).
-void addGPUKernelPasses(mlir::OpPassManager &pm, bool exactRounding);
+/// adds (tlc-approximate-math's exact-rounding). `workgroupMemoryBytes`: what one kernel may
+/// use (the flash-attention kernel's tile depends on it).
+void addGPUKernelPasses(mlir::OpPassManager &pm, bool exactRounding,
+                        int64_t workgroupMemoryBytes = 32 * 1024);
 
 } // namespace tlc
 

@@ -1,4 +1,5 @@
 // tlc-map-to-gpu: each linalg op of the bufferized model function becomes one gpu.launch.
+#include "targets/gpu/FlashAttention.h"
 #include "targets/gpu/GPUPasses.h"
 #include "targets/gpu/KernelLaunch.h"
 #include "targets/gpu/TiledContraction.h"
@@ -151,6 +152,17 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
           continue;
         }
         Operation &op = *opPtr;
+        if (auto attention = dyn_cast<tlc::tl::FusedAttentionOp>(op)) {
+          mapPendingFill();
+          if (!attention.hasPureBufferSemantics()) {
+            op.emitError() << "the GPU targets expect attention on buffers here";
+            failedAny = true;
+          } else if (failed(tlc::mapFlashAttention(attention, module, nextKernel(),
+                                                   workgroupMemory))) {
+            failedAny = true;
+          }
+          continue;
+        }
         auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
         if (!linalgOp) {
           if (!staysOnHost(&op) && !isa<gpu::LaunchOp>(op)) {
