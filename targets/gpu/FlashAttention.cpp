@@ -49,12 +49,23 @@ struct FlashArrays {
   int64_t bytes() const { return 4 * (q + k + v + p + partial); }
 };
 
-/// The largest tile whose arrays fit `limit` bytes.
-std::optional<FlashTile> pickTile(int64_t d, int64_t dv, int64_t limit) {
-  for (FlashTile t : {FlashTile{64, 32, 4}, FlashTile{32, 32, 2}, FlashTile{16, 16, 1}})
-    if (FlashArrays(t, d, dv).bytes() <= limit)
+/// Workgroups that keep a large GPU busy (an H100 has 132 multiprocessors).
+constexpr int64_t kBusyWorkgroups = 128;
+
+/// The largest tile whose arrays fit `limit` bytes and that still gives `kBusyWorkgroups`
+/// workgroups for `rows` query rows at `batch` batch points; else the smallest that fits (a
+/// short sequence: more, smaller workgroups).
+std::optional<FlashTile> pickTile(int64_t d, int64_t dv, int64_t rows, int64_t batch,
+                                  int64_t limit) {
+  std::optional<FlashTile> fits;
+  for (FlashTile t : {FlashTile{64, 32, 4}, FlashTile{32, 32, 2}, FlashTile{16, 16, 1}}) {
+    if (FlashArrays(t, d, dv).bytes() > limit)
+      continue;
+    if (llvm::divideCeil(rows, t.bq) * batch >= kBusyWorkgroups)
       return t;
-  return std::nullopt;
+    fits = t;
+  }
+  return fits;
 }
 
 class FlashAttentionEmitter {
@@ -380,14 +391,14 @@ LogicalResult tlc::mapFlashAttention(tl::FusedAttentionOp op, FlatSymbolRefAttr 
   int64_t d = q.getDimSize(rank - 1), dv = v.getDimSize(rank - 1), sq = q.getDimSize(rank - 2);
   if (!q.getElementType().isF32())
     return op.emitError() << "the GPU attention kernel takes f32, not " << q.getElementType();
-  std::optional<FlashTile> tile = pickTile(d, dv, workgroupMemoryBytes);
+  int64_t batchCount = 1;
+  for (int64_t extent : q.getShape().drop_back(2))
+    batchCount *= extent;
+  std::optional<FlashTile> tile = pickTile(d, dv, sq, batchCount, workgroupMemoryBytes);
   if (!tile)
     return op.emitError() << "attention with head dimensions " << d << " and " << dv
                           << " does not fit this target's " << workgroupMemoryBytes
                           << " bytes of workgroup memory";
-  int64_t batchCount = 1;
-  for (int64_t extent : q.getShape().drop_back(2))
-    batchCount *= extent;
   if (batchCount > kMaxGridDim || llvm::divideCeil(sq, tile->bq) > kMaxGridDim)
     return op.emitError() << "attention over " << batchCount << " batch points of " << sq
                           << " queries needs more workgroups than one GPU launch has";

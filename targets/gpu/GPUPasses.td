@@ -32,8 +32,9 @@ def TLCMapToGPU : Pass<"tlc-map-to-gpu", "mlir::ModuleOp"> {
 
     `tl.fused_attention` becomes one flash-attention kernel (targets/gpu/FlashAttention.cpp):
     a workgroup of 128 threads per block of 64, 32 or 16 query rows (the largest whose Q, K,
-    V and probability tiles fit `workgroup-memory`) steps over the keys with an online
-    softmax, never forming the scores.
+    V and probability tiles fit `workgroup-memory` and that still makes 128 workgroups, else
+    the smallest that fits) steps over the keys with an online softmax, never forming the
+    scores.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
