@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""tlc benchmark harness: tlc vs oneDNN vs PyTorch vs numpy, same machine, same run.
+"""tlc benchmark harness: tlc vs oneDNN vs PyTorch vs numpy vs ONNX Runtime, same machine, same run.
 
   bench.py --tlc TLC --runtime-lib LIBTLCRT.a --include RUNTIME_INCLUDE
            [--dnnl-bench bench-dnnl] [--peak-bench bench-peak] [--threads 1,2] [--repeats 15]
-           [--only matmul_1024,...] [--frameworks tlc,onednn,torch,numpy] [--cpu native]
+           [--only matmul_1024,...] [--frameworks tlc,onednn,torch,numpy,ort] [--cpu native]
            [--out DIR] [--max-foreign 0.25] [--retries 2] [--quick]
 
 For every case and thread count it times each framework in its own process (so thread variables
@@ -31,7 +31,12 @@ starts out on its creator's core), so it flags good runs too.
 Threads: tlc via TLC_NUM_THREADS; oneDNN via OMP_NUM_THREADS; PyTorch via torch.set_num_threads
 and OPENBLAS_NUM_THREADS/OMP_NUM_THREADS (its matmuls go to OpenBLAS, which ignores
 set_num_threads; Debian's libopenblas0-openmp shares the OpenMP pool); numpy via
-OPENBLAS_NUM_THREADS/OMP_NUM_THREADS. The BLAS each Python process actually loaded is recorded.
+OPENBLAS_NUM_THREADS/OMP_NUM_THREADS; ONNX Runtime (the cases that come in through ONNX: the
+convolutions, the CNNs, the encoder) through Node.js and the pinned npm package
+onnxruntime-node (benchmarks/peers/ort, installed by scripts/setup.sh) with intra-op threads =
+the thread count and all graph optimizations, its times including the Node.js call. Where Node.js
+or the package is missing the ort column says why. The BLAS each Python process actually loaded
+(and ONNX Runtime's version) is recorded.
 
 Writes OUT/bench.md, OUT/bench.json and, when matplotlib is available, OUT/bench.png.
 --quick runs tiny sizes at 1 thread with 3 repeats (the CI smoke test).
@@ -43,6 +48,7 @@ import os
 import platform
 import resource
 import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -539,13 +545,39 @@ def numel(shape):
     return n
 
 
+def case_onnx(case, work):
+    """The ONNX file of a case that comes in through ONNX (exported once into `work`)."""
+    path = os.path.join(work, "b_" + case["name"] + ".onnx")
+    if not os.path.exists(path):
+        subprocess.run(["/usr/bin/python3", os.path.abspath(__file__), "--export-onnx",
+                        json.dumps(case["onnx"]), "--out", path], check=True,
+                       stdout=subprocess.DEVNULL)
+    return path
+
+
+# ONNX Runtime (CPU) through Node.js: benchmarks/peers/ort (onnxruntime-node, pinned;
+# scripts/setup.sh installs it).
+ORT_DIR = os.path.join(HERE, "peers", "ort")
+
+
+def ort_missing():
+    """Why the ONNX Runtime peer cannot run here, or None."""
+    if not shutil.which("node"):
+        return "no Node.js (node) on PATH: run scripts/setup.sh"
+    if not os.path.exists(os.path.join(ORT_DIR, "node_modules", "onnxruntime-node")):
+        return "onnxruntime-node is not installed in %s: run scripts/setup.sh" % ORT_DIR
+    return None
+
+
+def ort_command(model, threads, repeats, shapes):
+    return ["node", os.path.join(ORT_DIR, "ort_bench.js"), model, str(threads), str(repeats),
+            repr(WARMUP_SECONDS), json.dumps([list(s) for s in shapes])]
+
+
 def build_tlc(case, args, work):
     name = "b_" + case["name"]
     if "onnx" in case:
-        tl = os.path.join(work, name + ".onnx")
-        subprocess.run(["/usr/bin/python3", os.path.abspath(__file__), "--export-onnx",
-                        json.dumps(case["onnx"]), "--out", tl], check=True,
-                       stdout=subprocess.DEVNULL)
+        tl = case_onnx(case, work)
     else:
         tl = os.path.join(work, name + ".tl")
         with open(tl, "w") as f:
@@ -608,7 +640,8 @@ def main(argv):
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--repeats", type=int, default=15)
     ap.add_argument("--only", help="comma-separated case names")
-    ap.add_argument("--frameworks", default="tlc,onednn,torch,numpy")
+    ap.add_argument("--frameworks", default="tlc,onednn,torch,numpy,ort",
+                    help="ort: ONNX Runtime, for the cases that come in through ONNX")
     ap.add_argument("--cpu", default="native", help="tlc --cpu (default: native)")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--out", default="bench-results")
@@ -619,6 +652,8 @@ def main(argv):
                          "reach, else the run is retried / flagged (default 0: only recorded)")
     ap.add_argument("--retries", type=int, default=2)
     ap.add_argument("--quick", action="store_true", help="tiny sizes, 1 thread, 3 repeats (CI)")
+    ap.add_argument("--fail-on-error", action="store_true",
+                    help="exit 1 when any framework's run failed (or its peer is missing)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--op", help=argparse.SUPPRESS)
     ap.add_argument("--dims", help=argparse.SUPPRESS)
@@ -708,6 +743,14 @@ def main(argv):
                             if exe is None:
                                 continue
                             r = timed([exe, str(args.repeats)], env, args, probe=probe)
+                        elif fw == "ort":
+                            if "onnx" not in case:
+                                continue
+                            missing = ort_missing()
+                            if missing:
+                                raise RuntimeError("ONNX Runtime peer: " + missing)
+                            r = timed_ort(ort_command(case_onnx(case, work), t, args.repeats,
+                                                      case["inputs"]), env, args, probe)
                         elif fw == "onednn":
                             if not args.dnnl_bench or "dnnl" not in case:
                                 continue
@@ -747,6 +790,11 @@ def main(argv):
         f.write(md)
     print(md)
     chart(results, threads, frameworks, os.path.join(args.out, "bench.png"))
+    failed = [(c["name"], k) for c in results["cases"] for k, r in c["runs"].items()
+              if isinstance(r, dict) and "error" in r]
+    if args.fail_on_error and failed:
+        print("bench.py: failed runs: " + ", ".join("%s %s" % f for f in failed), file=sys.stderr)
+        return 1
     return 0
 
 
@@ -762,6 +810,16 @@ def timed_py(cmd, env, args, probe=None):
             return None
         libs = [v[2:] for v in lines if v.startswith("# ")]
         _blas_seen[cmd[3]] = libs[0] if libs else ""
+        return [float(v) for v in lines if v.strip() and not v.startswith("#")]
+    return timed(cmd, env, args, parse, probe)
+
+
+def timed_ort(cmd, env, args, probe=None):
+    """timed() for the ONNX Runtime child: its "# " line names the package version."""
+    def parse(out):
+        lines = out.split("\n")
+        versions = [v[2:] for v in lines if v.startswith("# ")]
+        _blas_seen["ort"] = versions[0] if versions else ""
         return [float(v) for v in lines if v.strip() and not v.startswith("#")]
     return timed(cmd, env, args, parse, probe)
 
@@ -788,11 +846,14 @@ def report(results, threads, frameworks):
         lines.append("Libraries loaded by the Python workers: " + "; ".join(
             "%s: %s" % (k, v or "-") for k, v in sorted(_blas_seen.items())))
         lines.append("")
+    vs_ort = "ort" in frameworks
     for t in threads:
+        errors = []
         lines += ["## %d thread%s" % (t, "s" if t > 1 else ""), "",
                   "| case | " + " | ".join(frameworks) + " | tlc rate | tlc % of peak "
-                  "| tlc vs best other | tlc compile s |",
-                  "|---" * (len(frameworks) + 5) + "|"]
+                  "| tlc vs best other |" + (" tlc vs ort |" if vs_ort else "") +
+                  " tlc compile s |",
+                  "|---" * (len(frameworks) + 5 + vs_ort) + "|"]
         for c in results["cases"]:
             cells, best_other = [], None
             for fw in frameworks:
@@ -801,7 +862,8 @@ def report(results, threads, frameworks):
                     cells.append("n/a")
                     continue
                 if "error" in r:
-                    cells.append("error")
+                    cells.append("error [%d]" % (len(errors) + 1))
+                    errors.append("%s, %s: %s" % (c["label"], fw, r["error"]))
                     continue
                 cells.append("%.3g (%.3g/%.3g)%s" % (r["median"] * 1e3, r["min"] * 1e3,
                                                      r["max"] * 1e3, " !" if r["contaminated"] else ""))
@@ -809,13 +871,20 @@ def report(results, threads, frameworks):
                     best_other = r["median"]
             tr = c["runs"].get("tlc@%d" % t)
             ok = tr and "error" not in tr
-            lines.append("| %s | %s | %s | %s | %s | %s |" % (
+            ort = c["runs"].get("ort@%d" % t)
+            ort_ok = ok and ort and "error" not in ort
+            lines.append("| %s | %s | %s | %s | %s |%s %s |" % (
                 c["label"], " | ".join(cells),
                 "%.1f %s" % (tr["rate"], unit[c["kind"]]) if ok else "-",
                 "%.0f%%" % (100 * tr["fraction_of_peak"]) if ok and "fraction_of_peak" in tr else "-",
                 "%.2fx" % (best_other / tr["median"]) if ok and best_other else "-",
+                (" %s |" % ("%.2fx" % (ort["median"] / tr["median"]) if ort_ok else "-"))
+                if vs_ort else "",
                 "%.2f" % c["tlc_compile_s"] if "tlc_compile_s" in c else "-"))
         lines.append("")
+        lines += ["[%d] %s" % (i + 1, e) for i, e in enumerate(errors)]
+        if errors:
+            lines.append("")
     if PENDING:
         lines += ["## Not yet measured", ""] + ["- %s: %s" % p for p in PENDING] + [""]
     lines.append("`tlc vs best other` > 1 means tlc is faster than the fastest of the others.")

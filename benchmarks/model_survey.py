@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Torchvision models beyond the harness's three: tlc against PyTorch 1.13, to find the
-models (and so the layers) where tlc falls behind what users would run instead.
+"""Torchvision models beyond the harness's three: tlc against PyTorch 1.13 and ONNX Runtime, to
+find the models (and so the layers) where tlc falls behind what users would run instead.
 
   benchmarks/model_survey.py --tlc build/bin/tlc --tlc-run build/bin/tlc-run \\
       [--models resnext50_32x4d,regnet_y_400mf,...] [--threads 1] [--repeats 20] [--out DIR]
@@ -9,8 +9,11 @@ Per model (random weights, seed 0, input 1x3x224x224, 299x299 for inception_v3):
 ONNX file, compiles it with `tlc --cpu native --shared`, checks tlc's output against PyTorch's
 float64 output (max error over max magnitude at most --max-rel), then times both at
 --threads threads: tlc with tlc-run (median of --repeats calls after warm-up), PyTorch eager
-in this process (torch.set_num_threads, no grad; median of --repeats calls after 3). Prints a
-Markdown table: compile seconds, the two medians and PyTorch / tlc (> 1: tlc is faster). It is
+in this process (torch.set_num_threads, no grad; median of --repeats calls after 3), ONNX
+Runtime on the same ONNX file through bench.py's Node.js peer (benchmarks/peers/ort: intra-op
+threads = --threads, all graph optimizations, seeded random inputs; its column says why where
+Node.js or onnxruntime-node is missing). Prints a Markdown table: compile seconds, the three
+medians, PyTorch / tlc and ONNX Runtime / tlc (> 1: tlc is faster). It is
 a survey, not the harness: one process, no load checks, the torch timings taken right after
 tlc's; compare ratios, not absolute times.
 """
@@ -21,6 +24,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+from bench import ort_command, ort_missing
 
 DEFAULT_MODELS = ("resnet50,resnext50_32x4d,wide_resnet50_2,regnet_y_400mf,densenet121,"
                   "googlenet,squeezenet1_1,shufflenet_v2_x1_0,mobilenet_v3_large,mnasnet1_0,"
@@ -46,8 +51,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     env = dict(os.environ, TLC_NUM_THREADS=str(args.threads))
     print("threads %d; times are medians in ms\n" % args.threads)
-    print("| model | compile s | tlc | torch | torch / tlc | output |")
-    print("|---|---|---|---|---|---|")
+    ort_why = ort_missing()
+    if ort_why:
+        print("ONNX Runtime: not run (%s)\n" % ort_why)
+    print("| model | compile s | tlc | torch | ort | torch / tlc | ort / tlc | output |")
+    print("|---|---|---|---|---|---|---|---|")
     for name in args.models.split(","):
         torch.manual_seed(0)
         model = getattr(torchvision.models, name)().eval()
@@ -66,7 +74,7 @@ def main():
                                capture_output=True, text=True)
         compile_s = time.perf_counter() - t0
         if built.returncode:
-            print("| %s | fails: %s | | | | |" % (name, built.stderr.strip().splitlines()[-1]))
+            print("| %s | fails: %s | | | | | | |" % (name, built.stderr.strip().splitlines()[-1]))
             continue
         run = subprocess.run([args.tlc_run, base + ".so", "--name", "m", "--input",
                               base + ".x.npy", "--expect", base + ".y.npy", "--max-rel",
@@ -83,8 +91,20 @@ def main():
             model(x)
             times.append((time.perf_counter() - t0) * 1e3)
         torch_ms = statistics.median(times)
-        print("| %s | %.1f | %.2f | %.2f | %.2fx | %s |" % (
-            name, compile_s, tlc_ms, torch_ms, torch_ms / tlc_ms, verdict), flush=True)
+        ort_ms, ort_cell = float("nan"), "n/a"
+        if not ort_why:
+            ort = subprocess.run(ort_command(base + ".onnx", args.threads, args.repeats,
+                                             [tuple(x.shape)]),
+                                 capture_output=True, text=True, env=env)
+            if ort.returncode == 0:
+                ort_ms = 1e3 * statistics.median(
+                    float(v) for v in ort.stdout.split("\n") if v.strip() and v[0] != "#")
+                ort_cell = "%.2f" % ort_ms
+            else:
+                ort_cell = "fails: " + (ort.stderr.strip().splitlines() or ["?"])[-1]
+        print("| %s | %.1f | %.2f | %.2f | %s | %.2fx | %s | %s |" % (
+            name, compile_s, tlc_ms, torch_ms, ort_cell, torch_ms / tlc_ms,
+            "%.2fx" % (ort_ms / tlc_ms) if ort_ms == ort_ms else "-", verdict), flush=True)
     return 0
 
 

@@ -20,6 +20,8 @@ PKGS=(
   # GPU: lavapipe + loader + headers + validation layer for the Vulkan runtime's tests; SPIR-V
   # tools (spirv-as/val); SPIRV-Cross for the Metal target's SPIR-V -> MSL
   mesa-vulkan-drivers libvulkan1 libvulkan-dev spirv-tools vulkan-validationlayers spirv-cross libspirv-cross-c-shared-dev
+  # Node.js for the ONNX Runtime peer of the benchmarks (npm: below)
+  nodejs
 )
 
 SUDO=""
@@ -29,10 +31,29 @@ missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Debian's npm; a Node.js from elsewhere (NodeSource) brings its own.
+command -v npm > /dev/null || missing+=(npm)
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PKGS[@]} packages present"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "setup: installing ${missing[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# ONNX Runtime (CPU) for the benchmarks' peer column: the npm package pinned in
+# benchmarks/peers/ort/package.json. --ignore-scripts: its install script only fetches GPU
+# binaries; the CPU library is in the package. Not fatal: without it the harness's ort column
+# says why.
+ort=$(cd "$(dirname "$0")/../benchmarks/peers/ort" && pwd)
+want=$(sed -n 's/.*"onnxruntime-node": "\([^"]*\)".*/\1/p' "$ort/package.json")
+have=$(sed -n 's/^  "version": "\([^"]*\)".*/\1/p' \
+         "$ort/node_modules/onnxruntime-node/package.json" 2> /dev/null || true)
+if [ "$have" = "$want" ]; then
+  echo "setup: onnxruntime-node $have present"
+elif (cd "$ort" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error); then
+  echo "setup: installed onnxruntime-node $want in $ort"
+else
+  echo "setup: WARNING: npm could not install onnxruntime-node $want; the benchmarks run" \
+       "without the ONNX Runtime peer" >&2
+fi

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// ONNX Runtime (CPU, onnxruntime-node pinned in package.json) as a timing child of tlc's
+// benchmark harness (benchmarks/bench.py, model_survey.py), on the harness's protocol: runs
+// the model on seeded random f32 inputs for WARMUP seconds, then REPEATS timed runs, and prints
+// one time in seconds per line, then "# onnxruntime-node VERSION". Each time includes the
+// Node.js call (an async session.run); intra-op threads = THREADS, all graph optimizations.
+//
+//   node ort_bench.js MODEL.onnx THREADS REPEATS WARMUP_SECONDS '[[1,3,224,224], ...]'
+//   node ort_bench.js MODEL.onnx THREADS 0 0 SHAPES --output OUT.bin IN.bin...
+//     (no timing: runs once on the given raw f32 inputs, writes the first output's raw f32)
+'use strict';
+const fs = require('fs');
+const path = require('path');
+
+function usage(message) {
+  process.stderr.write('ort_bench.js: ' + message + '\n' +
+                       'usage: ort_bench.js MODEL THREADS REPEATS WARMUP_SECONDS SHAPES_JSON ' +
+                       '[--output OUT.bin IN.bin...]\n');
+  process.exit(2);
+}
+
+// Seeded uniform values in [-1, 1) (a 32-bit LCG: the peer needs the same work, not the same
+// numbers as tlc's harness).
+function randomTensor(shape, seed) {
+  let n = 1;
+  for (const d of shape) n *= d;
+  const data = new Float32Array(n);
+  let state = (seed * 2654435761) >>> 0;
+  for (let i = 0; i < n; ++i) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    data[i] = state / 2147483648 - 1;
+  }
+  return data;
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  if (argv.length < 5) usage('expected 5 arguments');
+  const [model, threadsText, repeatsText, warmupText, shapesText] = argv;
+  const threads = Number(threadsText), repeats = Number(repeatsText);
+  const warmup = Number(warmupText);
+  if (!Number.isInteger(threads) || threads < 1) usage('THREADS must be a positive integer');
+  if (!Number.isInteger(repeats) || repeats < 0) usage('REPEATS must be an integer >= 0');
+  if (!(warmup >= 0)) usage('WARMUP_SECONDS must be >= 0');
+  let shapes;
+  try {
+    shapes = JSON.parse(shapesText);
+  } catch (e) {
+    usage('SHAPES_JSON: ' + e.message);
+  }
+  let ort;
+  try {
+    ort = require('onnxruntime-node');
+  } catch (e) {
+    process.stderr.write('ort_bench.js: onnxruntime-node is not installed here (' +
+                         path.join(__dirname, 'node_modules') + '); run scripts/setup.sh\n');
+    process.exit(3);
+  }
+  const session = await ort.InferenceSession.create(model, {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+  if (session.inputNames.length !== shapes.length)
+    usage('the model has ' + session.inputNames.length + ' inputs, SHAPES_JSON gives ' +
+          shapes.length);
+  const outputAt = argv.indexOf('--output');
+  const feeds = {};
+  session.inputNames.forEach((name, i) => {
+    let data = randomTensor(shapes[i], i + 1);
+    if (outputAt >= 0) {
+      const raw = fs.readFileSync(argv[outputAt + 2 + i]);
+      data = new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
+    }
+    feeds[name] = new ort.Tensor('float32', data, shapes[i]);
+  });
+  if (outputAt >= 0) {
+    const results = await session.run(feeds);
+    const first = results[session.outputNames[0]].data;
+    fs.writeFileSync(argv[outputAt + 1], Buffer.from(first.buffer, first.byteOffset,
+                                                     first.byteLength));
+    return;
+  }
+  const start = process.hrtime.bigint();
+  do {
+    await session.run(feeds);
+  } while (Number(process.hrtime.bigint() - start) / 1e9 < warmup);
+  const times = [];
+  for (let r = 0; r < repeats; ++r) {
+    const t0 = process.hrtime.bigint();
+    await session.run(feeds);
+    times.push(Number(process.hrtime.bigint() - t0) / 1e9);
+  }
+  const version = require('onnxruntime-node/package.json').version;
+  process.stdout.write(times.map((t) => t.toFixed(9)).join('\n') + '\n# onnxruntime-node ' +
+                       version + '\n');
+}
+
+main().catch((e) => {
+  process.stderr.write('ort_bench.js: ' + (e && e.message ? e.message : String(e)) + '\n');
+  process.exit(1);
+});
