@@ -68,11 +68,11 @@ std::optional<FlashTile> pickTile(int64_t d, int64_t dv, int64_t rows, int64_t b
   return fits;
 }
 
-class FlashAttentionEmitter {
+class FlashAttentionEmitter : tlc::KernelEmitterBase {
 public:
   FlashAttentionEmitter(OpBuilder &b, tl::FusedAttentionOp op, const FlashTile &tile,
                         gpu::LaunchOp launch)
-      : b(b), loc(op.getLoc()), op(op), tile(tile), launch(launch) {
+      : KernelEmitterBase(b, op.getLoc()), op(op), tile(tile), launch(launch) {
     auto q = cast<MemRefType>(op.getQuery().getType());
     int64_t rank = q.getRank();
     batchShape.assign(q.getShape().drop_back(2).begin(), q.getShape().drop_back(2).end());
@@ -135,16 +135,7 @@ public:
   }
 
 private:
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value floatConst(double v) { return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v)); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t c) { return arith::MulIOp::create(b, loc, x, index(c)); }
-  Value below(Value x, int64_t bound) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, index(bound));
-  }
-  Value clampBelow(Value x, int64_t bound) {
-    return arith::MinUIOp::create(b, loc, x, index(bound - 1));
-  }
   Value load(Value memref, Value at) { return memref::LoadOp::create(b, loc, memref, at); }
   void store(Value v, Value memref, Value at) { memref::StoreOp::create(b, loc, v, memref, at); }
   void barrier() { gpu::BarrierOp::create(b, loc); }
@@ -367,8 +358,6 @@ private:
     }
   }
 
-  OpBuilder &b;
-  Location loc;
   tl::FusedAttentionOp op;
   const FlashTile &tile;
   gpu::LaunchOp launch;

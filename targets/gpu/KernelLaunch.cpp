@@ -75,3 +75,21 @@ SmallVector<Value> tlc::indicesAt(OpBuilder &b, Location loc, AffineMap map,
   }
   return indices;
 }
+
+Value tlc::KernelEmitterBase::index(int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value tlc::KernelEmitterBase::add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+
+Value tlc::KernelEmitterBase::mul(Value x, int64_t c) {
+  return arith::MulIOp::create(b, loc, x, index(c));
+}
+
+Value tlc::KernelEmitterBase::below(Value x, int64_t bound) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, index(bound));
+}
+
+Value tlc::KernelEmitterBase::clampBelow(Value x, int64_t bound) {
+  return arith::MinUIOp::create(b, loc, x, index(bound - 1));
+}

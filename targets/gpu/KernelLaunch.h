@@ -44,6 +44,22 @@ delinearize(mlir::OpBuilder &b, mlir::Location loc, mlir::Value linear,
 llvm::SmallVector<mlir::Value> indicesAt(mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::AffineMap map, llvm::ArrayRef<mlir::Value> coords);
 
+/// Index arithmetic at a builder's insertion point, shared by the kernel emitters.
+class KernelEmitterBase {
+protected:
+  KernelEmitterBase(mlir::OpBuilder &b, mlir::Location loc) : b(b), loc(loc) {}
+  mlir::Value index(int64_t v);
+  mlir::Value add(mlir::Value x, mlir::Value y);
+  mlir::Value mul(mlir::Value x, int64_t c);
+  /// x < bound (unsigned).
+  mlir::Value below(mlir::Value x, int64_t bound);
+  /// min(x, bound - 1): an index kept in range for a load whose value is then discarded.
+  mlir::Value clampBelow(mlir::Value x, int64_t bound);
+
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+};
+
 } // namespace tlc
 
 #endif // TLC_TARGETS_GPU_KERNELLAUNCH_H

@@ -165,11 +165,11 @@ std::optional<ContractionPlan> planContraction(linalg::LinalgOp op) {
 }
 
 /// Emits the kernel body into a launch; `b` inserts before the launch's terminator.
-class TiledContractionEmitter {
+class TiledContractionEmitter : tlc::KernelEmitterBase {
 public:
   TiledContractionEmitter(OpBuilder &b, linalg::LinalgOp op, const ContractionPlan &plan,
                           gpu::LaunchOp launch, Value init, linalg::LinalgOp epilogue)
-      : b(b), loc(op.getLoc()), op(op), plan(plan), tile(plan.tile), launch(launch),
+      : KernelEmitterBase(b, op.getLoc()), op(op), plan(plan), tile(plan.tile), launch(launch),
         initValue(init), epilogue(epilogue) {}
 
   void emit() {
@@ -236,16 +236,7 @@ private:
     SmallVector<Element> elements;
   };
 
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   int64_t size(unsigned dim) const { return plan.ranges[dim]; }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, int64_t c) { return arith::MulIOp::create(b, loc, x, index(c)); }
-  Value below(Value x, int64_t bound) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, index(bound));
-  }
-  Value clampBelow(Value x, int64_t bound) {
-    return arith::MinUIOp::create(b, loc, x, index(bound - 1));
-  }
 
   /// This thread's place: its batch point, the tile's first row and column, and the thread's
   /// row and column within the tile.
@@ -419,8 +410,6 @@ private:
     return map.lookupOrDefault(body.getTerminator()->getOperand(0));
   }
 
-  OpBuilder &b;
-  Location loc;
   linalg::LinalgOp op;
   const ContractionPlan &plan;
   const TileShape &tile;

@@ -64,11 +64,11 @@ std::optional<ReductionPlan> planReduction(linalg::LinalgOp op) {
   return plan;
 }
 
-class ReductionEmitter {
+class ReductionEmitter : tlc::KernelEmitterBase {
 public:
   ReductionEmitter(OpBuilder &b, linalg::LinalgOp op, const ReductionPlan &plan,
                    gpu::LaunchOp launch, int64_t gridX, Value init)
-      : b(b), loc(op.getLoc()), op(op), plan(plan), launch(launch), gridX(gridX),
+      : KernelEmitterBase(b, op.getLoc()), op(op), plan(plan), launch(launch), gridX(gridX),
         initValue(init) {}
 
   void emit() {
@@ -130,11 +130,6 @@ public:
   }
 
 private:
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value below(Value x, int64_t bound) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, index(bound));
-  }
 
   /// Sets `coords` of `dims` from their linear index (the innermost fastest).
   void decompose(Value linear, ArrayRef<unsigned> dims) {
@@ -153,8 +148,6 @@ private:
     return clone->getResult(0);
   }
 
-  OpBuilder &b;
-  Location loc;
   linalg::LinalgOp op;
   const ReductionPlan &plan;
   gpu::LaunchOp launch;
