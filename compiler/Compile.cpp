@@ -9,6 +9,7 @@
 #include "compiler/Pipeline.h"
 #include "compiler/Signature.h"
 #include "compiler/frontend/TLFrontend.h"
+#include "passes/Passes.h"
 #include "targets/Target.h"
 #include "targets/gpu/GPUProgram.h"
 
@@ -250,6 +251,13 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   } else if (failed(target->verifyOptions(targetOptions, UnknownLoc::get(&context)))) {
     return failure();
   }
+  if (options.profile && gpu)
+    return emitError(UnknownLoc::get(&context))
+           << "--profile times CPU kernels; the GPU targets have no profile yet";
+  if (options.profile && !variants.empty())
+    return emitError(UnknownLoc::get(&context))
+           << "--profile takes one --cpu (a model of several cpu variants has one table per "
+              "variant)";
   bool binary = options.emit == EmitKind::Object;
   if (binary && (options.outputPath.empty() || options.outputPath == "-"))
     return emitError(UnknownLoc::get(&context))
@@ -353,6 +361,15 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     return failure();
   if (auto size = (*module)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
     signature->workspaceSize = size.getInt();
+  if (options.profile) {
+    if (failed(runPasses(*module, timing, "profile instrumentation", [&](OpPassManager &pm) {
+          TLCInstrumentProfileOptions profile;
+          profile.modelName = name;
+          pm.addPass(createTLCInstrumentProfile(profile));
+        })))
+      return failure();
+    signature->profiled = true;
+  }
   if (!variants.empty()) {
     TimingScope dispatchTiming = timing.nest("code generation per cpu, merging, dispatch");
     FailureOr<OwningOpRef<ModuleOp>> merged =

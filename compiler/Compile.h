@@ -39,6 +39,7 @@ struct CompileOptions {
   ReportFormat reportFormat = ReportFormat::Text;
   std::string reportPath;    // empty: stdout, or stderr when the output goes to stdout
   bool timeReport = false;   // print the time of each stage and pass to stderr (--time-report)
+  bool profile = false;      // time each kernel into NAME_profile_ns (--profile)
 };
 
 /// Compiles `options.inputPath` (.tl, .onnx or .mlir). Errors are reported through the context's

@@ -4,6 +4,7 @@
 #define TLC_COMPILER_FUSIONREPORT_H
 
 #include "compiler/MemoryReport.h"
+#include "passes/SourceNames.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,10 +25,6 @@ struct FunctionFusionReport {
   std::vector<FusionGroupReport> groups;  // fused groups, in program order
   std::vector<FusionGroupReport> unfused; // ops left on their own, in program order
 };
-
-/// An op's source location for reports: file:line:col for source files, the node name for
-/// ONNX nodes, each part of a fused location joined by " + ".
-std::string describeLocation(mlir::Location loc);
 
 /// Reads the groups recorded by tlc-fuse-elementwise and tlc-fuse-epilogues (the
 /// `tlc.fusion_group` / `tlc.fusion_unfused` attributes) from a module lowered to linalg; every

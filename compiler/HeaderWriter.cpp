@@ -80,6 +80,17 @@ void tlc::writeHeader(const ModelSignature &sig, llvm::StringRef provenance,
   os << ");\n\n";
   os << "/* The model descriptor (inputs, outputs, workspace) as text; see docs/generated-abi.md. */\n";
   os << "extern const char " << sig.name << "_info[];\n\n";
+  if (sig.profiled) {
+    os << "/* Compiled with --profile: each run adds kernel k's time (ns) to " << sig.name
+       << "_profile_ns[k].\n"
+       << " * " << sig.name << "_profile_names holds per kernel its source and its kind, each\n"
+       << " * NUL-terminated; flops (0: not counted) and bytes read and written per run. */\n";
+    os << "extern const int64_t " << sig.name << "_profile_count;\n";
+    os << "extern int64_t " << sig.name << "_profile_ns[];\n";
+    os << "extern const int64_t " << sig.name << "_profile_flops[];\n";
+    os << "extern const int64_t " << sig.name << "_profile_bytes[];\n";
+    os << "extern const char " << sig.name << "_profile_names[];\n\n";
+  }
   writeClosing(sig, os);
 }
 

@@ -19,6 +19,7 @@ struct ModelSignature {
   std::string name; // the model's C name (prefix of NAME_run)
   std::vector<TensorSpec> inputs, outputs;
   int64_t workspaceSize = 0;
+  bool profiled = false; // compiled with --profile: the NAME_profile_* table exists
 };
 
 /// Reads the signature of the model function `func` (arguments and results with their

@@ -591,6 +591,25 @@ def TLCOutlineParallelLoops : Pass<"tlc-outline-parallel-loops", "mlir::ModuleOp
                            "mlir::arith::ArithDialect"];
 }
 
+def TLCInstrumentProfile : Pass<"tlc-instrument-profile", "mlir::ModuleOp"> {
+  let summary = "Time each kernel of the model function (tlc --profile)";
+  let description = [{
+    In the bufferized model function `NAME_impl` (as tlc-add-entry-point leaves it), each op
+    that forms a loop nest, with the fills right before it, is one kernel: it is bracketed by
+    calls of libtlcrt's `tlc_profile_clock()` (monotonic nanoseconds) and its elapsed time is
+    added to element k of the public global `NAME_profile_ns`. Public constants describe the
+    kernels: `NAME_profile_count`, `NAME_profile_names` (per kernel its source, as the reports
+    name it, and its kind, each NUL-terminated), `NAME_profile_flops` (floating-point ops of
+    the loop bodies times the iterations; 0 where not static) and `NAME_profile_bytes` (the
+    sizes of the buffers it reads and writes). `tlc-run --profile` reads them.
+  }];
+  let options = [
+    Option<"modelName", "model-name", "std::string", /*default=*/"\"\"", "the model's C name">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def TLCSplitLongFunctions : Pass<"tlc-split-long-functions", "mlir::ModuleOp"> {
   let summary = "Move runs of loops of a function with very many into separate functions";
   let description = [{

@@ -4,6 +4,7 @@
 #include "FindModel.h"
 #include "GPURun.h"
 #include "ModelDescriptor.h"
+#include "Profile.h"
 #include "TensorIO.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -17,10 +18,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <numeric>
 #include <utility>
 
 using namespace llvm;
 using namespace tlcrun;
+using namespace tlc;
 
 namespace {
 cl::OptionCategory category("tlc-run options");
@@ -51,6 +54,10 @@ cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs first"), cl::init(0),
 cl::opt<std::string> saveDir("save-outputs", cl::desc("Write outputs as .npy into <dir>"),
                              cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Print only failures and the verdict"), cl::cat(category));
+cl::opt<bool> profile("profile",
+                      cl::desc("Print the time of each kernel over the timed runs (a model "
+                               "compiled with tlc --profile)"),
+                      cl::cat(category));
 cl::opt<std::string> cpuVariant("cpu-variant",
                                 cl::desc("Run this variant of a model compiled for several cpus "
                                          "(sets TLC_CPU_VARIANT)"),
@@ -170,6 +177,9 @@ int main(int argc, char **argv) {
   std::vector<double> times;
   void *workspace = nullptr;
   if (isGPUModel(lib, name)) {
+    if (profile)
+      return fail("--profile: GPU models have no kernel table yet (tlc --profile is for the "
+                  "CPU targets)");
     GPURunTimes gpu;
     std::string gpuError = runOnGPU(lib, name, m.inputs, m.outputs, m.workspace, warmup,
                                     repeat, gpu);
@@ -196,8 +206,13 @@ int main(int argc, char **argv) {
     auto once = [&] {
       return dispatch(args.size(), run, args.data(), std::make_index_sequence<kMaxArgs>());
     };
+    ProfileTable table;
+    if (profile && !findProfile(lib, name, table, error))
+      return fail(error);
     for (unsigned i = 0; i < warmup; ++i)
       once();
+    if (profile)
+      resetProfile(table);
     for (unsigned i = 0; i < std::max(1u, repeat.getValue()); ++i) {
       auto start = std::chrono::steady_clock::now();
       int status = once();
@@ -210,6 +225,9 @@ int main(int argc, char **argv) {
       if (status != 0)
         return fail(name + "_run returned status " + std::to_string(status));
     }
+    if (profile)
+      printProfile(table, times.size(),
+                   std::accumulate(times.begin(), times.end(), 0.0) / times.size(), outs());
   }
   std::sort(times.begin(), times.end());
   if (!quiet)

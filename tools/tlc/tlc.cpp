@@ -112,6 +112,11 @@ cl::opt<bool> timeReport("time-report",
                          cl::desc("Print the wall and CPU time of each compilation stage and "
                                   "pass to stderr"),
                          cl::cat(category));
+cl::opt<bool> profile("profile",
+                      cl::desc("Time each kernel of the model at run time into a table in the "
+                               "object (NAME_profile_*; tlc-run --profile prints it); CPU "
+                               "targets, one --cpu"),
+                      cl::cat(category));
 cl::opt<std::string> reportFile("report-file",
                                 cl::desc("Write the report to <file> (default: stdout, or "
                                          "stderr when the output goes to stdout)"),
@@ -238,5 +243,6 @@ int main(int argc, char **argv) {
   options.reportFormat = reportFormat;
   options.reportPath = reportFile;
   options.timeReport = timeReport;
+  options.profile = profile;
   return mlir::failed(tlc::compile(options, context, sourceMgr)) ? 1 : 0;
 }

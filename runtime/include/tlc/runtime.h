@@ -119,6 +119,12 @@ void tlc_thread_pool_run(tlc_thread_pool *pool, tlc_parallel_body body, void *ct
 /* The entry point generated code calls: tlc_thread_pool_run on the bound or default pool. */
 void tlc_parallel_for(tlc_parallel_body body, void *ctx, int64_t n);
 
+/* ---- Profiling ------------------------------------------------------------------------------*/
+/* Monotonic nanoseconds. A model compiled with `tlc --profile` adds each kernel's elapsed time
+ * to NAME_profile_ns[k] on every run (see its header and docs/usage.md; tlc-run --profile
+ * prints the table). */
+uint64_t tlc_profile_clock(void);
+
 #ifdef __cplusplus
 }
 #endif

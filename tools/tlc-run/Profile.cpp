@@ -1,0 +1,66 @@
+// tlc-run --profile: the per-kernel table of a model compiled with `tlc --profile`.
+#include "Profile.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cstring>
+#include <dlfcn.h>
+#include <numeric>
+#include <vector>
+
+using namespace llvm;
+
+bool tlc::findProfile(void *lib, const std::string &name, ProfileTable &table,
+                      std::string &error) {
+  auto symbol = [&](const char *suffix) { return dlsym(lib, (name + suffix).c_str()); };
+  auto *count = static_cast<const int64_t *>(symbol("_profile_count"));
+  table.ns = static_cast<int64_t *>(symbol("_profile_ns"));
+  table.flops = static_cast<const int64_t *>(symbol("_profile_flops"));
+  table.bytes = static_cast<const int64_t *>(symbol("_profile_bytes"));
+  table.names = static_cast<const char *>(symbol("_profile_names"));
+  if (!count || !table.ns || !table.flops || !table.bytes || !table.names) {
+    error = "--profile: model '" + name + "' has no kernel table (compile it with tlc --profile)";
+    return false;
+  }
+  table.count = *count;
+  return true;
+}
+
+void tlc::resetProfile(const ProfileTable &table) {
+  std::fill(table.ns, table.ns + table.count, 0);
+}
+
+void tlc::printProfile(const ProfileTable &table, unsigned runs, double measuredMs,
+                       raw_ostream &os) {
+  struct Row {
+    double ms;
+    int64_t flops, bytes;
+    const char *source, *kind;
+  };
+  std::vector<Row> rows;
+  const char *text = table.names;
+  for (int64_t k = 0; k < table.count; ++k) {
+    const char *source = text;
+    const char *kind = source + std::strlen(source) + 1;
+    text = kind + std::strlen(kind) + 1;
+    rows.push_back({table.ns[k] / 1e6 / std::max(1u, runs), table.flops[k], table.bytes[k],
+                    source, kind});
+  }
+  double total = std::accumulate(rows.begin(), rows.end(), 0.0,
+                                 [](double sum, const Row &r) { return sum + r.ms; });
+  std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) { return a.ms > b.ms; });
+  os << format("profile: %lld kernels, %u runs; per run the kernels took %.3f ms of %.3f ms "
+               "measured (%.0f%%)\n",
+               (long long)table.count, runs, total, measuredMs,
+               measuredMs > 0 ? 100 * total / measuredMs : 0.0);
+  os << format("%10s %7s %9s %8s  %-20s %s\n", "ms/run", "share", "GFLOP/s", "GB/s", "kind",
+               "source");
+  for (const Row &r : rows) {
+    std::string gflops = r.flops && r.ms > 0 ? formatv("{0:F1}", r.flops / r.ms / 1e6).str() : "-";
+    std::string gbs = r.bytes && r.ms > 0 ? formatv("{0:F1}", r.bytes / r.ms / 1e6).str() : "-";
+    os << format("%10.4f %6.1f%% %9s %8s  %-20s %s\n", r.ms, total > 0 ? 100 * r.ms / total : 0.0,
+                 gflops.c_str(), gbs.c_str(), r.kind, r.source);
+  }
+}
