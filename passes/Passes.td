@@ -302,7 +302,9 @@ def TLCFuseEpilogues : Pass<"tlc-fuse-epilogues", "mlir::func::FuncOp"> {
     which `tlc-tile-contractions` needs), multiples of the register tile where possible.
     Contractions left alone get a `tlc.fusion_unfused` reason: a result with several uses
     (fusing would compute the contraction again), a reduction or transposing consumer, or an
-    output that is a single tile.
+    output that is a single tile. A consumer collapsed to the contraction's shape may read
+    broadcast operands at 0 in size-1 dimensions (a 1xCx1x1 gate of an NxCxHxW output):
+    those operands are first rank-reduced to their other dimensions.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"64", "output tile rows (at most)">,
