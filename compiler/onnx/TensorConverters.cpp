@@ -594,6 +594,27 @@ LogicalResult convertConstantOfShape(NodeContext &cx) {
   return success();
 }
 
+/// EyeLike: ones on diagonal k of a matrix shaped like the input, in `dtype` (default: the
+/// input's element type); a constant, since only the input's static shape matters.
+LogicalResult convertEyeLike(NodeContext &cx) {
+  if (cx.rank(0) != 2)
+    return cx.emitError() << "EyeLike needs a 2-D input, got rank " << cx.rank(0);
+  Type et = cx.elementType(0);
+  if (const onnx::AttributeProto *dtype = cx.attr("dtype")) {
+    et = elementTypeOf(cx.ctx(), static_cast<int>(dtype->i()));
+    if (!et)
+      return cx.emitError() << "EyeLike: unsupported dtype "
+                            << onnxTypeName(static_cast<int>(dtype->i()));
+  }
+  int64_t rows = cx.shape(0)[0], cols = cx.shape(0)[1], k = cx.attrInt("k", 0);
+  SmallVector<int64_t> values(rows * cols, 0);
+  for (int64_t i = 0; i < rows; ++i)
+    if (i + k >= 0 && i + k < cols)
+      values[i * cols + i + k] = 1;
+  cx.setConstant(0, fromInts(RankedTensorType::get({rows, cols}, et), values));
+  return success();
+}
+
 LogicalResult convertShape(NodeContext &cx) {
   ArrayRef<int64_t> in = cx.shape(0);
   int64_t rank = in.size();
@@ -690,6 +711,7 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["Pad"] = {convertPad, checkPad};
   t["Constant"] = {convertConstant, checkConstant};
   t["ConstantOfShape"] = {convertConstantOfShape};
+  t["EyeLike"] = {convertEyeLike};
   t["Shape"] = {convertShape};
   t["Size"] = {convertSize};
   t["Range"] = {convertRange};

@@ -24,9 +24,9 @@ def build(kind):
         # Three different unsupported ops, an unsupported attribute value and an unsupported
         # element type: all are reported at once.
         return model([
-            helper.make_node("Sin", ["x"], ["a"], name="sine"),
+            helper.make_node("Det", ["x"], ["a"], name="det"),
             helper.make_node("Relu", ["a"], ["b"], name="relu"),
-            helper.make_node("Cos", ["b"], ["c"], name="cosine"),
+            helper.make_node("LpNormalization", ["b"], ["c"], name="lpnorm"),
             helper.make_node("Pad", ["c", "pads"], ["d"], name="padder", mode="wrap"),
             helper.make_node("NonMaxSuppression", ["d"], ["e"], name="nms"),
             helper.make_node("Cast", ["e"], ["y"], name="to_u8", to=TensorProto.UINT8),
@@ -118,6 +118,12 @@ def build(kind):
         return model([helper.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["y"], name="rev")],
                      [vi("x", [2, 8])], [vi("y", [2, 3])],
                      [ints("st", [7]), ints("en", [0]), ints("ax", [1]), ints("sp", [-3])])
+    if kind == "mod-float-fmod0":
+        return model([helper.make_node("Mod", ["x", "z"], ["y"], name="modulo")],
+                     [vi("x", [2, 3]), vi("z", [2, 3])], [vi("y", None)])
+    if kind == "eyelike-3d":
+        return model([helper.make_node("EyeLike", ["x"], ["y"], name="eye")],
+                     [vi("x", [2, 3, 4])], [vi("y", None)])
     if kind == "old-opset":
         return model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [2])], [vi("y", None)],
                      opset=5)
