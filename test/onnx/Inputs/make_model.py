@@ -118,6 +118,33 @@ def build(kind):
         return model([helper.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["y"], name="rev")],
                      [vi("x", [2, 8])], [vi("y", [2, 3])],
                      [ints("st", [7]), ints("en", [0]), ints("ax", [1]), ints("sp", [-3])])
+    if kind == "const-fold":
+        # Shape arithmetic on constants, as a shifted-window transformer's export leaves it:
+        # Mod (both fmods), ScatterND (plain and add), Equal and Where fold at import.
+        def t(name, a):
+            return numpy_helper.from_array(np.array(a), name)
+        return model([
+            helper.make_node("Mod", ["c", "d"], ["m0"], name="mod0"),
+            helper.make_node("Mod", ["c", "d"], ["m1"], name="mod1", fmod=1),
+            helper.make_node("ScatterND", ["zeros", "rows", "upd"], ["s0"], name="scatter"),
+            helper.make_node("ScatterND", ["s0", "cells", "vals"], ["s1"], name="scatter_add",
+                             reduction="add"),
+            helper.make_node("Equal", ["m0", "m1"], ["eq"], name="eq"),
+            helper.make_node("Where", ["eq", "c", "d"], ["w"], name="where"),
+            helper.make_node("Concat", ["m0", "m1", "w"], ["cat"], name="cat", axis=0),
+            helper.make_node("Cast", ["cat"], ["catf"], name="cast", to=F),
+            helper.make_node("Add", ["x", "s1"], ["y"], name="add"),
+            helper.make_node("Mul", ["v", "catf"], ["z"], name="mul"),
+        ], [vi("x", [3, 4]), vi("v", [9])], [vi("y", None), vi("z", None)],
+            [t("c", np.array([7, -7, 9], np.int64)), t("d", np.array([3, 3, -4], np.int64)),
+             t("zeros", np.zeros((3, 4), np.float32)), t("rows", np.array([[2], [0]], np.int64)),
+             t("upd", np.arange(8, dtype=np.float32).reshape(2, 4)),
+             t("cells", np.array([[2, 1], [-3, 3]], np.int64)),
+             t("vals", np.array([10, 20], np.float32))], opset=16)
+    if kind == "scatter-runtime":
+        return model([helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")],
+                     [vi("x", [3, 4]), vi("u", [1, 4])], [vi("y", None)],
+                     [numpy_helper.from_array(np.array([[1]], np.int64), "i")])
     if kind == "mod-float-fmod0":
         return model([helper.make_node("Mod", ["x", "z"], ["y"], name="modulo")],
                      [vi("x", [2, 3]), vi("z", [2, 3])], [vi("y", None)])
