@@ -145,6 +145,23 @@ def build(kind):
         return model([helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")],
                      [vi("x", [3, 4]), vi("u", [1, 4])], [vi("y", None)],
                      [numpy_helper.from_array(np.array([[1]], np.int64), "i")])
+    if kind == "conv3d-chain":
+        # Three 3-D convolutions in a chain with a 2-D one and a Relu between: each failing
+        # node is reported, the nodes after it still checked (with ONNX-inferred types).
+        def w(name, shape):
+            return numpy_helper.from_array(np.ones(shape, np.float32), name)
+        return model([
+            helper.make_node("Conv", ["x", "w1"], ["a"], name="conv3d_1", pads=[1] * 6),
+            helper.make_node("Relu", ["a"], ["b"], name="relu"),
+            helper.make_node("Conv", ["b", "w2"], ["c"], name="conv3d_2"),
+            helper.make_node("Reshape", ["c", "flat"], ["d"], name="to2d"),
+            helper.make_node("Conv", ["d", "w3"], ["e"], name="conv2d"),
+            helper.make_node("Add", ["e", "bad"], ["f"], name="bad_add"),
+            helper.make_node("Conv", ["c", "w2"], ["y"], name="conv3d_3"),
+        ], [vi("x", [1, 3, 4, 8, 8])], [vi("y", None), vi("f", None)],
+            [w("w1", (4, 3, 3, 3, 3)), w("w2", (4, 4, 1, 1, 1)), w("w3", (2, 16, 1, 1)),
+             w("bad", (3, 1, 1)),
+             numpy_helper.from_array(np.array([1, 16, 8, 8], np.int64), "flat")])
     if kind == "mod-float-fmod0":
         return model([helper.make_node("Mod", ["x", "z"], ["y"], name="modulo")],
                      [vi("x", [2, 3]), vi("z", [2, 3])], [vi("y", None)])
