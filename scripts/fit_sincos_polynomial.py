@@ -4,8 +4,8 @@ reduction constants, and checks the whole expansion, emulated in f32 with numpy 
 fp64, then rounded), against fp64 sin and cos.
 
 The argument is reduced to r = x - k pi/2, k = roundeven(x 2/pi), with pi/2 split into three
-f32 parts (Cody-Waite; each step one FMA). Kernels on |r| <= R (R a little above pi/4: k
-may be off by one ulp's worth of x 2/pi for large x):
+f32 parts (Cody-Waite; each step one FMA). Kernels on |r| <= R = 1.5, well beyond pi/4:
+for large x, x 2/pi rounded to f32 may give a k one or more away from the nearest integer:
   sin(r) ~ r + r z S(z),  cos(r) ~ 1 - z/2 + z^2 C(z),  z = r^2,
 S and C of degree 3, minimizing the relative error (Lawson's iteratively reweighted least
 squares on Chebyshev nodes). Prints the coefficients as f32 hex floats and the worst errors.

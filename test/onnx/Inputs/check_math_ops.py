@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Builds one-node ONNX models of the trigonometric, hyperbolic, Round, Mod, CastLike and
-EyeLike ops, compiles each with tlc, runs it with tlc-run on fresh random inputs and compares
+"""Builds one-node ONNX models of the trigonometric, hyperbolic, Round, Mod, CastLike,
+Hardmax, CumSum and EyeLike ops, compiles each with tlc, runs it with tlc-run on fresh random inputs and compares
 with numpy (fp64 rounded to the output type): check_math_ops.py --tlc T --tlc-run R --out DIR
 [--emit-tl] [--target T]. Prints `NAME: PASS` or `NAME: FAIL ...` per model; with --emit-tl, prints
 `NAME:` and tlc's --emit=tl output instead (for FileCheck)."""
@@ -26,6 +26,13 @@ def unary(op, fn, x):
     return op, {}, [x], fn(x.astype(np.float64)).astype(np.float32)
 
 
+class Const:
+    """An input given as an initializer (a compile-time constant)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
 def cases():
     yield unary("Sin", np.sin, np.concatenate([uniform(-10, 10), uniform(-1e4, 1e4)]))
     yield unary("Cos", np.cos, np.concatenate([uniform(-10, 10), uniform(-1e4, 1e4)]))
@@ -48,6 +55,19 @@ def cases():
     fa, fb = uniform(-20, 20, (4, 33)), RNG.choice([-2.5, 0.75, 3.0], (4, 33)).astype(np.float32)
     yield "Mod", {"fmod": 1}, [fa, fb], np.fmod(fa, fb)
     yield "CastLike", {}, [uniform(-100, 100, (5, 7)), np.zeros(1, np.int32)], None
+    # Hardmax: ties go to the first maximum.
+    h = RNG.integers(0, 4, (3, 5, 6)).astype(np.float32)
+    for axis in (-1, 1):
+        first = np.argmax(h, axis=axis)
+        yield "Hardmax", {"axis": axis}, [h], (np.expand_dims(first, axis) == np.arange(
+            h.shape[axis]).reshape([-1 if d == axis % 3 else 1 for d in range(3)])).astype(
+                np.float32)
+    c = uniform(-5, 5, (4, 7, 3))
+    yield "CumSum", {}, [c, Const(np.array(1, np.int64))], np.cumsum(c, axis=1)
+    ci = RNG.integers(-9, 9, (5, 6)).astype(np.int32)
+    rev = np.flip(np.cumsum(np.flip(ci, 0), 0), 0)
+    yield "CumSum", {"exclusive": 1, "reverse": 1}, [ci, Const(np.array([0], np.int32))], \
+        (rev - ci).astype(np.int32)
     yield "EyeLike", {"k": 2}, [np.zeros((4, 6), np.float32)], np.eye(4, 6, k=2, dtype=np.float32)
     yield "EyeLike", {"k": -1, "dtype": onnx.TensorProto.INT64}, [np.zeros((5, 3), np.float32)], \
         np.eye(5, 3, k=-1, dtype=np.int64)
@@ -70,11 +90,15 @@ def main():
         name = "%s%d" % (op.lower(), seen[op])
         names = ["x%d" % i for i in range(len(inputs))]
         node = helper.make_node(op, names, ["y"], name=name, **attrs)
+        inits = [numpy_helper.from_array(v.value, n) for n, v in zip(names, inputs)
+                 if isinstance(v, Const)]
         graph = helper.make_graph(
             [node], name,
             [helper.make_tensor_value_info(n, TYPES[v.dtype.type], v.shape)
-             for n, v in zip(names, inputs)],
-            [helper.make_tensor_value_info("y", TYPES[expected.dtype.type], expected.shape)])
+             for n, v in zip(names, inputs) if not isinstance(v, Const)],
+            [helper.make_tensor_value_info("y", TYPES[expected.dtype.type], expected.shape)],
+            inits)
+        inputs = [v for v in inputs if not isinstance(v, Const)]
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 15)])
         base = os.path.join(args.out, name)
         onnx.save(model, base + ".onnx")

@@ -162,6 +162,10 @@ def build(kind):
             [w("w1", (4, 3, 3, 3, 3)), w("w2", (4, 4, 1, 1, 1)), w("w3", (2, 16, 1, 1)),
              w("bad", (3, 1, 1)),
              numpy_helper.from_array(np.array([1, 16, 8, 8], np.int64), "flat")])
+    if kind == "cumsum-long":
+        return model([helper.make_node("CumSum", ["x", "axis"], ["y"], name="cumsum")],
+                     [vi("x", [2, 2000])], [vi("y", None)],
+                     [numpy_helper.from_array(np.array(-1, np.int64), "axis")])
     if kind == "mod-float-fmod0":
         return model([helper.make_node("Mod", ["x", "z"], ["y"], name="modulo")],
                      [vi("x", [2, 3]), vi("z", [2, 3])], [vi("y", None)])
