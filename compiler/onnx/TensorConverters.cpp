@@ -387,6 +387,56 @@ LogicalResult convertGather(NodeContext &cx) {
   return success();
 }
 
+/// GatherElements: out[..] = data[.., idx[..], ..] (idx replacing the axis coordinate), as a
+/// tl.gather from the flattened data at idx * stride(axis) + the flat offset of the other
+/// coordinates (a constant of the indices' shape); negative indices count from the end.
+LogicalResult convertGatherElements(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  if (cx.rank(1) != rank)
+    return cx.emitError() << "GatherElements: indices have rank " << cx.rank(1)
+                          << ", expected the data's rank " << rank;
+  if (isa<FloatType>(cx.elementType(1)))
+    return cx.emitError() << "indices must be integers";
+  int64_t axis = cx.attrInt("axis", 0);
+  if (axis < -rank || axis >= rank)
+    return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
+  if (axis < 0)
+    axis += rank;
+  ArrayRef<int64_t> shape = cx.shape(0), idxShape = cx.shape(1);
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && idxShape[d] > shape[d])
+      return cx.emitError() << "GatherElements: indices dimension " << d << " (" << idxShape[d]
+                            << ") exceeds the data's (" << shape[d] << ")";
+  int64_t count = cx.type(1).getNumElements();
+  if (count > kFoldLimit * 16)
+    return cx.emitError() << "GatherElements with " << count
+                          << " indices is not supported (at most " << kFoldLimit * 16 << ")";
+  int64_t dim = shape[axis];
+  if (DenseElementsAttr idx = cx.constant(1))
+    for (int64_t i : toInts(idx))
+      if (i < -dim || i >= dim)
+        return cx.emitError() << "index " << i << " is out of range for axis " << axis
+                              << " of size " << dim;
+  SmallVector<int64_t> strides = rowMajorStrides(shape), idxStrides = rowMajorStrides(idxShape);
+  SmallVector<int64_t> offsets(count);
+  for (int64_t i = 0; i < count; ++i)
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        offsets[i] += (i / idxStrides[d] % idxShape[d]) * strides[d];
+  Type i64 = cx.b.getI64Type();
+  Value idx = cx.cast(cx.value(1), i64);
+  TLC_TRY(negative, cx.compare(tl::ComparePredicate::lt, idx, cx.scalar(i64, 0)));
+  TLC_TRY(wrapped, cx.binary<tl::AddOp>(idx, cx.scalar(i64, dim)));
+  TLC_TRY(normalized, cx.select(negative, wrapped, idx));
+  TLC_TRY(scaled, cx.binary<tl::MulOp>(normalized, cx.scalar(i64, strides[axis])));
+  Value base = cx.constantValue(fromInts(RankedTensorType::get(idxShape, i64), offsets));
+  TLC_TRY(flatIdx, cx.binary<tl::AddOp>(scaled, base));
+  TLC_TRY(flat, cx.reshape(cx.value(0), {cx.type(0).getNumElements()}));
+  auto type = RankedTensorType::get(idxShape, cx.elementType(0));
+  cx.setOutput(0, tl::GatherOp::create(cx.b, cx.loc, type, flat, flatIdx, 0).getResult());
+  return success();
+}
+
 /// ScatterND on constant inputs (the shape arithmetic exporters leave, e.g. a shifted-window
 /// transformer's attention mask), folded on the host: a copy of data with the slices that
 /// `indices` address replaced (or added to / multiplied by) `updates`, in order.
@@ -757,6 +807,7 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["Split"] = {convertSplit};
   t["Gather"] = {convertGather};
   t["ScatterND"] = {convertScatterND};
+  t["GatherElements"] = {convertGatherElements};
   t["Expand"] = {convertExpand};
   t["Tile"] = {convertTile};
   t["Pad"] = {convertPad, checkPad};

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Builds one-node ONNX models of the trigonometric, hyperbolic, Round, Mod, CastLike,
-Hardmax, CumSum and EyeLike ops, compiles each with tlc, runs it with tlc-run on fresh random inputs and compares
+Hardmax, CumSum, GatherElements and EyeLike ops, compiles each with tlc, runs it with tlc-run on fresh random inputs and compares
 with numpy (fp64 rounded to the output type): check_math_ops.py --tlc T --tlc-run R --out DIR
 [--emit-tl] [--target T]. Prints `NAME: PASS` or `NAME: FAIL ...` per model; with --emit-tl, prints
 `NAME:` and tlc's --emit=tl output instead (for FileCheck)."""
@@ -68,6 +68,12 @@ def cases():
     rev = np.flip(np.cumsum(np.flip(ci, 0), 0), 0)
     yield "CumSum", {"exclusive": 1, "reverse": 1}, [ci, Const(np.array([0], np.int32))], \
         (rev - ci).astype(np.int32)
+    # GatherElements along axis 1, indices smaller than the data in the other dimensions,
+    # negative ones counting from the end.
+    gd = uniform(-5, 5, (4, 6, 5))
+    gi = RNG.integers(-6, 6, (3, 7, 4)).astype(np.int64)
+    yield "GatherElements", {"axis": 1}, [gd, gi], np.take_along_axis(
+        gd[:3, :, :4], np.where(gi < 0, gi + 6, gi), axis=1)
     yield "EyeLike", {"k": 2}, [np.zeros((4, 6), np.float32)], np.eye(4, 6, k=2, dtype=np.float32)
     yield "EyeLike", {"k": -1, "dtype": onnx.TensorProto.INT64}, [np.zeros((5, 3), np.float32)], \
         np.eye(5, 3, k=-1, dtype=np.int64)
@@ -102,6 +108,11 @@ def main():
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 15)])
         base = os.path.join(args.out, name)
         onnx.save(model, base + ".onnx")
+        if op == "GatherElements" and args.target == "vulkan":
+            # Known GPU limitation (math-ops.test pins its message): the flattened view of a
+            # model input cannot be a kernel argument yet (Reshape -> Gather fails the same).
+            print(name + ": SKIP on vulkan", flush=True)
+            continue
         if args.emit_tl:
             print(name + ":", flush=True)
             subprocess.run([args.tlc, base + ".onnx", "--emit=tl", "-o", "-"], check=True)
