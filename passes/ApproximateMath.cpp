@@ -23,6 +23,9 @@ struct TLCApproximateMathPass : tlc::impl::TLCApproximateMathBase<TLCApproximate
     tlc::populateFastExp2Patterns(patterns, x86Avx512, /*benefit=*/1, exactRounding);
     // One rational function instead of three intervals chosen by selects: ~17 operations.
     tlc::populateFastErfPattern(patterns, /*benefit=*/2);
+    // An accurate reduction by pi/2 (MLIR's loses digits as |x| grows).
+    // exact-rounding marks the SPIR-V targets, whose Fma need not be fused.
+    tlc::populateFastTrigPatterns(patterns, /*fusedFma=*/!exactRounding, /*benefit=*/2);
     populateMathPolynomialApproximationPatterns(patterns, MathPolynomialApproximationOptions{});
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -187,6 +187,48 @@ linalg::GenericOp writeInPlace(RewriterBase &rewriter, linalg::GenericOp epilogu
   return inPlace;
 }
 
+/// Mechanism: each operand of `op` read at constant 0 in size-1 dimensions (a broadcast: a
+/// 1xCx1x1 gate of an NxCxHxW output reads (0, c, 0, 0)) is replaced by a collapse_shape
+/// without those dimensions, read through the map without the constant results. The maps
+/// are then projected permutations, as collapseOpIterationDims requires (given a constant
+/// result it reads it as a dimension: a wrong operand index, or a crash). The policy checked
+/// that every constant result is a 0 in a size-1 dimension.
+void dropBroadcastUnitDims(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  bool changed = false;
+  rewriter.setInsertionPoint(op);
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    AffineMap map = maps[operand->getOperandNumber()];
+    auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+    if (!type || map == dropConstantResults(map))
+      continue;
+    // Each constant (unit) dimension joins the group of the kept dimension before it, or
+    // the first kept one's when it leads; with none kept the operand becomes rank 0.
+    SmallVector<ReassociationIndices> groups;
+    SmallVector<int64_t> shape;
+    ReassociationIndices leading;
+    for (auto [i, e] : llvm::enumerate(map.getResults())) {
+      if (isa<AffineConstantExpr>(e)) {
+        (groups.empty() ? leading : groups.back()).push_back(i);
+        continue;
+      }
+      groups.push_back(leading);
+      groups.back().push_back(i);
+      leading.clear();
+      shape.push_back(type.getDimSize(i));
+    }
+    auto reducedType = RankedTensorType::get(shape, type.getElementType());
+    Value reduced = tensor::CollapseShapeOp::create(rewriter, op.getLoc(), reducedType,
+                                                    operand->get(), groups);
+    rewriter.modifyOpInPlace(op, [&] { operand->set(reduced); });
+    maps[operand->getOperandNumber()] = dropConstantResults(map);
+    changed = true;
+  }
+  if (changed)
+    rewriter.modifyOpInPlace(
+        op, [&] { op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps)); });
+}
+
 /// Column tiles enough to give every thread of a small pool (2-4 cores) work of its own.
 constexpr int64_t kMinColumnTiles = 4;
 
@@ -205,6 +247,7 @@ FailureOr<Operation *> fuseEpilogue(RewriterBase &rewriter, EpilogueCandidate ca
     // Run the epilogue on the contraction's own iteration space: collapse its dimensions the
     // way the reshape expanded them.
     SmallVector<ReassociationIndices> groups = candidate.reshape.getReassociationIndices();
+    dropBroadcastUnitDims(rewriter, cast<linalg::GenericOp>(epilogue));
     rewriter.setInsertionPoint(epilogue);
     FailureOr<linalg::CollapseResult> collapsed = linalg::collapseOpIterationDims(
         cast<linalg::LinalgOp>(epilogue), groups, rewriter);

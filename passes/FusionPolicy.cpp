@@ -10,6 +10,14 @@
 
 using namespace mlir;
 
+AffineMap tlc::fusion::dropConstantResults(AffineMap map) {
+  SmallVector<AffineExpr> results;
+  for (AffineExpr e : map.getResults())
+    if (!isa<AffineConstantExpr>(e))
+      results.push_back(e);
+  return AffineMap::get(map.getNumDims(), map.getNumSymbols(), results, map.getContext());
+}
+
 bool tlc::fusion::isEpilogueRoot(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() || op->getNumResults() != 1 ||
       op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
@@ -73,11 +81,32 @@ tlc::fusion::decideEpilogue(linalg::LinalgOp contraction, std::string &reason) {
              "its tiles do not line up with the contraction's output tiles";
     return std::nullopt;
   }
-  if (candidate.reshape &&
-      !linalg::areDimSequencesPreserved(generic.getIndexingMapsArray(),
-                                        candidate.reshape.getReassociationIndices())) {
-    reason = "consumer's other operands split the reshaped dimensions";
-    return std::nullopt;
+  if (candidate.reshape) {
+    // Collapsing the consumer needs projected permutations. A broadcast operand read at 0 in a
+    // size-1 dimension (a 1xCx1x1 gate of an NxCxHxW output: (0, c, 0, 0)) qualifies once
+    // those results are dropped (the pass rank-reduces such operands first); other constant
+    // or compound results do not.
+    SmallVector<AffineMap> maps;
+    for (OpOperand &operand : generic->getOpOperands()) {
+      AffineMap map = generic.getMatchingIndexingMap(&operand);
+      auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+      for (auto [i, e] : llvm::enumerate(map.getResults())) {
+        auto constant = dyn_cast<AffineConstantExpr>(e);
+        if (constant && (constant.getValue() != 0 || !type || type.getDimSize(i) != 1)) {
+          reason = "consumer reads an operand at a constant index of a dimension larger than 1";
+          return std::nullopt;
+        }
+      }
+      maps.push_back(dropConstantResults(map));
+      if (!maps.back().isProjectedPermutation()) {
+        reason = "consumer reads an operand through a map that is not a projected permutation";
+        return std::nullopt;
+      }
+    }
+    if (!linalg::areDimSequencesPreserved(maps, candidate.reshape.getReassociationIndices())) {
+      reason = "consumer's other operands split the reshaped dimensions";
+      return std::nullopt;
+    }
   }
   candidate.epilogue = generic;
   return candidate;

@@ -24,6 +24,9 @@ struct EpilogueCandidate {
   mlir::tensor::ExpandShapeOp reshape;
 };
 
+/// `map` without its constant results (the size-1 dimensions a broadcast operand reads at 0).
+mlir::AffineMap dropConstantResults(mlir::AffineMap map);
+
 /// The contractions the epilogue policy considers: static, on tensors, one result, a plain
 /// m/n/k contraction, directly in a function body (not inside another kernel's loop nest).
 bool isEpilogueRoot(mlir::linalg::LinalgOp op);

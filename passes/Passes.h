@@ -85,6 +85,16 @@ void populateFastExp2Patterns(mlir::RewritePatternSet &patterns, bool avx512,
 /// three-interval erf approximation).
 void populateFastErfPattern(mlir::RewritePatternSet &patterns, mlir::PatternBenefit benefit = 1);
 
+/// f32 (scalar or vector) math.sin, math.cos and math.tan expansions: a three-part Cody-Waite
+/// reduction by pi/2 (one FMA each) and degree-9/10 polynomials, at most ~1e-7 absolute error
+/// for |x| <= 1e6 (part of tlc-approximate-math, ahead of MLIR's sin/cos, whose one-step
+/// reduction loses accuracy as |x| grows); and math.atan/atan2 by a reduction to
+/// [0, tan(pi/8)] and a degree-9 polynomial, at most ~2e-7 relative error (MLIR's: 2.4e-6).
+/// Without `fusedFma` (SPIR-V, whose Fma may round twice) the reduction uses exact products
+/// instead: ~1e-7 up to |x| = 1e4 only.
+void populateFastTrigPatterns(mlir::RewritePatternSet &patterns, bool fusedFma,
+                              mlir::PatternBenefit benefit = 1);
+
 /// Tile sizes (upper bounds) of the flash-attention lowering.
 struct AttentionTiling {
   // 48 query rows: a whole number of register tiles on every CPU target (6 rows on AVX2, 8 on

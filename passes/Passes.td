@@ -307,7 +307,9 @@ def TLCFuseEpilogues : Pass<"tlc-fuse-epilogues", "mlir::func::FuncOp"> {
     which `tlc-tile-contractions` needs), multiples of the register tile where possible.
     Contractions left alone get a `tlc.fusion_unfused` reason: a result with several uses
     (fusing would compute the contraction again), a reduction or transposing consumer, or an
-    output that is a single tile.
+    output that is a single tile. A consumer collapsed to the contraction's shape may read
+    broadcast operands at 0 in size-1 dimensions (a 1xCx1x1 gate of an NxCxHxW output):
+    those operands are first rank-reduced to their other dimensions.
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"64", "output tile rows (at most)">,
@@ -741,6 +743,10 @@ def TLCApproximateMath : Pass<"tlc-approximate-math", "mlir::ModuleOp"> {
     With `exact-rounding` (GPU targets) exp and exp2 round with `math.roundeven` and build the
     power of two from the rounded value converted to an integer: Mesa's SPIR-V compiler folds
     the shifter's (t + C) - C to t (float adds are reassociable there unless marked exact).
+    sin, cos and tan reduce by pi/2 in three FMAs (accurate to ~1e-7 up to |x| = 1e6); with
+    `exact-rounding` by exact products instead (SPIR-V's Fma may round twice), accurate up to
+    |x| = 1e4. atan and atan2 replace MLIR's (2.4e-6 error) with a reduction to
+    [0, tan(pi/8)] and a short polynomial (2e-7 relative).
   }];
   let options = [
     Option<"x86Avx512", "x86-avx512", "bool", /*default=*/"false",
@@ -748,7 +754,8 @@ def TLCApproximateMath : Pass<"tlc-approximate-math", "mlir::ModuleOp"> {
            "x86vector ops then need convert-vector-to-llvm's enable-x86vector)">,
     Option<"exactRounding", "exact-rounding", "bool", /*default=*/"false",
            "exp and exp2 round with math.roundeven instead of the float-add shifter, which GPU "
-           "drivers may fold away ((t + C) - C to t: they treat float adds as reassociable)">
+           "drivers may fold away ((t + C) - C to t: they treat float adds as reassociable); "
+           "sin/cos/tan reduce without relying on a fused FMA">
   ];
   let dependentDialects = ["mlir::math::MathDialect", "mlir::arith::ArithDialect",
                            "mlir::vector::VectorDialect", "mlir::x86vector::X86VectorDialect"];

@@ -1,5 +1,6 @@
-// Converters for elementwise ONNX ops: arithmetic, activations, comparisons, logic, Where,
-// Cast, Clip and the variadic Sum/Mean/Max/Min. Small constant operands fold on the host.
+// Converters for elementwise ONNX ops: arithmetic, Mod, trigonometric and hyperbolic
+// functions, activations, comparisons, logic, Where, Cast(Like), Clip and the variadic
+// Sum/Mean/Max/Min. Small constant operands fold on the host.
 #include "HostEval.h"
 #include "NodeContext.h"
 #include "TensorData.h"
@@ -191,6 +192,63 @@ LogicalResult convertCast(NodeContext &cx) {
     return success();
   }
   cx.setOutput(0, cx.cast(cx.value(0), to));
+  return success();
+}
+
+/// CastLike: Cast to the element type of input 1.
+LogicalResult convertCastLike(NodeContext &cx) {
+  Type to = cx.elementType(1);
+  if (DenseElementsAttr c = cx.constant(0); c && c.getNumElements() <= kFoldLimit) {
+    cx.setConstant(0, hostCast(c, to));
+    return success();
+  }
+  cx.setOutput(0, cx.cast(cx.value(0), to));
+  return success();
+}
+
+// Mod on the host: fmod = 1 truncates (C fmod, the sign of the dividend), fmod = 0 floors (the
+// sign of the divisor); x mod 0 is 0 (ONNX leaves it undefined), like tl.rem.
+int64_t iremTrunc(int64_t a, int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }
+int64_t iremFloor(int64_t a, int64_t b) {
+  int64_t r = iremTrunc(a, b);
+  return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+}
+
+/// Mod: tl.rem (truncating); with fmod = 0 (integers only, as the spec requires) a nonzero
+/// remainder whose sign differs from the divisor's gets the divisor added.
+LogicalResult convertMod(NodeContext &cx) {
+  bool fmod = cx.attrInt("fmod", 0) != 0;
+  Type et = cx.elementType(0);
+  if (!fmod && isa<FloatType>(et))
+    return cx.emitError() << "Mod with fmod = 0 needs integer inputs, got " << et
+                          << " (the spec requires fmod = 1 for floats)";
+  if (foldElementwise(
+          cx, et,
+          [&](ArrayRef<int64_t> a) { return fmod ? iremTrunc(a[0], a[1]) : iremFloor(a[0], a[1]); },
+          [](ArrayRef<double> a) { return std::fmod(a[0], a[1]); }))
+    return success();
+  Value x = cx.value(0), y = cx.value(1);
+  TLC_TRY(r, cx.binary<tl::RemOp>(x, y));
+  if (fmod) {
+    cx.setOutput(0, r);
+    return success();
+  }
+  // sign(r) sign(y) < 0 (in the element type: 0, +-1): the remainder is nonzero and its sign
+  // differs from the divisor's.
+  Value zero = cx.scalar(et, 0), one = cx.scalar(et, 1), minusOne = cx.scalar(et, -1);
+  auto sign = [&](Value v) -> FailureOr<Value> {
+    TLC_TRY(neg, cx.compare(tl::ComparePredicate::lt, v, zero));
+    TLC_TRY(pos, cx.compare(tl::ComparePredicate::gt, v, zero));
+    TLC_TRY(posOrZero, cx.select(pos, one, zero));
+    return cx.select(neg, minusOne, posOrZero);
+  };
+  TLC_TRY(rSign, sign(r));
+  TLC_TRY(ySign, sign(y));
+  TLC_TRY(product, cx.binary<tl::MulOp>(rSign, ySign));
+  TLC_TRY(fix, cx.compare(tl::ComparePredicate::lt, product, zero));
+  TLC_TRY(shifted, cx.binary<tl::AddOp>(r, y));
+  TLC_TRY(out, cx.select(fix, shifted, r));
+  cx.setOutput(0, out);
   return success();
 }
 
@@ -487,6 +545,20 @@ void tlc::onnx_import::registerElementwiseConverters(ConverterTable &t) {
   t["Sigmoid"] = {convertUnary<tl::SigmoidOp>};
   t["Relu"] = {convertUnary<tl::ReluOp>};
   t["Erf"] = {convertUnary<tl::ErfOp>};
+  t["Sin"] = {convertUnary<tl::SinOp>};
+  t["Cos"] = {convertUnary<tl::CosOp>};
+  t["Tan"] = {convertUnary<tl::TanOp>};
+  t["Asin"] = {convertUnary<tl::AsinOp>};
+  t["Acos"] = {convertUnary<tl::AcosOp>};
+  t["Atan"] = {convertUnary<tl::AtanOp>};
+  t["Sinh"] = {convertUnary<tl::SinhOp>};
+  t["Cosh"] = {convertUnary<tl::CoshOp>};
+  t["Asinh"] = {convertUnary<tl::AsinhOp>};
+  t["Acosh"] = {convertUnary<tl::AcoshOp>};
+  t["Atanh"] = {convertUnary<tl::AtanhOp>};
+  t["Round"] = {convertUnary<tl::RoundOp>};
+  t["Mod"] = {convertMod};
+  t["CastLike"] = {convertCastLike};
   t["Floor"] = {convertUnary<tl::FloorOp>};
   t["Ceil"] = {convertUnary<tl::CeilOp>};
   t["Reciprocal"] = {convertReciprocal};

@@ -2,6 +2,7 @@
 // converter table (folding shape subgraphs on the host), outputs into the function's results.
 #include "GraphImporter.h"
 
+#include "InferredTypes.h"
 #include "NodeContext.h"
 #include "Preflight.h"
 #include "TensorData.h"
@@ -248,9 +249,37 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
 
   b.setInsertionPointToEnd(body);
   const ConverterTable &table = getConverterTable();
+  // After a node fails to convert, the import goes on so that every failing node is reported
+  // at once: its outputs become placeholders of the types ONNX's shape inference gives them
+  // (inferred on the first failure), or, where none is known, unavailable, and the nodes
+  // reading them are skipped without a message of their own. The module is not returned.
+  bool anyNodeFailed = false;
+  std::optional<llvm::StringMap<RankedTensorType>> inferred;
+  llvm::StringSet<> unavailable;
+  auto placeholders = [&](const onnx::NodeProto &node) {
+    anyNodeFailed = true;
+    if (!inferred)
+      inferred = inferValueTypes(graph, opset, values, ctx);
+    for (const std::string &out : node.output()) {
+      if (out.empty())
+        continue;
+      auto t = inferred->find(out);
+      if (t == inferred->end() || t->second.getNumElements() > kFoldLimit * 1024)
+        unavailable.insert(out);
+      else
+        values[out] = OnnxValue{nullptr,
+                                DenseElementsAttr::get(t->second, b.getZeroAttr(t->second.getElementType())),
+                                t->second};
+    }
+  };
   for (int n = 0; n < graph.node_size(); ++n) {
     const onnx::NodeProto &node = graph.node(n);
     Location loc = nodeLocation(node, n, fileLoc);
+    if (llvm::any_of(node.input(), [&](const std::string &in) { return unavailable.contains(in); })) {
+      for (const std::string &out : node.output())
+        unavailable.insert(out);
+      continue;
+    }
     for (const std::string &in : node.input())
       if (!in.empty() && !values.count(in)) {
         emitError(loc) << "input '" << in
@@ -261,8 +290,10 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
     assert(it != table.end() && "pre-flight check rejects unknown ops");
     Operation *last = body->empty() ? nullptr : &body->back();
     NodeContext cx(node, loc, b, values, opset);
-    if (failed(it->second.convert(cx)))
-      return nullptr;
+    if (failed(it->second.convert(cx))) {
+      placeholders(node);
+      continue;
+    }
     for (const std::string &out : node.output()) {
       if (out.empty())
         continue;
@@ -281,6 +312,8 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
         return nullptr;
   }
 
+  if (anyNodeFailed)
+    return nullptr;
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;
   SmallVector<std::string> resultNames;

@@ -1,5 +1,6 @@
 // Converters for ONNX reductions (ReduceSum/Mean/Max/Min/Prod/L1/L2/SumSquare/LogSum/
-// LogSumExp) and ArgMax/ArgMin.
+// LogSumExp), ArgMax/ArgMin, and Hardmax and CumSum (compositions: ArgMax against an iota, a
+// contraction with a triangle of ones).
 #include "HostEval.h"
 #include "NodeContext.h"
 #include "TensorData.h"
@@ -150,9 +151,96 @@ template <bool isMin> LogicalResult convertArgMax(NodeContext &cx) {
   return success();
 }
 
+/// `axis` (attribute or input value) normalized for rank `rank`.
+FailureOr<int64_t> normalizedAxis(NodeContext &cx, int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Hardmax: 1 where ArgMax (the first maximum) of the axis is, else 0: the index compared with
+/// a constant iota along the axis. Before opset 13, over the input coerced to 2-D at `axis`.
+LogicalResult convertHardmax(NodeContext &cx) {
+  if (!isa<FloatType>(cx.elementType(0)))
+    return cx.emitError() << "Hardmax needs a float input, got " << cx.elementType(0);
+  int64_t rank = cx.rank(0);
+  bool coerce = cx.opset < 13;
+  TLC_TRY(axis, normalizedAxis(cx, cx.attrInt("axis", coerce ? 1 : -1), rank));
+  Value x = cx.value(0);
+  ArrayRef<int64_t> shape = cx.shape(0);
+  if (coerce) {
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      (d < axis ? outer : inner) *= shape[d];
+    TLC_TRY(flat, cx.reshape(x, {outer, inner}));
+    x = flat;
+  }
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t r = type.getRank(), a = coerce ? 1 : axis, n = type.getDimSize(a);
+  auto idxType = RankedTensorType::get(tl::reducedShape(type.getShape(), {a}, true),
+                                       cx.b.getI64Type());
+  Value idx = tl::ArgMaxOp::create(cx.b, cx.loc, idxType, x, a, /*keepdims=*/true,
+                                   /*selectLastIndex=*/false, /*isMin=*/false);
+  SmallVector<int64_t> iotaValues(n), iotaShape(r, 1);
+  for (int64_t i = 0; i < n; ++i)
+    iotaValues[i] = i;
+  iotaShape[a] = n;
+  Value iota = cx.constantValue(
+      fromInts(RankedTensorType::get(iotaShape, cx.b.getI64Type()), iotaValues));
+  TLC_TRY(hit, cx.compare(tl::ComparePredicate::eq, idx, iota));
+  Value y = cx.cast(hit, type.getElementType());
+  if (coerce) {
+    TLC_TRY(back, cx.reshape(y, shape));
+    y = back;
+  }
+  cx.setOutput(0, y);
+  return success();
+}
+
+/// Longest CumSum axis: the sum is a contraction with an n x n triangle of ones (a constant).
+constexpr int64_t kMaxCumSumLength = 1024;
+
+/// CumSum: y = T x along the axis, T the lower (upper with reverse) triangle of ones, without
+/// its diagonal when exclusive: one tl.einsum. An infinity in x makes the sums it is not part
+/// of NaN (inf * 0).
+LogicalResult convertCumSum(NodeContext &cx) {
+  Type et = cx.elementType(0);
+  if (et.isInteger(1))
+    return cx.emitError() << "CumSum does not take booleans";
+  TLC_TRY(axisValues, cx.constInts(1, "the axis"));
+  if (axisValues.size() != 1)
+    return cx.emitError() << "the axis must be one value, got " << axisValues.size();
+  int64_t rank = cx.rank(0);
+  if (rank > 8)
+    return cx.emitError() << "CumSum of rank " << rank << " is not supported (at most 8)";
+  TLC_TRY(axis, normalizedAxis(cx, axisValues[0], rank));
+  int64_t n = cx.shape(0)[axis];
+  if (n > kMaxCumSumLength)
+    return cx.emitError() << "CumSum along an axis of " << n << " elements is not supported (at "
+                          << "most " << kMaxCumSumLength << ")";
+  bool exclusive = cx.attrInt("exclusive", 0) != 0, reverse = cx.attrInt("reverse", 0) != 0;
+  SmallVector<int64_t> triangle(n * n);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      triangle[i * n + j] = reverse ? (exclusive ? j > i : j >= i) : (exclusive ? j < i : j <= i);
+  Value t = cx.constantValue(fromInts(RankedTensorType::get({n, n}, et), triangle));
+  // x's labels a, b, ... with the axis as 'j'; the triangle "ij"; the result the axis as 'i'.
+  std::string in, out;
+  for (int64_t d = 0; d < rank; ++d) {
+    char c = static_cast<char>('a' + d);
+    in.push_back(d == axis ? 'j' : c);
+    out.push_back(d == axis ? 'i' : c);
+  }
+  TLC_TRY(y, cx.einsum(in + ",ij->" + out, {cx.value(0), t}));
+  cx.setOutput(0, y);
+  return success();
+}
+
 } // namespace
 
 void tlc::onnx_import::registerReductionConverters(ConverterTable &t) {
+  t["Hardmax"] = {convertHardmax};
+  t["CumSum"] = {convertCumSum};
   t["ReduceSum"] = {convertReduce<Kind::Sum>};
   t["ReduceMean"] = {convertReduce<Kind::Mean>};
   t["ReduceMax"] = {convertReduce<Kind::Max>};

@@ -387,6 +387,106 @@ LogicalResult convertGather(NodeContext &cx) {
   return success();
 }
 
+/// GatherElements: out[..] = data[.., idx[..], ..] (idx replacing the axis coordinate), as a
+/// tl.gather from the flattened data at idx * stride(axis) + the flat offset of the other
+/// coordinates (a constant of the indices' shape); negative indices count from the end.
+LogicalResult convertGatherElements(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  if (cx.rank(1) != rank)
+    return cx.emitError() << "GatherElements: indices have rank " << cx.rank(1)
+                          << ", expected the data's rank " << rank;
+  if (isa<FloatType>(cx.elementType(1)))
+    return cx.emitError() << "indices must be integers";
+  int64_t axis = cx.attrInt("axis", 0);
+  if (axis < -rank || axis >= rank)
+    return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
+  if (axis < 0)
+    axis += rank;
+  ArrayRef<int64_t> shape = cx.shape(0), idxShape = cx.shape(1);
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && idxShape[d] > shape[d])
+      return cx.emitError() << "GatherElements: indices dimension " << d << " (" << idxShape[d]
+                            << ") exceeds the data's (" << shape[d] << ")";
+  int64_t count = cx.type(1).getNumElements();
+  if (count > kFoldLimit * 16)
+    return cx.emitError() << "GatherElements with " << count
+                          << " indices is not supported (at most " << kFoldLimit * 16 << ")";
+  int64_t dim = shape[axis];
+  if (DenseElementsAttr idx = cx.constant(1))
+    for (int64_t i : toInts(idx))
+      if (i < -dim || i >= dim)
+        return cx.emitError() << "index " << i << " is out of range for axis " << axis
+                              << " of size " << dim;
+  SmallVector<int64_t> strides = rowMajorStrides(shape), idxStrides = rowMajorStrides(idxShape);
+  SmallVector<int64_t> offsets(count);
+  for (int64_t i = 0; i < count; ++i)
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        offsets[i] += (i / idxStrides[d] % idxShape[d]) * strides[d];
+  Type i64 = cx.b.getI64Type();
+  Value idx = cx.cast(cx.value(1), i64);
+  TLC_TRY(negative, cx.compare(tl::ComparePredicate::lt, idx, cx.scalar(i64, 0)));
+  TLC_TRY(wrapped, cx.binary<tl::AddOp>(idx, cx.scalar(i64, dim)));
+  TLC_TRY(normalized, cx.select(negative, wrapped, idx));
+  TLC_TRY(scaled, cx.binary<tl::MulOp>(normalized, cx.scalar(i64, strides[axis])));
+  Value base = cx.constantValue(fromInts(RankedTensorType::get(idxShape, i64), offsets));
+  TLC_TRY(flatIdx, cx.binary<tl::AddOp>(scaled, base));
+  TLC_TRY(flat, cx.reshape(cx.value(0), {cx.type(0).getNumElements()}));
+  auto type = RankedTensorType::get(idxShape, cx.elementType(0));
+  cx.setOutput(0, tl::GatherOp::create(cx.b, cx.loc, type, flat, flatIdx, 0).getResult());
+  return success();
+}
+
+/// ScatterND on constant inputs (the shape arithmetic exporters leave, e.g. a shifted-window
+/// transformer's attention mask), folded on the host: a copy of data with the slices that
+/// `indices` address replaced (or added to / multiplied by) `updates`, in order.
+LogicalResult convertScatterND(NodeContext &cx) {
+  std::string reduction = cx.attrString("reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul")
+    return cx.emitError() << "ScatterND: reduction '" << reduction << "' is not supported";
+  if (!cx.allConstant() || cx.type(0).getNumElements() > kFoldLimit * 16)
+    return cx.emitError() << "ScatterND with data, indices or updates computed at run time is "
+                             "not supported (constant inputs fold at import)";
+  ArrayRef<int64_t> shape = cx.shape(0), idxShape = cx.shape(1);
+  int64_t k = idxShape.empty() ? 0 : idxShape.back();
+  if (idxShape.empty() || k < 1 || k > (int64_t)shape.size())
+    return cx.emitError() << "ScatterND: the indices' last dimension must be 1 to the data's rank "
+                          << shape.size();
+  SmallVector<int64_t> strides = rowMajorStrides(shape);
+  int64_t slice = k == (int64_t)shape.size() ? 1 : strides[k - 1];
+  int64_t count = cx.type(1).getNumElements() / k;
+  if (cx.type(2).getNumElements() != count * slice)
+    return cx.emitError() << "ScatterND: updates have " << cx.type(2).getNumElements()
+                          << " elements, expected " << count * slice;
+  SmallVector<int64_t> idx = toInts(cx.constant(1));
+  bool isFloat = isa<FloatType>(cx.elementType(0));
+  SmallVector<double> out = toDoubles(cx.constant(0)), upd = toDoubles(cx.constant(2));
+  SmallVector<int64_t> outI = toInts(cx.constant(0)), updI = toInts(cx.constant(2));
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t base = 0;
+    for (int64_t d = 0; d < k; ++d) {
+      int64_t i = idx[n * k + d], dim = shape[d];
+      if (i < -dim || i >= dim)
+        return cx.emitError() << "ScatterND: index " << i << " is out of range for dimension "
+                              << d << " of size " << dim;
+      base += (i < 0 ? i + dim : i) * strides[d];
+    }
+    for (int64_t j = 0; j < slice; ++j) {
+      double &o = out[base + j];
+      int64_t &oi = outI[base + j];
+      double u = upd[n * slice + j];
+      int64_t ui = updI[n * slice + j];
+      o = reduction == "add" ? o + u : reduction == "mul" ? o * u : u;
+      // Integers wrap, like the generated code.
+      oi = reduction == "add"   ? int64_t(uint64_t(oi) + uint64_t(ui))
+           : reduction == "mul" ? int64_t(uint64_t(oi) * uint64_t(ui))
+                                : ui;
+    }
+  }
+  cx.setConstant(0, isFloat ? fromDoubles(cx.type(0), out) : fromInts(cx.type(0), outI));
+  return success();
+}
+
 LogicalResult convertExpand(NodeContext &cx) {
   TLC_TRY(spec, cx.constInts(1, "the target shape"));
   TLC_TRY(shape, tl::broadcastShapes({cx.shape(0), ArrayRef<int64_t>(spec)},
@@ -594,6 +694,27 @@ LogicalResult convertConstantOfShape(NodeContext &cx) {
   return success();
 }
 
+/// EyeLike: ones on diagonal k of a matrix shaped like the input, in `dtype` (default: the
+/// input's element type); a constant, since only the input's static shape matters.
+LogicalResult convertEyeLike(NodeContext &cx) {
+  if (cx.rank(0) != 2)
+    return cx.emitError() << "EyeLike needs a 2-D input, got rank " << cx.rank(0);
+  Type et = cx.elementType(0);
+  if (const onnx::AttributeProto *dtype = cx.attr("dtype")) {
+    et = elementTypeOf(cx.ctx(), static_cast<int>(dtype->i()));
+    if (!et)
+      return cx.emitError() << "EyeLike: unsupported dtype "
+                            << onnxTypeName(static_cast<int>(dtype->i()));
+  }
+  int64_t rows = cx.shape(0)[0], cols = cx.shape(0)[1], k = cx.attrInt("k", 0);
+  SmallVector<int64_t> values(rows * cols, 0);
+  for (int64_t i = 0; i < rows; ++i)
+    if (i + k >= 0 && i + k < cols)
+      values[i * cols + i + k] = 1;
+  cx.setConstant(0, fromInts(RankedTensorType::get({rows, cols}, et), values));
+  return success();
+}
+
 LogicalResult convertShape(NodeContext &cx) {
   ArrayRef<int64_t> in = cx.shape(0);
   int64_t rank = in.size();
@@ -685,11 +806,14 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["Slice"] = {convertSlice};
   t["Split"] = {convertSplit};
   t["Gather"] = {convertGather};
+  t["ScatterND"] = {convertScatterND};
+  t["GatherElements"] = {convertGatherElements};
   t["Expand"] = {convertExpand};
   t["Tile"] = {convertTile};
   t["Pad"] = {convertPad, checkPad};
   t["Constant"] = {convertConstant, checkConstant};
   t["ConstantOfShape"] = {convertConstantOfShape};
+  t["EyeLike"] = {convertEyeLike};
   t["Shape"] = {convertShape};
   t["Size"] = {convertSize};
   t["Range"] = {convertRange};

@@ -87,6 +87,8 @@ def TL_DivOp : TL_BinaryOp<"div", "division">;
 def TL_PowOp : TL_BinaryOp<"pow", "exponentiation (lhs to the power rhs)">;
 def TL_MaxOp : TL_BinaryOp<"max", "maximum", [Commutative]>;
 def TL_MinOp : TL_BinaryOp<"min", "minimum", [Commutative]>;
+def TL_RemOp : TL_BinaryOp<"rem",
+    "the remainder of truncating division (C fmod: the sign of lhs; integers: x rem 0 is 0)">;
 
 class TL_UnaryOp<string mnemonic, string desc, Type operandType = TL_Tensor,
                  list<Trait> traits = []>
@@ -116,6 +118,18 @@ def TL_TanhOp : TL_UnaryOp<"tanh", "the hyperbolic tangent", TL_FloatTensor>;
 def TL_SigmoidOp : TL_UnaryOp<"sigmoid", "the logistic sigmoid 1/(1+exp(-x))", TL_FloatTensor>;
 def TL_ReluOp : TL_UnaryOp<"relu", "max(x, 0)">;
 def TL_ErfOp : TL_UnaryOp<"erf", "the error function", TL_FloatTensor>;
+def TL_SinOp : TL_UnaryOp<"sin", "the sine", TL_FloatTensor>;
+def TL_CosOp : TL_UnaryOp<"cos", "the cosine", TL_FloatTensor>;
+def TL_TanOp : TL_UnaryOp<"tan", "the tangent", TL_FloatTensor>;
+def TL_AsinOp : TL_UnaryOp<"asin", "the inverse sine", TL_FloatTensor>;
+def TL_AcosOp : TL_UnaryOp<"acos", "the inverse cosine", TL_FloatTensor>;
+def TL_AtanOp : TL_UnaryOp<"atan", "the inverse tangent", TL_FloatTensor>;
+def TL_SinhOp : TL_UnaryOp<"sinh", "the hyperbolic sine", TL_FloatTensor>;
+def TL_CoshOp : TL_UnaryOp<"cosh", "the hyperbolic cosine", TL_FloatTensor>;
+def TL_AsinhOp : TL_UnaryOp<"asinh", "the inverse hyperbolic sine", TL_FloatTensor>;
+def TL_AcoshOp : TL_UnaryOp<"acosh", "the inverse hyperbolic cosine", TL_FloatTensor>;
+def TL_AtanhOp : TL_UnaryOp<"atanh", "the inverse hyperbolic tangent", TL_FloatTensor>;
+def TL_RoundOp : TL_UnaryOp<"round", "the nearest integer, halves to even", TL_FloatTensor>;
 
 def TL_GeluOp : TL_Op<"gelu", [SameOperandsAndResultType,
     DeclareOpInterfaceMethods<TL_ElementwiseOpInterface, ["buildScalar", "getFlopsPerElement"]>,

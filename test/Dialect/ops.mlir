@@ -123,6 +123,8 @@ func.func @einsum_multi_operand(%a: tensor<2x3xi32>, %b: tensor<3x4xi32>, %c: te
 // CHECK: tl.pow %[[I]], %[[I]] : tensor<4x1xi32>, tensor<4x1xi32> -> tensor<4x1xi32>
 // CHECK: tl.max %[[P]], %[[P]] : tensor<2xi1>, tensor<2xi1> -> tensor<2xi1>
 // CHECK: tl.min %[[L]], %[[L]] : tensor<i64>, tensor<i64> -> tensor<i64>
+// CHECK: tl.rem %[[A]], %[[B]] : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+// CHECK: tl.rem %[[I]], %[[J]] : tensor<4x1xi32>, tensor<1x8xi32> -> tensor<4x8xi32>
 func.func @binary(%a: tensor<4x8xf32>, %b: tensor<8xf32>, %i: tensor<4x1xi32>,
                   %j: tensor<1x8xi32>, %p: tensor<2xi1>, %l: tensor<i64>) {
   %0 = tl.add %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
@@ -132,6 +134,8 @@ func.func @binary(%a: tensor<4x8xf32>, %b: tensor<8xf32>, %i: tensor<4x1xi32>,
   %4 = tl.pow %i, %i : tensor<4x1xi32>, tensor<4x1xi32> -> tensor<4x1xi32>
   %5 = tl.max %p, %p : tensor<2xi1>, tensor<2xi1> -> tensor<2xi1>
   %6 = tl.min %l, %l : tensor<i64>, tensor<i64> -> tensor<i64>
+  %7 = tl.rem %a, %b : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %8 = tl.rem %i, %j : tensor<4x1xi32>, tensor<1x8xi32> -> tensor<4x8xi32>
   return
 }
 
@@ -167,6 +171,18 @@ func.func @binary_float_types(%h: tensor<2xf16>, %b: tensor<2xbf16>, %b1: tensor
 // CHECK: tl.relu %[[X]] : tensor<4x8xf32>
 // CHECK: tl.relu %[[I]] : tensor<5xi32>
 // CHECK: tl.erf %[[X]] : tensor<4x8xf32>
+// CHECK: tl.sin %[[X]] : tensor<4x8xf32>
+// CHECK: tl.cos %[[H]] : tensor<3xf16>
+// CHECK: tl.tan %[[D]] : tensor<f64>
+// CHECK: tl.asin %[[X]] : tensor<4x8xf32>
+// CHECK: tl.acos %[[X]] : tensor<4x8xf32>
+// CHECK: tl.atan %[[B]] : tensor<3xbf16>
+// CHECK: tl.sinh %[[X]] : tensor<4x8xf32>
+// CHECK: tl.cosh %[[X]] : tensor<4x8xf32>
+// CHECK: tl.asinh %[[X]] : tensor<4x8xf32>
+// CHECK: tl.acosh %[[X]] : tensor<4x8xf32>
+// CHECK: tl.atanh %[[X]] : tensor<4x8xf32>
+// CHECK: tl.round %[[X]] : tensor<4x8xf32>
 func.func @unary(%x: tensor<4x8xf32>, %h: tensor<3xf16>, %b: tensor<3xbf16>, %d: tensor<f64>,
                  %i: tensor<5xi32>, %l: tensor<5xi64>) {
   %0 = tl.neg %x : tensor<4x8xf32>
@@ -182,6 +198,18 @@ func.func @unary(%x: tensor<4x8xf32>, %h: tensor<3xf16>, %b: tensor<3xbf16>, %d:
   %10 = tl.relu %x : tensor<4x8xf32>
   %11 = tl.relu %i : tensor<5xi32>
   %12 = tl.erf %x : tensor<4x8xf32>
+  %13 = tl.sin %x : tensor<4x8xf32>
+  %14 = tl.cos %h : tensor<3xf16>
+  %15 = tl.tan %d : tensor<f64>
+  %16 = tl.asin %x : tensor<4x8xf32>
+  %17 = tl.acos %x : tensor<4x8xf32>
+  %18 = tl.atan %b : tensor<3xbf16>
+  %19 = tl.sinh %x : tensor<4x8xf32>
+  %20 = tl.cosh %x : tensor<4x8xf32>
+  %21 = tl.asinh %x : tensor<4x8xf32>
+  %22 = tl.acosh %x : tensor<4x8xf32>
+  %23 = tl.atanh %x : tensor<4x8xf32>
+  %24 = tl.round %x : tensor<4x8xf32>
   return
 }
 

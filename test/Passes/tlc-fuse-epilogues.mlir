@@ -243,3 +243,103 @@ func.func @conv_reshaped_fill(%w: tensor<128x72xf32>, %col: tensor<1x72x196xf32>
   } -> tensor<1x128x14x14xf32>
   return %y : tensor<1x128x14x14xf32>
 }
+
+// -----
+
+// A 1x128x1x1 gate (a LR-ASPP head's sigmoid of a pooled branch) multiplied onto a batch-2
+// convolution's output reads the gate at (0, c, 0, 0). Before the epilogue is collapsed to
+// the contraction's shape the gate becomes a tensor<128> read at (c) (collapse needs
+// projected permutations: it took the constant 0 for d0, reading gate[n, c, n, n]).
+// CHECK-LABEL: func.func @conv_gate
+// CHECK-SAME: %[[GATE:[a-zA-Z0-9_]+]]: tensor<1x128x1x1xf32>
+// CHECK: %[[G:.+]] = tensor.collapse_shape %[[GATE]] {{\[}}[0, 1, 2, 3]] : tensor<1x128x1x1xf32> into tensor<128xf32>
+// CHECK: scf.forall
+// CHECK: %[[GT:.+]] = tensor.extract_slice %[[G]][%{{.+}}] [64] [1] : tensor<128xf32> to tensor<64xf32>
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]{{.+}} ins(%[[GT]] : tensor<64xf32>) outs(%{{.+}} : tensor<1x64x196xf32>)
+// CHECK: arith.mulf
+// CHECK: tile = array<i64: 1, 64, 196>
+func.func @conv_gate(%w: tensor<128x72xf32>, %col: tensor<2x72x196xf32>, %gate: tensor<1x128x1x1xf32>) -> tensor<2x128x14x14xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x128x196xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x128x196xf32>) -> tensor<2x128x196xf32>
+  %mm = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %col : tensor<128x72xf32>, tensor<2x72x196xf32>) outs(%z : tensor<2x128x196xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x128x196xf32>
+  %r = tensor.expand_shape %mm [[0], [1], [2, 3]] output_shape [2, 128, 14, 14] : tensor<2x128x196xf32> into tensor<2x128x14x14xf32>
+  %e4 = tensor.empty() : tensor<2x128x14x14xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (0, c, 0, 0)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %gate : tensor<2x128x14x14xf32>, tensor<1x128x1x1xf32>) outs(%e4 : tensor<2x128x14x14xf32>) {
+  ^bb0(%x: f32, %g: f32, %o: f32):
+    %m = arith.maximumf %x, %zero : f32
+    %s = arith.mulf %m, %g : f32
+    linalg.yield %s : f32
+  } -> tensor<2x128x14x14xf32>
+  return %y : tensor<2x128x14x14xf32>
+}
+
+// -----
+
+// Negative: a 1x128x14x1 operand read at (0, c, h, 0): without its constant results it reads
+// h alone of the collapsed (h, w) pair, so the epilogue cannot be collapsed.
+// CHECK-LABEL: func.func @conv_row_broadcast
+// CHECK-NOT: scf.forall
+// CHECK: tlc.fusion_unfused = "consumer's other operands split the reshaped dimensions"
+func.func @conv_row_broadcast(%w: tensor<128x72xf32>, %col: tensor<2x72x196xf32>, %rows: tensor<1x128x14x1xf32>) -> tensor<2x128x14x14xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x128x196xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x128x196xf32>) -> tensor<2x128x196xf32>
+  %mm = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %col : tensor<128x72xf32>, tensor<2x72x196xf32>) outs(%z : tensor<2x128x196xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x128x196xf32>
+  %r = tensor.expand_shape %mm [[0], [1], [2, 3]] output_shape [2, 128, 14, 14] : tensor<2x128x196xf32> into tensor<2x128x14x14xf32>
+  %e4 = tensor.empty() : tensor<2x128x14x14xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (0, c, h, 0)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %rows : tensor<2x128x14x14xf32>, tensor<1x128x14x1xf32>) outs(%e4 : tensor<2x128x14x14xf32>) {
+  ^bb0(%x: f32, %g: f32, %o: f32):
+    %s = arith.mulf %x, %g : f32
+    linalg.yield %s : f32
+  } -> tensor<2x128x14x14xf32>
+  return %y : tensor<2x128x14x14xf32>
+}
+
+// -----
+
+// Negative: an operand read at a constant index of a dimension of size 3 (not a broadcast).
+// CHECK-LABEL: func.func @conv_constant_index
+// CHECK-NOT: scf.forall
+// CHECK: tlc.fusion_unfused = "consumer reads an operand at a constant index of a dimension larger than 1"
+func.func @conv_constant_index(%w: tensor<128x72xf32>, %col: tensor<2x72x196xf32>, %g: tensor<1x128x1x3xf32>) -> tensor<2x128x14x14xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x128x196xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x128x196xf32>) -> tensor<2x128x196xf32>
+  %mm = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %col : tensor<128x72xf32>, tensor<2x72x196xf32>) outs(%z : tensor<2x128x196xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x128x196xf32>
+  %r = tensor.expand_shape %mm [[0], [1], [2, 3]] output_shape [2, 128, 14, 14] : tensor<2x128x196xf32> into tensor<2x128x14x14xf32>
+  %e4 = tensor.empty() : tensor<2x128x14x14xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (0, c, 0, 2)>, affine_map<(n, c, h, w) -> (n, c, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %g : tensor<2x128x14x14xf32>, tensor<1x128x1x3xf32>) outs(%e4 : tensor<2x128x14x14xf32>) {
+  ^bb0(%x: f32, %s0: f32, %o: f32):
+    %s = arith.mulf %x, %s0 : f32
+    linalg.yield %s : f32
+  } -> tensor<2x128x14x14xf32>
+  return %y : tensor<2x128x14x14xf32>
+}

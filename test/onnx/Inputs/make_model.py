@@ -24,9 +24,9 @@ def build(kind):
         # Three different unsupported ops, an unsupported attribute value and an unsupported
         # element type: all are reported at once.
         return model([
-            helper.make_node("Sin", ["x"], ["a"], name="sine"),
+            helper.make_node("Det", ["x"], ["a"], name="det"),
             helper.make_node("Relu", ["a"], ["b"], name="relu"),
-            helper.make_node("Cos", ["b"], ["c"], name="cosine"),
+            helper.make_node("LpNormalization", ["b"], ["c"], name="lpnorm"),
             helper.make_node("Pad", ["c", "pads"], ["d"], name="padder", mode="wrap"),
             helper.make_node("NonMaxSuppression", ["d"], ["e"], name="nms"),
             helper.make_node("Cast", ["e"], ["y"], name="to_u8", to=TensorProto.UINT8),
@@ -118,6 +118,60 @@ def build(kind):
         return model([helper.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["y"], name="rev")],
                      [vi("x", [2, 8])], [vi("y", [2, 3])],
                      [ints("st", [7]), ints("en", [0]), ints("ax", [1]), ints("sp", [-3])])
+    if kind == "const-fold":
+        # Shape arithmetic on constants, as a shifted-window transformer's export leaves it:
+        # Mod (both fmods), ScatterND (plain and add), Equal and Where fold at import.
+        def t(name, a):
+            return numpy_helper.from_array(np.array(a), name)
+        return model([
+            helper.make_node("Mod", ["c", "d"], ["m0"], name="mod0"),
+            helper.make_node("Mod", ["c", "d"], ["m1"], name="mod1", fmod=1),
+            helper.make_node("ScatterND", ["zeros", "rows", "upd"], ["s0"], name="scatter"),
+            helper.make_node("ScatterND", ["s0", "cells", "vals"], ["s1"], name="scatter_add",
+                             reduction="add"),
+            helper.make_node("Equal", ["m0", "m1"], ["eq"], name="eq"),
+            helper.make_node("Where", ["eq", "c", "d"], ["w"], name="where"),
+            helper.make_node("Concat", ["m0", "m1", "w"], ["cat"], name="cat", axis=0),
+            helper.make_node("Cast", ["cat"], ["catf"], name="cast", to=F),
+            helper.make_node("Add", ["x", "s1"], ["y"], name="add"),
+            helper.make_node("Mul", ["v", "catf"], ["z"], name="mul"),
+        ], [vi("x", [3, 4]), vi("v", [9])], [vi("y", None), vi("z", None)],
+            [t("c", np.array([7, -7, 9], np.int64)), t("d", np.array([3, 3, -4], np.int64)),
+             t("zeros", np.zeros((3, 4), np.float32)), t("rows", np.array([[2], [0]], np.int64)),
+             t("upd", np.arange(8, dtype=np.float32).reshape(2, 4)),
+             t("cells", np.array([[2, 1], [-3, 3]], np.int64)),
+             t("vals", np.array([10, 20], np.float32))], opset=16)
+    if kind == "scatter-runtime":
+        return model([helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")],
+                     [vi("x", [3, 4]), vi("u", [1, 4])], [vi("y", None)],
+                     [numpy_helper.from_array(np.array([[1]], np.int64), "i")])
+    if kind == "conv3d-chain":
+        # Three 3-D convolutions in a chain with a 2-D one and a Relu between: each failing
+        # node is reported, the nodes after it still checked (with ONNX-inferred types).
+        def w(name, shape):
+            return numpy_helper.from_array(np.ones(shape, np.float32), name)
+        return model([
+            helper.make_node("Conv", ["x", "w1"], ["a"], name="conv3d_1", pads=[1] * 6),
+            helper.make_node("Relu", ["a"], ["b"], name="relu"),
+            helper.make_node("Conv", ["b", "w2"], ["c"], name="conv3d_2"),
+            helper.make_node("Reshape", ["c", "flat"], ["d"], name="to2d"),
+            helper.make_node("Conv", ["d", "w3"], ["e"], name="conv2d"),
+            helper.make_node("Add", ["e", "bad"], ["f"], name="bad_add"),
+            helper.make_node("Conv", ["c", "w2"], ["y"], name="conv3d_3"),
+        ], [vi("x", [1, 3, 4, 8, 8])], [vi("y", None), vi("f", None)],
+            [w("w1", (4, 3, 3, 3, 3)), w("w2", (4, 4, 1, 1, 1)), w("w3", (2, 16, 1, 1)),
+             w("bad", (3, 1, 1)),
+             numpy_helper.from_array(np.array([1, 16, 8, 8], np.int64), "flat")])
+    if kind == "cumsum-long":
+        return model([helper.make_node("CumSum", ["x", "axis"], ["y"], name="cumsum")],
+                     [vi("x", [2, 2000])], [vi("y", None)],
+                     [numpy_helper.from_array(np.array(-1, np.int64), "axis")])
+    if kind == "mod-float-fmod0":
+        return model([helper.make_node("Mod", ["x", "z"], ["y"], name="modulo")],
+                     [vi("x", [2, 3]), vi("z", [2, 3])], [vi("y", None)])
+    if kind == "eyelike-3d":
+        return model([helper.make_node("EyeLike", ["x"], ["y"], name="eye")],
+                     [vi("x", [2, 3, 4])], [vi("y", None)])
     if kind == "old-opset":
         return model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [2])], [vi("y", None)],
                      opset=5)

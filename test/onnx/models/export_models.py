@@ -3,8 +3,9 @@
 
 For each model writes NAME.onnx, NAME.input.npy and NAME.expected.npy (PyTorch's output) into
 --out. Models: resnet18 and mobilenet_v2 (torchvision 0.14), an nn.TransformerEncoder (fast
-path off: batch_first=False) and a GPT-2-style decoder block written in plain PyTorch
-(embeddings, causal mask, LayerNorm, tanh-GELU).
+path off: batch_first=False), a GPT-2-style decoder block written in plain PyTorch
+(embeddings, causal mask, LayerNorm, tanh-GELU) and a small LR-ASPP segmentation head
+(batch 2; on request: `lraspp`).
 """
 import argparse
 import math
@@ -73,6 +74,29 @@ class GPT2Block(nn.Module):
         return self.lm_head(self.ln_f(self.block(x)))
 
 
+class LRASPPNet(nn.Module):
+    """A small backbone and torchvision's LR-ASPP head: a 1xCx1x1 sigmoid gate (global pool,
+    1x1 conv) multiplied onto a 1x1 convolution's output, upsampled, plus a low-level branch."""
+
+    def __init__(self, classes=5, inter=128):
+        super().__init__()
+        self.low = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1), nn.BatchNorm2d(16), nn.ReLU())
+        self.high = nn.Sequential(nn.Conv2d(16, 64, 3, 2, 1), nn.BatchNorm2d(64), nn.Hardswish())
+        self.cbr = nn.Sequential(nn.Conv2d(64, inter, 1, bias=False), nn.BatchNorm2d(inter),
+                                 nn.ReLU())
+        self.scale = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(64, inter, 1, bias=False),
+                                   nn.Sigmoid())
+        self.low_classifier = nn.Conv2d(16, classes, 1)
+        self.high_classifier = nn.Conv2d(inter, classes, 1)
+
+    def forward(self, x):
+        low = self.low(x)
+        high = self.high(low)
+        y = self.cbr(high) * self.scale(high)
+        y = nn.functional.interpolate(y, size=low.shape[-2:], mode="bilinear", align_corners=False)
+        return self.low_classifier(low) + self.high_classifier(y)
+
+
 def build(name, size):
     if name in ("resnet18", "resnet18_b32"):
         import torchvision
@@ -87,6 +111,8 @@ def build(name, size):
         enc = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
         batch = 32 if name == "transformer_b32" else 2
         return enc, torch.randn(32, batch, 128)  # (sequence, batch, features)
+    if name == "lraspp":
+        return LRASPPNet(), torch.randn(2, 3, size, size)
     if name == "gpt2_block":
         return GPT2Block(), torch.randint(0, 512, (1, 32), dtype=torch.long)
     raise SystemExit(f"unknown model {name}")
