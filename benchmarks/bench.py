@@ -749,8 +749,8 @@ def main(argv):
                             missing = ort_missing()
                             if missing:
                                 raise RuntimeError("ONNX Runtime peer: " + missing)
-                            r = timed_ort(ort_command(case_onnx(case, work), t, args.repeats,
-                                                      case["inputs"]), env, args, probe)
+                            r = timed_child(ort_command(case_onnx(case, work), t, args.repeats,
+                                                        case["inputs"]), env, args, "ort", probe)
                         elif fw == "onednn":
                             if not args.dnnl_bench or "dnnl" not in case:
                                 continue
@@ -763,7 +763,7 @@ def main(argv):
                             cmd = ["/usr/bin/python3", here, "--worker", fw, "--op", op,
                                    "--dims", ",".join(map(str, dims)),
                                    "--repeats", str(args.repeats)]
-                            r = timed_py(cmd, env, args, probe)
+                            r = timed_child(cmd, env, args, fw, probe)
                             if r is None:
                                 continue
                     except (RuntimeError, OSError, ValueError) as e:
@@ -801,26 +801,24 @@ def main(argv):
 _blas_seen = {}
 
 
-def timed_py(cmd, env, args, probe=None):
-    """timed() for the Python children: "n/a" means the case does not apply, and "# " lines
-    name the BLAS library the child loaded."""
-    def parse(out):
-        lines = out.split("\n")
-        if lines and lines[0].strip() == "n/a":
-            return None
-        libs = [v[2:] for v in lines if v.startswith("# ")]
-        _blas_seen[cmd[3]] = libs[0] if libs else ""
-        return [float(v) for v in lines if v.strip() and not v.startswith("#")]
-    return timed(cmd, env, args, parse, probe)
+def child_times(out):
+    """A timing child's output: its times (one per line; None when its first line is "n/a":
+    the case does not apply) and its first "# " line (the library or version it loaded)."""
+    lines = out.split("\n")
+    notes = [v[2:] for v in lines if v.startswith("# ")]
+    if lines and lines[0].strip() == "n/a":
+        return None, notes[0] if notes else ""
+    return [float(v) for v in lines if v.strip() and not v.startswith("#")], \
+        notes[0] if notes else ""
 
 
-def timed_ort(cmd, env, args, probe=None):
-    """timed() for the ONNX Runtime child: its "# " line names the package version."""
+def timed_child(cmd, env, args, key, probe=None):
+    """timed() for the Python and ONNX Runtime children; records what each loaded under `key`
+    (a BLAS library, the onnxruntime-node version)."""
     def parse(out):
-        lines = out.split("\n")
-        versions = [v[2:] for v in lines if v.startswith("# ")]
-        _blas_seen["ort"] = versions[0] if versions else ""
-        return [float(v) for v in lines if v.strip() and not v.startswith("#")]
+        times, note = child_times(out)
+        _blas_seen[key] = note
+        return times
     return timed(cmd, env, args, parse, probe)
 
 

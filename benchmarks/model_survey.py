@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-from bench import ort_command, ort_missing
+from bench import child_times, ort_command, ort_missing
 
 DEFAULT_MODELS = ("resnet50,resnext50_32x4d,wide_resnet50_2,regnet_y_400mf,densenet121,"
                   "googlenet,squeezenet1_1,shufflenet_v2_x1_0,mobilenet_v3_large,mnasnet1_0,"
@@ -97,8 +97,7 @@ def main():
                                              [tuple(x.shape)]),
                                  capture_output=True, text=True, env=env)
             if ort.returncode == 0:
-                ort_ms = 1e3 * statistics.median(
-                    float(v) for v in ort.stdout.split("\n") if v.strip() and v[0] != "#")
+                ort_ms = 1e3 * statistics.median(child_times(ort.stdout)[0])
                 ort_cell = "%.2f" % ort_ms
             else:
                 ort_cell = "fails: " + (ort.stderr.strip().splitlines() or ["?"])[-1]

@@ -5,9 +5,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <optional>
@@ -29,66 +31,57 @@ struct Kernel {
   int64_t flops = 0, bytes = 0;
 };
 
-/// Floating-point ops per iteration of a linalg op's body, times its iterations (0 when its
-/// loop ranges are not static).
-int64_t countFlops(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || isa<linalg::FillOp, linalg::CopyOp>(op) || op->getNumRegions() != 1)
-    return 0;
+/// Floating-point ops per iteration of a linalg op's body (arith ops with a float result but
+/// constants and selects, and math ops) times its iterations; nullopt when its loop ranges are
+/// not static.
+std::optional<int64_t> linalgFlops(linalg::LinalgOp op) {
   int64_t iterations = 1;
-  for (int64_t range : linalgOp.getStaticLoopRanges()) {
+  for (int64_t range : op.getStaticLoopRanges()) {
     if (ShapedType::isDynamic(range))
-      return 0;
+      return std::nullopt;
     iterations *= range;
   }
+  if (isa<linalg::FillOp, linalg::CopyOp>(op) || op->getNumRegions() != 1)
+    return 0;
   int64_t perIteration = 0;
   op->getRegion(0).walk([&](Operation *inner) {
-    if (inner->getDialect() && inner->getDialect()->getNamespace() == "arith" &&
-        inner->getNumResults() == 1 && isa<FloatType>(inner->getResult(0).getType()) &&
-        !isa<arith::ConstantOp, arith::SelectOp>(inner))
-      ++perIteration;
-    else if (inner->getDialect() && inner->getDialect()->getNamespace() == "math")
+    if (isa_and_present<math::MathDialect>(inner->getDialect()) ||
+        (isa_and_present<arith::ArithDialect>(inner->getDialect()) &&
+         inner->getNumResults() == 1 && isa<FloatType>(inner->getResult(0).getType()) &&
+         !isa<arith::ConstantOp, arith::SelectOp>(inner)))
       ++perIteration;
   });
   return perIteration * iterations;
 }
 
-/// The trip count of a loop with static bounds, else nullopt.
+/// The iterations of a loop (all its dimensions) with static bounds, 1 for other ops, nullopt
+/// when a bound is not static.
 std::optional<int64_t> tripCount(Operation *op) {
-  auto count = [](OpFoldResult lb, OpFoldResult ub, OpFoldResult step) -> std::optional<int64_t> {
+  auto loop = dyn_cast<LoopLikeOpInterface>(op);
+  if (!loop)
+    return 1;
+  std::optional<SmallVector<OpFoldResult>> lbs = loop.getLoopLowerBounds(),
+                                           ubs = loop.getLoopUpperBounds(),
+                                           steps = loop.getLoopSteps();
+  if (!lbs || !ubs || !steps)
+    return std::nullopt;
+  int64_t total = 1;
+  for (auto [lb, ub, step] : llvm::zip_equal(*lbs, *ubs, *steps)) {
     std::optional<int64_t> l = getConstantIntValue(lb), u = getConstantIntValue(ub),
-                           s = getConstantIntValue(step);
-    if (!l || !u || !s || *s <= 0)
+                           st = getConstantIntValue(step);
+    if (!l || !u || !st || *st <= 0)
       return std::nullopt;
-    return *u > *l ? llvm::divideCeil(*u - *l, *s) : 0;
-  };
-  if (auto forall = dyn_cast<scf::ForallOp>(op)) {
-    int64_t total = 1;
-    for (auto [lb, ub, step] : llvm::zip_equal(forall.getMixedLowerBound(),
-                                               forall.getMixedUpperBound(), forall.getMixedStep())) {
-      std::optional<int64_t> n = count(lb, ub, step);
-      if (!n)
-        return std::nullopt;
-      total *= *n;
-    }
-    return total;
+    total *= *u > *l ? llvm::divideCeil(*u - *l, *st) : 0;
   }
-  if (auto loop = dyn_cast<scf::ForOp>(op))
-    return count(loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
-  return 1;
+  return total;
 }
 
 /// The flops of a kernel's op: a linalg op's own, or for loops (a contraction tiled with its
 /// epilogue, a row loop) the linalg ops inside times the trip counts; nullopt when a count is
 /// not static (the table then shows none).
 std::optional<int64_t> nestedFlops(Operation *op) {
-  if (isa<linalg::LinalgOp>(op)) {
-    int64_t flops = countFlops(op);
-    auto linalgOp = cast<linalg::LinalgOp>(op);
-    if (llvm::any_of(linalgOp.getStaticLoopRanges(), ShapedType::isDynamic))
-      return std::nullopt;
-    return flops;
-  }
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgFlops(linalgOp);
   std::optional<int64_t> trips = tripCount(op);
   if (!trips)
     return std::nullopt;

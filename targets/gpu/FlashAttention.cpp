@@ -71,8 +71,9 @@ std::optional<FlashTile> pickTile(int64_t d, int64_t dv, int64_t rows, int64_t b
 class FlashAttentionEmitter : tlc::KernelEmitterBase {
 public:
   FlashAttentionEmitter(OpBuilder &b, tl::FusedAttentionOp op, const FlashTile &tile,
-                        gpu::LaunchOp launch)
-      : KernelEmitterBase(b, op.getLoc()), op(op), tile(tile), launch(launch) {
+                        const FlashArrays &arrays, gpu::LaunchOp launch)
+      : KernelEmitterBase(b, op.getLoc()), op(op), tile(tile), qStride(arrays.qStride),
+        kStride(arrays.kStride), pStride(arrays.pStride), launch(launch) {
     auto q = cast<MemRefType>(op.getQuery().getType());
     int64_t rank = q.getRank();
     batchShape.assign(q.getShape().drop_back(2).begin(), q.getShape().drop_back(2).end());
@@ -98,10 +99,6 @@ public:
     vShared = shared[2];
     pShared = shared[3];
     partial = shared[4];
-    FlashArrays arrays(tile, d, dv);
-    qStride = arrays.qStride;
-    kStride = arrays.kStride;
-    pStride = arrays.pStride;
 
     Value tid = launch.getThreadIds().x;
     threadRow = arith::DivUIOp::create(b, loc, tid, index(tile.colGroups()));
@@ -360,10 +357,10 @@ private:
 
   tl::FusedAttentionOp op;
   const FlashTile &tile;
+  int64_t qStride, kStride, pStride; // the workgroup arrays' row strides
   gpu::LaunchOp launch;
   SmallVector<int64_t> batchShape;
   int64_t sq = 0, d = 0, sk = 0, dv = 0, tn = 0, tv = 0;
-  int64_t qStride = 0, kStride = 0, pStride = 0;
   Value query, key, value, mask, out;
   Value qShared, kShared, vShared, pShared, partial;
   Value threadRow, threadCol, rowStart;
@@ -400,7 +397,7 @@ LogicalResult tlc::mapFlashAttention(tl::FusedAttentionOp op, FlatSymbolRefAttr 
         MemRefType::get({count}, b.getF32Type(), MemRefLayoutAttrInterface(), workgroup));
   auto launch = createKernelLaunch(b, op.getLoc(), {llvm::divideCeilSigned(sq, tile->bq), batchCount, 1},
                                    kThreads, shared, module, kernel);
-  FlashAttentionEmitter(b, op, *tile, launch).emit();
+  FlashAttentionEmitter(b, op, *tile, arrays, launch).emit();
   op->erase();
   return success();
 }

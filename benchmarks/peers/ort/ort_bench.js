@@ -6,16 +6,12 @@
 // Node.js call (an async session.run); intra-op threads = THREADS, all graph optimizations.
 //
 //   node ort_bench.js MODEL.onnx THREADS REPEATS WARMUP_SECONDS '[[1,3,224,224], ...]'
-//   node ort_bench.js MODEL.onnx THREADS 0 0 SHAPES --output OUT.bin IN.bin...
-//     (no timing: runs once on the given raw f32 inputs, writes the first output's raw f32)
 'use strict';
-const fs = require('fs');
 const path = require('path');
 
 function usage(message) {
   process.stderr.write('ort_bench.js: ' + message + '\n' +
-                       'usage: ort_bench.js MODEL THREADS REPEATS WARMUP_SECONDS SHAPES_JSON ' +
-                       '[--output OUT.bin IN.bin...]\n');
+                       'usage: ort_bench.js MODEL THREADS REPEATS WARMUP_SECONDS SHAPES_JSON\n');
   process.exit(2);
 }
 
@@ -35,7 +31,7 @@ function randomTensor(shape, seed) {
 
 async function main() {
   const argv = process.argv.slice(2);
-  if (argv.length < 5) usage('expected 5 arguments');
+  if (argv.length !== 5) usage('expected 5 arguments');
   const [model, threadsText, repeatsText, warmupText, shapesText] = argv;
   const threads = Number(threadsText), repeats = Number(repeatsText);
   const warmup = Number(warmupText);
@@ -65,23 +61,10 @@ async function main() {
   if (session.inputNames.length !== shapes.length)
     usage('the model has ' + session.inputNames.length + ' inputs, SHAPES_JSON gives ' +
           shapes.length);
-  const outputAt = argv.indexOf('--output');
   const feeds = {};
   session.inputNames.forEach((name, i) => {
-    let data = randomTensor(shapes[i], i + 1);
-    if (outputAt >= 0) {
-      const raw = fs.readFileSync(argv[outputAt + 2 + i]);
-      data = new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
-    }
-    feeds[name] = new ort.Tensor('float32', data, shapes[i]);
+    feeds[name] = new ort.Tensor('float32', randomTensor(shapes[i], i + 1), shapes[i]);
   });
-  if (outputAt >= 0) {
-    const results = await session.run(feeds);
-    const first = results[session.outputNames[0]].data;
-    fs.writeFileSync(argv[outputAt + 1], Buffer.from(first.buffer, first.byteOffset,
-                                                     first.byteLength));
-    return;
-  }
   const start = process.hrtime.bigint();
   do {
     await session.run(feeds);
