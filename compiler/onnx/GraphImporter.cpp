@@ -251,20 +251,18 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
   const ConverterTable &table = getConverterTable();
   // After a node fails to convert, the import goes on so that every failing node is reported
   // at once: its outputs become placeholders of the types ONNX's shape inference gives them
-  // (inferred on the first failure), or, where none is known, unavailable, and the nodes
-  // reading them are skipped without a message of their own. The module is not returned.
+  // (from the node and its inputs' types), or, where none is known, unavailable, and the
+  // nodes reading them are skipped without a message of their own. The module is not returned.
   bool anyNodeFailed = false;
-  std::optional<llvm::StringMap<RankedTensorType>> inferred;
   llvm::StringSet<> unavailable;
   auto placeholders = [&](const onnx::NodeProto &node) {
     anyNodeFailed = true;
-    if (!inferred)
-      inferred = inferValueTypes(graph, opset, values, ctx);
+    llvm::StringMap<RankedTensorType> inferred = inferOutputTypes(node, opset, values, ctx);
     for (const std::string &out : node.output()) {
       if (out.empty())
         continue;
-      auto t = inferred->find(out);
-      if (t == inferred->end() || t->second.getNumElements() > kFoldLimit * 1024)
+      auto t = inferred.find(out);
+      if (t == inferred.end() || t->second.getNumElements() > kFoldLimit * 1024)
         unavailable.insert(out);
       else
         values[out] = OnnxValue{nullptr,

@@ -3,6 +3,8 @@
 
 #include "TensorData.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include <onnx/shape_inference/implementation.h>
 
 using namespace mlir;
@@ -24,37 +26,113 @@ RankedTensorType staticType(const onnx::TypeProto &type, MLIRContext *ctx) {
   }
   return RankedTensorType::get(shape, et);
 }
+
+/// The ONNX data type of a tl element type (the inverse of elementTypeOf), or 0.
+int onnxTypeOf(Type t) {
+  if (t.isF32()) return onnx::TensorProto::FLOAT;
+  if (t.isF64()) return onnx::TensorProto::DOUBLE;
+  if (t.isF16()) return onnx::TensorProto::FLOAT16;
+  if (t.isBF16()) return onnx::TensorProto::BFLOAT16;
+  if (t.isInteger(32)) return onnx::TensorProto::INT32;
+  if (t.isInteger(64)) return onnx::TensorProto::INT64;
+  if (t.isInteger(1)) return onnx::TensorProto::BOOL;
+  return 0;
+}
+
+/// Whether libonnx's inference can read `node` safely. Its convolution and pooling functions
+/// (1.12) index the weight's dimensions and the spatial attributes by the input's rank without
+/// checking them first (found by fuzzing: a rank-2 ConvTranspose weight crashed it).
+bool inferenceCanRead(const onnx::NodeProto &node, ArrayRef<RankedTensorType> inputs) {
+  static const llvm::StringMap<int> weightInput = {
+      {"Conv", 1},    {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3},
+      {"MaxPool", -1}, {"AveragePool", -1}, {"LpPool", -1},     {"MaxUnpool", -1}};
+  auto it = weightInput.find(node.op_type());
+  if (it == weightInput.end())
+    return true;
+  int64_t rank = inputs[0].getRank();
+  if (rank < 3)
+    return false;
+  if (it->second >= 0 && it->second < static_cast<int>(inputs.size()) &&
+      inputs[it->second].getRank() != rank)
+    return false;
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    int64_t want = a.name() == "pads" ? 2 * (rank - 2) : rank - 2;
+    if (llvm::is_contained({"kernel_shape", "strides", "dilations", "pads", "output_padding",
+                            "output_shape"},
+                           a.name()) &&
+        a.ints_size() != want)
+      return false;
+  }
+  return true;
+}
+
+/// `attr` as an ONNX tensor named `name`, for the integer constants (shapes, axes, indices)
+/// that inference reads as data; false for other constants.
+bool encodeIntConstant(DenseElementsAttr attr, const std::string &name, onnx::TensorProto &out) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  bool i32 = type.getElementType().isInteger(32);
+  if ((!i32 && !type.getElementType().isInteger(64)) || type.getNumElements() > kFoldLimit)
+    return false;
+  out.set_name(name);
+  out.set_data_type(i32 ? onnx::TensorProto::INT32 : onnx::TensorProto::INT64);
+  for (int64_t d : type.getShape())
+    out.add_dims(d);
+  for (int64_t v : toInts(attr)) {
+    if (i32)
+      out.add_int32_data(static_cast<int32_t>(v));
+    else
+      out.add_int64_data(v);
+  }
+  return true;
+}
 } // namespace
 
 llvm::StringMap<RankedTensorType>
-tlc::onnx_import::inferValueTypes(const onnx::GraphProto &graph, int64_t opset,
-                                  const ValueTable &values, MLIRContext *ctx) {
-  onnx::GraphProto copy = graph;
-  // Only what the import knows: the inputs' imported types. Declared intermediate and output
-  // types are dropped, so inference never has to merge (and throw on) a conflicting one.
-  copy.clear_value_info();
-  for (onnx::ValueInfoProto &output : *copy.mutable_output())
-    output.clear_type();
-  for (onnx::ValueInfoProto &input : *copy.mutable_input()) {
-    auto it = values.find(input.name());
-    if (it == values.end() || !it->second.type)
+tlc::onnx_import::inferOutputTypes(const onnx::NodeProto &node, int64_t opset,
+                                   const ValueTable &values, MLIRContext *ctx) {
+  llvm::StringMap<RankedTensorType> types;
+  SmallVector<RankedTensorType> inputTypes;
+  onnx::GraphProto graph;
+  llvm::StringSet<> declared;
+  for (const std::string &in : node.input()) {
+    if (in.empty()) {
+      inputTypes.push_back({});
       continue;
-    onnx::TypeProto_Tensor *tensor = input.mutable_type()->mutable_tensor_type();
+    }
+    auto it = values.find(in);
+    if (it == values.end() || !it->second.type || !onnxTypeOf(it->second.type.getElementType()))
+      return types;
+    inputTypes.push_back(it->second.type);
+    if (!declared.insert(in).second)
+      continue;
+    onnx::TensorProto data;
+    if (it->second.constant && encodeIntConstant(it->second.constant, in, data)) {
+      *graph.add_initializer() = std::move(data);
+      continue;
+    }
+    onnx::ValueInfoProto *info = graph.add_input();
+    info->set_name(in);
+    onnx::TypeProto_Tensor *tensor = info->mutable_type()->mutable_tensor_type();
+    tensor->set_elem_type(onnxTypeOf(it->second.type.getElementType()));
     onnx::TensorShapeProto *shape = tensor->mutable_shape();
-    shape->clear_dim();
     for (int64_t d : it->second.type.getShape())
       shape->add_dim()->set_dim_value(d);
   }
+  if (inputTypes.empty() || !inputTypes[0] || !inferenceCanRead(node, inputTypes))
+    return types;
+  *graph.add_node() = node;
+  for (const std::string &out : node.output())
+    if (!out.empty())
+      graph.add_output()->set_name(out);
   // error_mode 0: a node inference cannot handle is skipped, not thrown (tlc is built without
   // exceptions).
   onnx::ShapeInferenceOptions options(/*check_type_val=*/false, /*strict_mode_val=*/0);
-  onnx::shape_inference::InferShapes(&copy, {{"", static_cast<int>(opset)}},
+  onnx::shape_inference::InferShapes(&graph, {{"", static_cast<int>(opset)}},
                                      onnx::OpSchemaRegistry::Instance(), options);
-  llvm::StringMap<RankedTensorType> types;
-  for (const onnx::ValueInfoProto &info : copy.value_info())
+  for (const onnx::ValueInfoProto &info : graph.output())
     if (RankedTensorType t = staticType(info.type(), ctx))
       types[info.name()] = t;
-  for (const onnx::ValueInfoProto &info : copy.output())
+  for (const onnx::ValueInfoProto &info : graph.value_info())
     if (RankedTensorType t = staticType(info.type(), ctx))
       types[info.name()] = t;
   return types;

@@ -9,12 +9,15 @@
 
 namespace tlc::onnx_import {
 
-/// The static types ONNX shape inference gives `graph`'s values, with the graph inputs
-/// pinned to their types in `values` (as imported: --input-shape applied). Values whose
-/// inferred shape is unknown, symbolic or of an element type tl cannot carry are left out.
-llvm::StringMap<mlir::RankedTensorType> inferValueTypes(const onnx::GraphProto &graph,
-                                                        int64_t opset, const ValueTable &values,
-                                                        mlir::MLIRContext *ctx);
+/// The static types ONNX shape inference gives the outputs of `node` (one that failed to
+/// convert), inferred from the node alone with its inputs' types taken from `values` (and
+/// integer constants, which shape-computing inputs are, as data). Outputs whose inferred shape
+/// is unknown, symbolic or of an element type tl cannot carry are left out, as are all of them
+/// when an input's type is unknown or the node is one libonnx's inference would read out of
+/// bounds.
+llvm::StringMap<mlir::RankedTensorType> inferOutputTypes(const onnx::NodeProto &node,
+                                                         int64_t opset, const ValueTable &values,
+                                                         mlir::MLIRContext *ctx);
 
 } // namespace tlc::onnx_import
 

@@ -53,6 +53,13 @@ def build(kind):
         return conv(strides=[1, 0])
     if kind == "kernel-mismatch":
         return conv(kernel_shape=[5, 5])
+    if kind == "convtranspose-weight-rank":
+        # A rank-2 weight: libonnx's own shape inference (asked for the failed node's output
+        # type) read past the weight's dimensions; found by fuzz-onnx.
+        w = numpy_helper.from_array(np.ones((3, 3), np.float32), "w")
+        return model([helper.make_node("ConvTranspose", ["x", "w"], ["t"], name="deconv"),
+                      helper.make_node("Relu", ["t"], ["y"], name="relu")],
+                     [vi("x", [1, 1, 3, 3])], [vi("y", None)], [w])
     if kind == "dup-input":
         return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                      [vi("x", [2]), vi("x", [2])], [vi("y", None)])
