@@ -11,6 +11,9 @@
 using namespace mlir;
 
 void tlc::buildGraphPipeline(OpPassManager &pm, const GraphOptions &options) {
+  // Gradients first, on the graph as written: the backward graph is then lifted, fused and
+  // planned with the forward one.
+  pm.addNestedPass<func::FuncOp>(createTLAutodiff());
   pm.addPass(createCanonicalizerPass());
   // n-ary einsums as pairwise contractions (GEMMs), before CSE: the same pairwise contraction
   // needed by several einsums is then computed once.

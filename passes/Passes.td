@@ -60,6 +60,30 @@ def TLLiftPatterns : Pass<"tl-lift-patterns", "mlir::func::FuncOp"> {
   }];
 }
 
+def TLAutodiff : Pass<"tl-autodiff", "mlir::func::FuncOp"> {
+  let summary = "Replace tl.grad ops with reverse-mode backward graphs";
+  let description = [{
+    Every `tl.grad %loss wrt %x` becomes the gradient of `%loss` with respect to `%x`, built
+    by one reverse sweep per loss (shared by all its `tl.grad`s): from the loss back to the
+    requested values, each op between them gives the gradients of its operands from that of
+    its result (`DifferentiableOpInterface`), and the gradients of a value read by several ops
+    are summed. Only float values downstream of a requested one carry gradients; integer and
+    boolean values, masks and constants get none. The backward graph is plain tl ops, placed
+    before the first `tl.grad` of the loss, so it is fused, compiled and memory-planned like the
+    forward graph. An op on the way without a gradient is an error at that op.
+
+    ```mlir
+    %y = tl.einsum "ij,jk->ik" %x, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    %l = tl.reduce_sum %y axes = [0, 1] : tensor<2x4xf32> -> tensor<f32>
+    %g = tl.grad %l wrt %w : tensor<f32>, tensor<3x4xf32>
+    // becomes (the seed 1.0 broadcast back over the sum, then contracted with x)
+    %one = tl.constant dense<1.0> : tensor<f32>
+    %gy = tl.broadcast_to %r : tensor<1x1xf32> -> tensor<2x4xf32>
+    %g = tl.einsum "ac,ab->bc" %gy, %x : (tensor<2x4xf32>, tensor<2x3xf32>) -> tensor<3x4xf32>
+    ```
+  }];
+}
+
 def TLPlanEinsumPaths : Pass<"tl-plan-einsum-paths", "mlir::func::FuncOp"> {
   let summary = "Split n-ary einsums into a tree of pairwise contractions chosen by cost";
   let description = [{

@@ -18,7 +18,7 @@ namespace tl = tlc::tl;
 namespace {
 enum class Family {
   Einsum, Binary, Compare, Unary, Gelu, Select, Reduce, Softmax, Cast, Reshape, Transpose,
-  BroadcastTo, Concat, Slice, Attention, Init
+  BroadcastTo, Concat, Slice, Attention, Grad, Init
 };
 enum class Kind { Tensor, String, IntList, Int, Number, Bool, DTypeName };
 
@@ -82,6 +82,7 @@ const std::vector<Function> &functionTable() {
     t.push_back({"attention", Family::Attention, 0,
                  {pos("q", Kind::Tensor), pos("k", Kind::Tensor), pos("v", Kind::Tensor),
                   kw("mask", Kind::Tensor), kw("causal", Kind::Bool), kw("scale", Kind::Number)}});
+    t.push_back({"grad", Family::Grad, 0, {pos("loss", Kind::Tensor), pos("wrt", Kind::Tensor)}});
     t.push_back({"zeros", Family::Init, Zeros, {}});
     t.push_back({"ones", Family::Init, Ones, {}});
     t.push_back({"full", Family::Init, Full, {pos("value", Kind::Number)}});
@@ -468,6 +469,31 @@ FailureOr<Value> emitSoftmax(Emitter &em, const BoundCall &c, Type hint) {
   return tl::LogSoftmaxOp::create(em.builder, loc, x->getType(), *x, axisAttr).getResult();
 }
 
+/// grad(loss, x): the gradient of a scalar binding with respect to an input, param or binding
+/// (built by tl-autodiff).
+FailureOr<Value> emitGrad(Emitter &em, const BoundCall &c) {
+  const Expr &lossExpr = c.tensor(0), &wrtExpr = c.tensor(1);
+  if (wrtExpr.kind != Expr::Name) {
+    em.error(wrtExpr.loc) << "grad differentiates with respect to a name (an input, param or "
+                             "binding), not an expression";
+    return failure();
+  }
+  FailureOr<Value> loss = em.emitExpr(lossExpr, Type());
+  if (failed(loss) || failed(checkFloat(em, lossExpr.loc, "grad", *loss)))
+    return failure();
+  if (tensorOf(*loss).getRank() != 0) {
+    em.error(lossExpr.loc) << "grad needs a scalar loss (shape []), got shape "
+                           << formatList(tensorOf(*loss).getShape())
+                           << " (reduce it first, e.g. with sum or mean)";
+    return failure();
+  }
+  FailureOr<Value> wrt = em.emitExpr(wrtExpr, Type());
+  if (failed(wrt) || failed(checkFloat(em, wrtExpr.loc, "grad", *wrt)))
+    return failure();
+  return tl::GradOp::create(em.builder, em.source.loc(c.loc()), wrt->getType(), *loss, *wrt)
+      .getResult();
+}
+
 FailureOr<Value> emitCast(Emitter &em, const BoundCall &c, Type hint) {
   FailureOr<Value> x = em.emitExpr(c.tensor(0), hint);
   if (failed(x))
@@ -744,6 +770,7 @@ FailureOr<Value> tlc::frontend::emitOperatorCall(Emitter &em, const Expr &call, 
   case Family::Concat: return emitConcat(em, c, hint);
   case Family::Slice: return emitSlice(em, c, hint);
   case Family::Attention: return emitAttention(em, c, hint);
+  case Family::Grad: return emitGrad(em, c);
   case Family::Init: break;
   }
   return failure();

@@ -75,4 +75,24 @@ def TL_PrecisionOpInterface : OpInterface<"PrecisionOpInterface"> {
   ];
 }
 
+def TL_DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
+  let cppNamespace = "::tlc::tl";
+  let description = [{
+    An op that gives its vector-Jacobian product as tl ops, so that reverse-mode autodiff
+    (`tl-autodiff`) builds the backward graph from ordinary tl ops, which then go through the
+    same fusion, code generation and memory planning as the forward graph.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Builds, at `b`'s insertion point, the gradient of every operand from the gradient
+        `resultGrad` of the result (of the result's type): `operandGrads` gets one entry per
+        operand, of that operand's type, or null where the operand has no gradient (integer
+        and boolean operands, conditions). Fails, after an error at the op, where a gradient
+        is not defined (a diagonal einsum, a strided slice).
+      }], "::mlir::LogicalResult", "buildVJP",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::Value":$resultGrad,
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandGrads)>,
+  ];
+}
+
 #endif // TL_INTERFACES_TD

@@ -35,7 +35,7 @@ def TL_ConstantOp : TL_Op<"constant", [ConstantLike, InferTypeOpAdaptor,
 }
 
 def TL_EinsumOp : TL_Op<"einsum", [InferTypeOpAdaptorWithIsCompatible,
-    DeclareOpInterfaceMethods<TL_CostOpInterface>,
+    DeclareOpInterfaceMethods<TL_CostOpInterface>, DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>,
     DeclareOpInterfaceMethods<TL_PrecisionOpInterface>]> {
   let summary = "einsum contraction with numpy semantics";
   let description = [{
@@ -64,7 +64,7 @@ def TL_EinsumOp : TL_Op<"einsum", [InferTypeOpAdaptorWithIsCompatible,
 class TL_BinaryOp<string mnemonic, string desc, list<Trait> traits = []>
     : TL_Op<mnemonic, !listconcat(traits, [InferTypeOpAdaptor,
         DeclareOpInterfaceMethods<TL_ElementwiseOpInterface, ["buildScalar"]>,
-        DeclareOpInterfaceMethods<TL_CostOpInterface>])> {
+        DeclareOpInterfaceMethods<TL_CostOpInterface>, DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>])> {
   let summary = "elementwise " # desc # " with numpy broadcasting";
   let description = [{
     Applies }] # desc # [{ to each pair of elements after broadcasting the operands to a common
@@ -94,7 +94,7 @@ class TL_UnaryOp<string mnemonic, string desc, Type operandType = TL_Tensor,
                  list<Trait> traits = []>
     : TL_Op<mnemonic, !listconcat(traits, [SameOperandsAndResultType,
         DeclareOpInterfaceMethods<TL_ElementwiseOpInterface, ["buildScalar"]>,
-        DeclareOpInterfaceMethods<TL_CostOpInterface>])> {
+        DeclareOpInterfaceMethods<TL_CostOpInterface>, DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>])> {
   let summary = "elementwise " # desc;
   let description = [{
     Computes }] # desc # [{ of every element.
@@ -133,7 +133,7 @@ def TL_RoundOp : TL_UnaryOp<"round", "the nearest integer, halves to even", TL_F
 
 def TL_GeluOp : TL_Op<"gelu", [SameOperandsAndResultType,
     DeclareOpInterfaceMethods<TL_ElementwiseOpInterface, ["buildScalar", "getFlopsPerElement"]>,
-    DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+    DeclareOpInterfaceMethods<TL_CostOpInterface>, DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {
   let summary = "elementwise GELU, exact (erf) or tanh-approximated";
   let description = [{
     `approximate = none` computes `0.5 x (1 + erf(x / sqrt(2)))`; `approximate = tanh` computes
@@ -168,7 +168,7 @@ def TL_CompareOp : TL_Op<"compare", [InferTypeOpAdaptor,
 
 def TL_SelectOp : TL_Op<"select", [InferTypeOpAdaptor,
     DeclareOpInterfaceMethods<TL_ElementwiseOpInterface, ["buildScalar"]>,
-    DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+    DeclareOpInterfaceMethods<TL_CostOpInterface>, DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {
   let summary = "elementwise choice between two tensors by an i1 condition";
   let description = [{
     `cond ? on_true : on_false` per element, all three broadcast to a common shape; the two
@@ -188,7 +188,7 @@ def TL_SelectOp : TL_Op<"select", [InferTypeOpAdaptor,
 
 def TL_CastOp : TL_Op<"cast", [
     DeclareOpInterfaceMethods<TL_ElementwiseOpInterface, ["buildScalar"]>,
-    DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+    DeclareOpInterfaceMethods<TL_CostOpInterface>, DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {
   let summary = "elementwise element-type conversion";
   let description = [{
     Converts each element to the result's element type: floats round to nearest, float to integer
@@ -214,7 +214,7 @@ class TL_ReduceOp<string mnemonic, string desc>
     : TL_Op<mnemonic, [InferTypeOpAdaptor,
         DeclareOpInterfaceMethods<TL_ReductionOpInterface,
           ["getReducedAxes", "getKeepDims", "getIdentity", "buildCombine", "buildFinalize"]>,
-        DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+        DeclareOpInterfaceMethods<TL_CostOpInterface>, DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {
   let summary = desc # " over axes";
   let description = [{
     Reduces `input` with }] # desc # [{ over the listed axes (distinct, in range; negative
@@ -239,7 +239,7 @@ def TL_ReduceMinOp : TL_ReduceOp<"reduce_min", "the minimum">;
 
 class TL_SoftmaxLikeOp<string mnemonic, string desc>
     : TL_Op<mnemonic, [SameOperandsAndResultType,
-        DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+        DeclareOpInterfaceMethods<TL_CostOpInterface>, DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {
   let summary = desc # " along one axis";
   let description = [{
     Computes }] # desc # [{ along `axis` (negative counts from the end), numerically stable
@@ -270,7 +270,8 @@ def TL_LogSoftmaxOp : TL_SoftmaxLikeOp<"log_softmax", "log-softmax">;
 //===----------------------------------------------------------------------===//
 
 class TL_ShapeOp<string mnemonic, list<Trait> traits = []>
-    : TL_Op<mnemonic, !listconcat(traits, [DeclareOpInterfaceMethods<TL_CostOpInterface>])>;
+    : TL_Op<mnemonic, !listconcat(traits, [DeclareOpInterfaceMethods<TL_CostOpInterface>,
+        DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>])>;
 
 def TL_ReshapeOp : TL_ShapeOp<"reshape"> {
   let summary = "reinterprets a tensor with another shape of the same size";
@@ -356,5 +357,6 @@ def TL_SliceOp : TL_ShapeOp<"slice", [InferTypeOpAdaptor]> {
 
 include "TL/TLNNOps.td"
 include "TL/TLAttentionOps.td"
+include "TL/TLAutodiffOps.td"
 
 #endif // TL_OPS_TD

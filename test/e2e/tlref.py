@@ -683,7 +683,8 @@ class Evaluator:
 
     def run(self, inputs=None):
         inputs = dict(inputs or {})
-        for st in self.stmts:
+        for index, st in enumerate(self.stmts):
+            self.current = index
             if st.kind in ("input", "param", "bind") or (st.kind == "output" and st.expr is not None):
                 if st.name in self.env:
                     raise TlError("'%s' is already defined" % st.name, st.loc)
@@ -902,12 +903,59 @@ class Evaluator:
             return self.concat([self.as_tensor(o, call) for o in ops], a["axis"], call.loc)
         if fn == "attention":
             return self.attention(call)
+        if fn == "grad":
+            return self.grad(call)
         if fn in _ATTRS:
             ops, rest = self.tensor_args(call, 1)
             x = self.as_tensor(ops[0], call)
             a = self.bind_attrs(call, rest, _ATTRS[fn])
             return getattr(self, "op_" + fn if fn not in _REDUCE else "reduce")(x, a, call)
         raise TlError("unknown operator '%s'" % fn, call.loc)
+
+    # -- gradients, by central finite differences in float64 ------------------------------------
+    def grad(self, call):
+        if len(call.args) != 2 or call.kwargs:
+            raise TlError("grad() takes a loss and a name", call.loc)
+        loss_node, wrt = call.args
+        if not isinstance(wrt, Name):
+            raise TlError("grad() differentiates with respect to a name", wrt.loc)
+        loss = self.as_tensor(self.eval(loss_node), call)
+        x = self.as_tensor(self.eval(wrt), call)
+        if loss.shape != () or loss.dtype not in FLOAT_DTYPES or x.dtype not in FLOAT_DTYPES:
+            raise TlError("grad() needs a float scalar loss and a float tensor", call.loc)
+        if not self.compute:
+            return Tensor(x.dtype, x.shape)
+        g = np.zeros(x.data.shape)
+        for i in range(x.data.size):
+            h = 1e-6 * max(1.0, abs(float(x.data.flat[i])))
+            f = []
+            for step in (h, -h):
+                v = x.data.copy()
+                v.flat[i] += step
+                sub = self._replay(wrt.id, v)
+                f.append(float(sub.as_tensor(sub.eval(loss_node), call).data))
+            g.flat[i] = (f[0] - f[1]) / (2 * h)
+        return Tensor(x.dtype, x.shape, g)
+
+    def _replay(self, name, value):
+        """An evaluator holding the statements before the current one re-evaluated with `name`
+        bound to `value`."""
+        sub = Evaluator.__new__(Evaluator)
+        sub.__dict__.update(self.__dict__)
+        sub.env = {}
+        seen = False
+        for st in self.stmts[:self.current]:
+            if st.kind == "output" and st.expr is None:
+                continue
+            if st.name == name:
+                sub.env[name] = Tensor(self.env[name].dtype, self.env[name].shape, value)
+                seen = True
+            elif not seen or st.kind in ("input", "param") or _calls_grad(st.expr):
+                # (a gradient is not differentiated again: tlc rejects second derivatives)
+                sub.env[st.name] = self.env[st.name]
+            else:
+                sub.env[st.name] = sub.as_tensor(sub.eval(st.expr), st.expr)
+        return sub
 
     def unary(self, fn, x, loc):
         x = self.as_tensor(x, None)
@@ -1209,6 +1257,17 @@ class Evaluator:
         shape = tuple(len(range(*idx[i].indices(d))) if i < n else d
                       for i, d in enumerate(x.shape))
         return Tensor(x.dtype, shape, x.data[idx].copy() if self.compute else None)
+
+
+def _calls_grad(node):
+    if isinstance(node, Call):
+        return node.fn == "grad" or any(_calls_grad(a) for a in node.args) or any(
+            _calls_grad(v) for _, v, _ in node.kwargs)
+    if isinstance(node, BinOp):
+        return _calls_grad(node.lhs) or _calls_grad(node.rhs)
+    if isinstance(node, Neg):
+        return _calls_grad(node.operand)
+    return False
 
 
 def parse(path, text=None):
