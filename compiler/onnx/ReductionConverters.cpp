@@ -177,6 +177,10 @@ LogicalResult convertHardmax(NodeContext &cx) {
   }
   auto type = cast<RankedTensorType>(x.getType());
   int64_t r = type.getRank(), a = coerce ? 1 : axis, n = type.getDimSize(a);
+  // The positions along the axis are a constant of n elements.
+  if (n > kFoldLimit)
+    return cx.emitError() << "Hardmax along an axis of " << n
+                          << " elements is not supported (at most " << kFoldLimit << ")";
   auto idxType = RankedTensorType::get(tl::reducedShape(type.getShape(), {a}, true),
                                        cx.b.getI64Type());
   Value idx = tl::ArgMaxOp::create(cx.b, cx.loc, idxType, x, a, /*keepdims=*/true,

@@ -60,6 +60,10 @@ def build(kind):
         return model([helper.make_node("ConvTranspose", ["x", "w"], ["t"], name="deconv"),
                       helper.make_node("Relu", ["t"], ["y"], name="relu")],
                      [vi("x", [1, 1, 3, 3])], [vi("y", None)], [w])
+    if kind == "hardmax-huge":
+        # Used to build a 2^31-element constant of positions along the axis (fuzz-onnx).
+        return model([helper.make_node("Hardmax", ["x"], ["y"], name="hardmax")],
+                     [vi("x", [3, 2 ** 31])], [vi("y", None)])
     if kind == "dup-input":
         return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                      [vi("x", [2]), vi("x", [2])], [vi("y", None)])
