@@ -3,6 +3,7 @@
 
 #include "TensorData.h"
 
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <onnx/shape_inference/implementation.h>
@@ -39,20 +40,50 @@ int onnxTypeOf(Type t) {
   return 0;
 }
 
-/// Whether libonnx's inference can read `node` safely. Its convolution and pooling functions
-/// (1.12) index the weight's dimensions and the spatial attributes by the input's rank without
-/// checking them first (found by fuzzing: a rank-2 ConvTranspose weight crashed it).
+/// Whether `axis` indexes a tensor of `rank` dimensions, counted from either end (Flatten's
+/// and Unsqueeze's axes may also name the position after the last one).
+bool axisInRange(int64_t axis, int64_t rank) { return axis >= -rank && axis < rank; }
+
+/// Whether libonnx's inference can read `node` safely. Some of its inference functions (1.12)
+/// index shapes by attribute values without checking them first (found by fuzzing: a rank-2
+/// ConvTranspose weight, a LayerNormalization axis of -5 for a rank-4 input), so a node whose
+/// axes, permutation or convolution geometry do not fit its input's rank is not inferred.
 bool inferenceCanRead(const onnx::NodeProto &node, ArrayRef<RankedTensorType> inputs) {
+  int64_t rank = inputs[0].getRank();
+  StringRef op = node.op_type();
+  int64_t extra = 0; // dimensions the output has beyond the input's
+  if (op == "Flatten")
+    extra = 1;
+  else if (op == "Unsqueeze")
+    for (const onnx::AttributeProto &a : node.attribute())
+      if (a.name() == "axes")
+        extra = a.ints_size();
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    if (a.name() == "axis" && !axisInRange(a.i(), rank + extra))
+      return false;
+    if (a.name() == "axes" &&
+        llvm::any_of(a.ints(), [&](int64_t x) { return !axisInRange(x, rank + extra); }))
+      return false;
+    if (a.name() == "perm") {
+      if (a.ints_size() != rank)
+        return false;
+      llvm::SmallBitVector seen(rank);
+      for (int64_t x : a.ints()) {
+        if (x < 0 || x >= rank || seen.test(x))
+          return false;
+        seen.set(x);
+      }
+    }
+  }
   static const llvm::StringMap<int> weightInput = {
       {"Conv", 1},    {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3},
       {"MaxPool", -1}, {"AveragePool", -1}, {"LpPool", -1},     {"MaxUnpool", -1}};
-  auto it = weightInput.find(node.op_type());
+  auto it = weightInput.find(op);
   if (it == weightInput.end())
     return true;
-  int64_t rank = inputs[0].getRank();
   if (rank < 3)
     return false;
-  if (it->second >= 0 && it->second < static_cast<int>(inputs.size()) &&
+  if (it->second >= 0 && it->second < static_cast<int>(inputs.size()) && inputs[it->second] &&
       inputs[it->second].getRank() != rank)
     return false;
   for (const onnx::AttributeProto &a : node.attribute()) {
