@@ -56,11 +56,6 @@ LogicalResult differentiate(Block &block, Value loss, ArrayRef<tl::GradOp> reque
       continue;
     if (llvm::none_of(op->getOperands(), [&](Value v) { return active.contains(v); }))
       continue;
-    if (isa<tl::GradOp>(op)) {
-      InFlightDiagnostic diag = op->emitError("the gradient of a gradient is not supported");
-      diag.attachNote(first.getLoc()) << "gradient requested here";
-      return failure();
-    }
     auto vjp = dyn_cast<tl::DifferentiableOpInterface>(op);
     if (!vjp) {
       InFlightDiagnostic diag = op->emitError()
@@ -83,12 +78,16 @@ LogicalResult differentiate(Block &block, Value loss, ArrayRef<tl::GradOp> reque
     }
   }
 
+  // All replacements first: `b` inserts before the first request.
+  SmallVector<Value> results;
   for (tl::GradOp g : requests) {
     Value grad = adjoint.lookup(g.getWrt());
-    if (!grad)
-      grad = constantOf(b, g.getLoc(), g.getType(), 0.0);
-    g.replaceAllUsesWith(grad);
-    g.erase();
+    results.push_back(grad ? grad : constantOf(b, g.getLoc(), g.getType(), 0.0));
+  }
+  for (auto [g, grad] : llvm::zip_equal(requests, results)) {
+    tl::GradOp op = g;
+    op.replaceAllUsesWith(grad);
+    op.erase();
   }
   return success();
 }
@@ -103,6 +102,25 @@ struct TLAutodiff : tlc::impl::TLAutodiffBase<TLAutodiff> {
     if (!func.getBody().hasOneBlock()) {
       func.emitError("tl.grad needs a function of one block");
       return signalPassFailure();
+    }
+    // Second derivatives are not supported (their VJPs are not checked): a loss computed from
+    // a gradient is an error.
+    llvm::DenseMap<Value, tl::GradOp> fromGrad;
+    for (Operation &op : func.getBody().front()) {
+      auto grad = dyn_cast<tl::GradOp>(op);
+      if (grad && fromGrad.count(grad.getLoss())) {
+        InFlightDiagnostic diag = grad.emitError("the gradient of a gradient is not supported");
+        diag.attachNote(fromGrad[grad.getLoss()].getLoc()) << "the loss depends on this gradient";
+        return signalPassFailure();
+      }
+      for (Value operand : op.getOperands())
+        if (auto it = fromGrad.find(operand); it != fromGrad.end() && !grad) {
+          for (Value r : op.getResults())
+            fromGrad.try_emplace(r, it->second);
+          break;
+        }
+      if (grad)
+        fromGrad.try_emplace(grad.getResult(), grad);
     }
     for (auto &[loss, requests] : byLoss)
       if (failed(differentiate(func.getBody().front(), loss, requests)))

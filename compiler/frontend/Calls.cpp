@@ -37,7 +37,10 @@ struct Function {
   bool variadic = false; // the last positional parameter repeats (one or more)
 };
 
-enum UnaryVariant { Neg, Abs, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Relu, Erf };
+enum UnaryVariant {
+  Neg, Abs, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Relu, Erf, Sin, Cos, Tan, Asin, Acos, Atan,
+  Sinh, Cosh, Asinh, Acosh, Atanh, Floor, Ceil, Round, NumUnary
+};
 enum InitVariant { Zeros, Ones, Full, Randn, Uniform, Arange, Load };
 
 Param pos(StringRef name, Kind kind) { return {name, kind, false, true}; }
@@ -56,9 +59,11 @@ const std::vector<Function> &functionTable() {
     const char *compare[] = {"eq", "ne", "lt", "le", "gt", "ge"};
     for (int i = 0; i < 6; ++i)
       t.push_back({compare[i], Family::Compare, i, {a, b}});
-    const char *unary[] = {"neg", "abs", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid",
-                           "relu", "erf"};
-    for (int i = 0; i < 10; ++i)
+    const char *unary[] = {"neg",  "abs",  "exp",   "log",   "sqrt",  "rsqrt", "tanh", "sigmoid",
+                           "relu", "erf",  "sin",   "cos",   "tan",   "asin",  "acos", "atan",
+                           "sinh", "cosh", "asinh", "acosh", "atanh", "floor", "ceil", "round"};
+    static_assert(std::size(unary) == NumUnary, "one name per unary variant");
+    for (int i = 0; i < NumUnary; ++i)
       t.push_back({unary[i], Family::Unary, i, {x}});
     t.push_back({"gelu", Family::Gelu, 0, {x, kw("approximate", Kind::String)}});
     t.push_back({"select", Family::Select, 0,
@@ -381,7 +386,12 @@ FailureOr<Value> emitUnary(Emitter &em, const BoundCall &c, Type hint) {
       makeUnary<tl::NegOp>,  makeUnary<tl::AbsOp>,   makeUnary<tl::ExpOp>,
       makeUnary<tl::LogOp>,  makeUnary<tl::SqrtOp>,  makeUnary<tl::RsqrtOp>,
       makeUnary<tl::TanhOp>, makeUnary<tl::SigmoidOp>, makeUnary<tl::ReluOp>,
-      makeUnary<tl::ErfOp>};
+      makeUnary<tl::ErfOp>,  makeUnary<tl::SinOp>,   makeUnary<tl::CosOp>,
+      makeUnary<tl::TanOp>,  makeUnary<tl::AsinOp>,  makeUnary<tl::AcosOp>,
+      makeUnary<tl::AtanOp>, makeUnary<tl::SinhOp>,  makeUnary<tl::CoshOp>,
+      makeUnary<tl::AsinhOp>, makeUnary<tl::AcoshOp>, makeUnary<tl::AtanhOp>,
+      makeUnary<tl::FloorOp>, makeUnary<tl::CeilOp>, makeUnary<tl::RoundOp>};
+  static_assert(std::size(builders) == NumUnary, "one builder per unary variant");
   return builders[variant](em.builder, em.source.loc(c.loc()), *x);
 }
 

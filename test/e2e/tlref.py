@@ -508,6 +508,20 @@ _UNARY = {
     "sigmoid": lambda a: 1.0 / (1.0 + np.exp(-a)),
     "relu": lambda a: np.maximum(a, 0),
     "erf": _erf,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "asin": np.arcsin,
+    "acos": np.arccos,
+    "atan": np.arctan,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "asinh": np.arcsinh,
+    "acosh": np.arccosh,
+    "atanh": np.arctanh,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "round": np.round,  # halves to even, as tl.round
 }
 _INT_OK_UNARY = ("neg", "abs", "relu")
 
@@ -943,6 +957,9 @@ class Evaluator:
         sub = Evaluator.__new__(Evaluator)
         sub.__dict__.update(self.__dict__)
         sub.env = {}
+        # Float-to-float casts do not round here: a function rounded to f32 is flat between
+        # representable values, and its differences would measure the rounding.
+        sub.smooth = True
         seen = False
         for st in self.stmts[:self.current]:
             if st.kind == "output" and st.expr is None:
@@ -1134,6 +1151,8 @@ class Evaluator:
         if not (isinstance(to, tuple) and len(to) == 2 and to[0] == "dtype"):
             raise TlError("cast() needs to=<dtype>", call.loc)
         to = to[1]
+        if getattr(self, "smooth", False) and x.dtype in FLOAT_DTYPES and to in FLOAT_DTYPES:
+            return Tensor(to, x.shape, x.data)  # unrounded: see _replay
         return Tensor(to, x.shape, round_to(to, x.data) if self.compute else None)
 
     def _shape_attr(self, v, call, name="shape"):

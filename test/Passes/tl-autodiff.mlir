@@ -1,0 +1,117 @@
+// RUN: tlc-opt %s -split-input-file -tl-autodiff -verify-diagnostics | FileCheck %s
+
+// A layer: the bias gradient sums the broadcast rows, relu masks by the pre-activation, each
+// einsum operand's gradient is an einsum of the result gradient with the other operand. One
+// seed (1.0) serves all three gradients of the loss.
+// CHECK-LABEL: func.func @layer
+// CHECK-COUNT-1: tl.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NOT: tl.constant dense<1.000000e+00>
+// CHECK: %[[GY:.+]] = tl.broadcast_to %{{.+}} : tensor<1x1xf32> -> tensor<2x4xf32>
+// CHECK: %[[POS:.+]] = tl.compare gt %{{[0-9]+}}, %{{[0-9]+}} : tensor<2x4xf32>, tensor<f32> -> tensor<2x4xi1>
+// CHECK: %[[GZ:.+]] = tl.select %[[POS]], %[[GY]], %{{.+}} : tensor<2x4xi1>, tensor<2x4xf32>, tensor<f32> -> tensor<2x4xf32>
+// CHECK: %[[GB1:.+]] = tl.reduce_sum %[[GZ]] axes = [0] keepdims : tensor<2x4xf32> -> tensor<1x4xf32>
+// CHECK: %[[GB:.+]] = tl.reshape %[[GB1]] : tensor<1x4xf32> -> tensor<4xf32>
+// CHECK: %[[GX:.+]] = tl.einsum "ab,cb->ac" %[[GZ]], %arg1 : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
+// CHECK: %[[GW:.+]] = tl.einsum "ab,ac->cb" %[[GZ]], %arg0 : (tensor<2x4xf32>, tensor<2x3xf32>) -> tensor<3x4xf32>
+// CHECK: return %{{.+}}, %[[GW]], %[[GB]], %[[GX]]
+func.func @layer(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>, %b: tensor<4xf32>)
+    -> (tensor<f32>, tensor<3x4xf32>, tensor<4xf32>, tensor<2x3xf32>) {
+  %y = tl.einsum "ij,jk->ik" %x, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %z = tl.add %y, %b : tensor<2x4xf32>, tensor<4xf32> -> tensor<2x4xf32>
+  %r = tl.relu %z : tensor<2x4xf32>
+  %l = tl.reduce_sum %r axes = [0, 1] : tensor<2x4xf32> -> tensor<f32>
+  %gw = tl.grad %l wrt %w : tensor<f32>, tensor<3x4xf32>
+  %gb = tl.grad %l wrt %b : tensor<f32>, tensor<4xf32>
+  %gx = tl.grad %l wrt %x : tensor<f32>, tensor<2x3xf32>
+  return %l, %gw, %gb, %gx : tensor<f32>, tensor<3x4xf32>, tensor<4xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// A value read twice gets the sum of both contributions; d(x*x)/dx = x*g + x*g.
+// CHECK-LABEL: func.func @fan_out
+// CHECK: %[[A:.+]] = tl.mul %[[G:[0-9]+]], %arg0
+// CHECK: %[[B:.+]] = tl.mul %[[G]], %arg0
+// CHECK: %[[S:.+]] = tl.add %[[A]], %[[B]] : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+// CHECK: return %[[S]]
+func.func @fan_out(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %sq = tl.mul %x, %x : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  %l = tl.reduce_sum %sq axes = [0] : tensor<3xf32> -> tensor<f32>
+  %g = tl.grad %l wrt %x : tensor<f32>, tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+
+// -----
+
+// A value the loss does not depend on has a zero gradient; the loss's own gradient is 1.
+// CHECK-LABEL: func.func @unused_and_self
+// CHECK-DAG: %[[ZERO:.+]] = tl.constant dense<0.000000e+00> : tensor<5xf32>
+// CHECK-DAG: %[[ONE:.+]] = tl.constant dense<1.000000e+00> : tensor<f32>
+// CHECK: return %[[ZERO]], %[[ONE]]
+func.func @unused_and_self(%x: tensor<3xf32>, %u: tensor<5xf32>) -> (tensor<5xf32>, tensor<f32>) {
+  %l = tl.reduce_sum %x axes = [0] : tensor<3xf32> -> tensor<f32>
+  %gu = tl.grad %l wrt %u : tensor<f32>, tensor<5xf32>
+  %gl = tl.grad %l wrt %l : tensor<f32>, tensor<f32>
+  return %gu, %gl : tensor<5xf32>, tensor<f32>
+}
+
+// -----
+
+// Integer operands get no gradient: a gather's indices and a select's condition.
+// Slicing pads the gradient back with zeros; concat slices it; transpose inverts its perm.
+// CHECK-LABEL: func.func @shapes
+// CHECK: tl.slice %{{.+}} offsets = [0, 0] sizes = [2, 3] strides = [1, 1] : tensor<2x5xf32> -> tensor<2x3xf32>
+// CHECK: tl.slice %{{.+}} offsets = [0, 3] sizes = [2, 2] strides = [1, 1] : tensor<2x5xf32> -> tensor<2x2xf32>
+// CHECK: tl.transpose %{{.+}} perm = [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+// CHECK: tl.pad %{{.+}} pads = [1, 0, 0, 0] mode = constant value = 0.000000e+00 : tensor<3x2xf32> -> tensor<4x2xf32>
+func.func @shapes(%x: tensor<4x2xf32>, %y: tensor<2x2xf32>) -> tensor<4x2xf32> {
+  %s = tl.slice %x offsets = [1, 0] sizes = [3, 2] strides = [1, 1] : tensor<4x2xf32> -> tensor<3x2xf32>
+  %t = tl.transpose %s perm = [1, 0] : tensor<3x2xf32> -> tensor<2x3xf32>
+  %c = tl.concat %t, %y axis = 1 : tensor<2x3xf32>, tensor<2x2xf32> -> tensor<2x5xf32>
+  %l = tl.reduce_mean %c axes = [0, 1] : tensor<2x5xf32> -> tensor<f32>
+  %g = tl.grad %l wrt %x : tensor<f32>, tensor<4x2xf32>
+  return %g : tensor<4x2xf32>
+}
+
+// -----
+
+func.func @no_gradient(%x: tensor<2x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'tl.layer_norm' has no gradient, and it lies between the loss and a value whose gradient is requested}}
+  %y = tl.layer_norm %x, %s, %b axis = 1 epsilon = 1.0e-05 : tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<2x8xf32>
+  %l = tl.reduce_sum %y axes = [0, 1] : tensor<2x8xf32> -> tensor<f32>
+  // expected-note @+1 {{gradient requested here}}
+  %g = tl.grad %l wrt %s : tensor<f32>, tensor<8xf32>
+  return %g : tensor<8xf32>
+}
+
+// -----
+
+func.func @strided(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{the gradient of a strided slice is not implemented}}
+  %s = tl.slice %x offsets = [0] sizes = [4] strides = [2] : tensor<8xf32> -> tensor<4xf32>
+  %l = tl.reduce_sum %s axes = [0] : tensor<4xf32> -> tensor<f32>
+  %g = tl.grad %l wrt %x : tensor<f32>, tensor<8xf32>
+  return %g : tensor<8xf32>
+}
+
+// -----
+
+func.func @diagonal(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{the gradient of an einsum with a label repeated within one operand (a diagonal) is not implemented}}
+  %t = tl.einsum "ii" %x : (tensor<3x3xf32>) -> tensor<f32>
+  %g = tl.grad %t wrt %x : tensor<f32>, tensor<3x3xf32>
+  return %g : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @second_order(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %sq = tl.mul %x, %x : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  %l = tl.reduce_sum %sq axes = [0] : tensor<3xf32> -> tensor<f32>
+  // expected-note @+1 {{the loss depends on this gradient}}
+  %g = tl.grad %l wrt %x : tensor<f32>, tensor<3xf32>
+  %l2 = tl.reduce_sum %g axes = [0] : tensor<3xf32> -> tensor<f32>
+  // expected-error @+1 {{the gradient of a gradient is not supported}}
+  %g2 = tl.grad %l2 wrt %x : tensor<f32>, tensor<3xf32>
+  return %g2 : tensor<3xf32>
+}
