@@ -5,6 +5,7 @@
 // PyTorch's derivatives where a choice exists (ties of maximum/minimum split the gradient, a
 // reduction's maximum shares it among the tied elements, relu's derivative at 0 is 0).
 #include "TL/Einsum.h"
+#include "TL/GradientBuilders.h"
 #include "TL/TLDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -14,71 +15,9 @@
 
 using namespace mlir;
 using namespace tlc::tl;
+using namespace tlc::tl::grad;
 
 namespace {
-RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-bool isFloatTensor(Value v) { return isa<FloatType>(tensorOf(v).getElementType()); }
-
-/// A rank-0 constant `v` of `v`'s element type (broadcasts against anything).
-Value scalar(OpBuilder &b, Location loc, Value like, double v) {
-  auto type = RankedTensorType::get({}, tensorOf(like).getElementType());
-  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), v)));
-}
-
-Value zerosOf(OpBuilder &b, Location loc, RankedTensorType type) {
-  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
-}
-
-Value add(OpBuilder &b, Location loc, Value x, Value y) { return AddOp::create(b, loc, x, y); }
-Value sub(OpBuilder &b, Location loc, Value x, Value y) { return SubOp::create(b, loc, x, y); }
-Value mul(OpBuilder &b, Location loc, Value x, Value y) { return MulOp::create(b, loc, x, y); }
-Value div(OpBuilder &b, Location loc, Value x, Value y) { return DivOp::create(b, loc, x, y); }
-template <typename OpTy> Value unary(OpBuilder &b, Location loc, Value x) {
-  return OpTy::create(b, loc, x.getType(), x);
-}
-Value compare(OpBuilder &b, Location loc, ComparePredicate p, Value x, Value y) {
-  return CompareOp::create(b, loc, p, x, y);
-}
-/// `cond ? g : 0`, broadcast to the common shape.
-Value where(OpBuilder &b, Location loc, Value cond, Value g) {
-  return SelectOp::create(b, loc, cond, g, scalar(b, loc, g, 0.0));
-}
-
-/// `g` summed over the axes along which `target`'s shape was broadcast to `g`'s (numpy rules),
-/// then reshaped to `target`.
-Value sumToShape(OpBuilder &b, Location loc, Value g, RankedTensorType target) {
-  ArrayRef<int64_t> from = tensorOf(g).getShape(), to = target.getShape();
-  int64_t lead = from.size() - to.size();
-  SmallVector<int64_t> axes;
-  for (int64_t i = 0, e = from.size(); i < e; ++i)
-    if (i < lead || (to[i - lead] == 1 && from[i] != 1))
-      axes.push_back(i);
-  if (!axes.empty())
-    g = ReduceSumOp::create(b, loc, g, b.getDenseI64ArrayAttr(axes), b.getUnitAttr());
-  if (tensorOf(g) != target)
-    g = ReshapeOp::create(b, loc, target, g);
-  return g;
-}
-
-/// `g`, a reduction's result gradient, with the reduced axes restored as size-1 dimensions
-/// (`keepShape`) and broadcast to `inputType`.
-Value expandReduced(OpBuilder &b, Location loc, Value g, RankedTensorType inputType,
-                    ArrayRef<int64_t> keepShape) {
-  auto keepType = RankedTensorType::get(keepShape, inputType.getElementType());
-  if (tensorOf(g) != keepType)
-    g = ReshapeOp::create(b, loc, keepType, g);
-  if (keepType != inputType)
-    g = BroadcastToOp::create(b, loc, inputType, g);
-  return g;
-}
-
-SmallVector<int64_t> keepDimsShape(RankedTensorType input, ArrayRef<int64_t> axes) {
-  SmallVector<int64_t> shape(input.getShape());
-  for (int64_t a : axes)
-    shape[a] = 1;
-  return shape;
-}
-
 /// The unary rules: the gradient of the operand from x (operand), y (result) and g.
 template <typename OpTy>
 Value unaryVJP(OpBuilder &b, Location loc, Value x, Value y, Value g);
@@ -459,11 +398,12 @@ LogicalResult EinsumOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &
                        "(a diagonal) is not implemented");
     // Labels the gradient einsum can produce: those of the result or another operand. The
     // others (summed out of this operand alone) are broadcast afterwards.
+    size_t self = k;
     auto elsewhere = [&](int64_t d) {
       if (llvm::is_contained(spec->resultDims, d))
         return true;
-      for (auto [j, dims] : llvm::enumerate(spec->operandDims))
-        if (j != k && llvm::is_contained(dims, d))
+      for (size_t j = 0; j < spec->operandDims.size(); ++j)
+        if (j != self && llvm::is_contained(spec->operandDims[j], d))
           return true;
       return false;
     };

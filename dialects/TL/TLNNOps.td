@@ -16,7 +16,7 @@ def TL_ReduceProdOp : TL_ReduceOp<"reduce_prod", "the product">;
 //===----------------------------------------------------------------------===//
 
 def TL_Conv2DOp : TL_Op<"conv2d", [DeclareOpInterfaceMethods<TL_CostOpInterface>,
-    DeclareOpInterfaceMethods<TL_PrecisionOpInterface>]> {
+    DeclareOpInterfaceMethods<TL_PrecisionOpInterface>, DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {
   let summary = "2-D convolution over NCHW input with FCHW filters, groups and an optional bias";
   let description = [{
     Cross-correlates `input` (`N x C x H x W`) with `filter` (`F x C/groups x KH x KW`) and
@@ -45,7 +45,8 @@ def TL_Conv2DOp : TL_Op<"conv2d", [DeclareOpInterfaceMethods<TL_CostOpInterface>
 }
 
 class TL_Pool2DOp<string mnemonic, string desc, dag extraArgs, string extraFormat>
-    : TL_Op<mnemonic, [DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+    : TL_Op<mnemonic, [DeclareOpInterfaceMethods<TL_CostOpInterface>,
+        DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {
   let summary = "2-D " # desc # " pooling over NCHW input";
   let description = [{
     Pools each `kernel`-sized window (`[kh, kw]`, with `strides` and `dilations`) of the padded
@@ -79,7 +80,8 @@ def TL_AvgPool2DOp : TL_Pool2DOp<"avg_pool2d", "average", (ins UnitAttr:$count_i
 // Normalization
 //===----------------------------------------------------------------------===//
 
-def TL_LayerNormOp : TL_Op<"layer_norm", [DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+def TL_LayerNormOp : TL_Op<"layer_norm", [DeclareOpInterfaceMethods<TL_CostOpInterface>,
+    DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {
   let summary = "layer normalization over the trailing axes from `axis`";
   let description = [{
     Normalizes `input` over axes `[axis, rank)` to zero mean and unit (biased) variance, then
@@ -111,7 +113,8 @@ def TL_LayerNormOp : TL_Op<"layer_norm", [DeclareOpInterfaceMethods<TL_CostOpInt
 // Indexing and padding
 //===----------------------------------------------------------------------===//
 
-def TL_GatherOp : TL_Op<"gather", [DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+def TL_GatherOp : TL_Op<"gather", [DeclareOpInterfaceMethods<TL_CostOpInterface>,
+    DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {
   let summary = "gathers slices along one axis by integer indices (numpy take)";
   let description = [{
     The result is `input.shape[:axis] + indices.shape + input.shape[axis+1:]`; element
@@ -139,7 +142,7 @@ def TL_PadMode : I32EnumAttr<"PadMode", "how padding elements are filled",
   let cppNamespace = "::tlc::tl";
 }
 
-def TL_PadOp : TL_Op<"pad", [DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+def TL_PadOp : TL_Op<"pad", [DeclareOpInterfaceMethods<TL_CostOpInterface>, DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {
   let summary = "pads a tensor with a constant, by reflection, or by repeating the edge";
   let description = [{
     `pads` holds `rank` leading amounts then `rank` trailing amounts (all non-negative). In

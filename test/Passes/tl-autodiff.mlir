@@ -75,13 +75,13 @@ func.func @shapes(%x: tensor<4x2xf32>, %y: tensor<2x2xf32>) -> tensor<4x2xf32> {
 
 // -----
 
-func.func @no_gradient(%x: tensor<2x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{'tl.layer_norm' has no gradient, and it lies between the loss and a value whose gradient is requested}}
-  %y = tl.layer_norm %x, %s, %b axis = 1 epsilon = 1.0e-05 : tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<2x8xf32>
-  %l = tl.reduce_sum %y axes = [0, 1] : tensor<2x8xf32> -> tensor<f32>
+func.func @no_gradient(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  // expected-error @+1 {{'tl.attention' has no gradient, and it lies between the loss and a value whose gradient is requested}}
+  %y = tl.attention %q, %k, %k scale = 0.5 : tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32> -> tensor<2x4x8xf32>
+  %l = tl.reduce_sum %y axes = [0, 1, 2] : tensor<2x4x8xf32> -> tensor<f32>
   // expected-note @+1 {{gradient requested here}}
-  %g = tl.grad %l wrt %s : tensor<f32>, tensor<8xf32>
-  return %g : tensor<8xf32>
+  %g = tl.grad %l wrt %k : tensor<f32>, tensor<2x4x8xf32>
+  return %g : tensor<2x4x8xf32>
 }
 
 // -----
@@ -114,4 +114,27 @@ func.func @second_order(%x: tensor<3xf32>) -> tensor<3xf32> {
   // expected-error @+1 {{the gradient of a gradient is not supported}}
   %g2 = tl.grad %l2 wrt %x : tensor<f32>, tensor<3xf32>
   return %g2 : tensor<3xf32>
+}
+
+// -----
+
+// A convolution's input gradient convolves the zero-interleaved result gradient (stride 2:
+// one zero between neighbours) with the flipped, transposed filters at stride 1, then crops the
+// padding; its filter gradient convolves the input (channels as the batch) with the gradient,
+// strides and dilations trading places, cropped to the kernel.
+// CHECK-LABEL: func.func @conv
+// CHECK: tl.gather %{{.+}}[%{{.+}}] axis = 2 : tensor<2x4x3x3xf32>
+// CHECK: tl.gather %{{.+}}[%{{.+}}] axis = 3 : tensor<2x4x3x3xf32>
+// CHECK: tl.pad %{{.+}} pads = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1] mode = constant value = 0.000000e+00 : tensor<1x4x4x1x4x1xf32> -> tensor<1x4x4x2x4x2xf32>
+// CHECK: tl.conv2d %{{.+}}, %{{.+}} strides = [1, 1] pads = [2, 2, 2, 2] dilations = [1, 1] groups = 1 : tensor<1x4x7x7xf32>, tensor<2x4x3x3xf32> -> tensor<1x2x9x9xf32>
+// CHECK: tl.slice %{{.+}} offsets = [0, 0, 1, 0] sizes = [1, 2, 8, 9]
+// CHECK: tl.slice %{{.+}} offsets = [0, 0, 0, 1] sizes = [1, 2, 8, 8]
+// CHECK: tl.conv2d %{{.+}}, %{{.+}} strides = [1, 1] pads = [1, 1, 1, 1] dilations = [2, 2] groups = 1 : tensor<2x1x8x8xf32>, tensor<4x1x4x4xf32> -> tensor<2x4x4x4xf32>
+// CHECK: tl.slice %{{.+}} offsets = [0, 0, 0, 0] sizes = [2, 4, 3, 3]
+func.func @conv(%x: tensor<1x2x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> (tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32>) {
+  %y = tl.conv2d %x, %w strides = [2, 2] pads = [1, 1, 1, 1] dilations = [1, 1] groups = 1 : tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32> -> tensor<1x4x4x4xf32>
+  %l = tl.reduce_sum %y axes = [0, 1, 2, 3] : tensor<1x4x4x4xf32> -> tensor<f32>
+  %gx = tl.grad %l wrt %x : tensor<f32>, tensor<1x2x8x8xf32>
+  %gw = tl.grad %l wrt %w : tensor<f32>, tensor<4x2x3x3xf32>
+  return %gx, %gw : tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32>
 }

@@ -1,0 +1,330 @@
+// Vector-Jacobian products of the neural-network tl ops (convolution, pooling, layer norm,
+// gather, pad), built from tl ops: a convolution's input gradient is a convolution of the
+// zero-interleaved result gradient with the flipped filters, its filter gradient a convolution
+// of the input with the result gradient; pooling routes the gradient window offset by window
+// offset. Ties in max pooling go to the first maximum of the window, as in PyTorch.
+#include "TL/GradientBuilders.h"
+#include "TL/TLDialect.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace tlc::tl;
+using namespace tlc::tl::grad;
+
+namespace {
+Value reshape(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get(shape, tensorOf(x).getElementType());
+  return type == tensorOf(x) ? x : ReshapeOp::create(b, loc, type, x).getResult();
+}
+
+Value transpose(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> perm) {
+  return TransposeOp::create(b, loc, x, b.getDenseI64ArrayAttr(perm));
+}
+
+Value slice(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> offsets,
+            ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides = {}) {
+  SmallVector<int64_t> ones(offsets.size(), 1);
+  if (llvm::equal(sizes, tensorOf(x).getShape()) && strides.empty())
+    return x;
+  return SliceOp::create(b, loc, x, b.getDenseI64ArrayAttr(offsets),
+                         b.getDenseI64ArrayAttr(sizes),
+                         b.getDenseI64ArrayAttr(strides.empty() ? ArrayRef<int64_t>(ones) : strides));
+}
+
+/// Pads with `value`; `pads` holds the leading amounts, then the trailing ones.
+Value pad(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> pads, double value = 0.0) {
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+    return x;
+  RankedTensorType t = tensorOf(x);
+  SmallVector<int64_t> shape(t.getShape());
+  for (size_t i = 0; i < shape.size(); ++i)
+    shape[i] += pads[i] + pads[i + shape.size()];
+  return PadOp::create(b, loc, RankedTensorType::get(shape, t.getElementType()), x,
+                       b.getDenseI64ArrayAttr(pads), PadModeAttr::get(b.getContext(), PadMode::constant),
+                       b.getF64FloatAttr(value));
+}
+
+/// `g` (N x C x OH x OW) with `s - 1` zeros between neighbours along the spatial axes:
+/// N x C x ((OH-1) sh + 1) x ((OW-1) sw + 1).
+Value interleaveZeros(OpBuilder &b, Location loc, Value g, ArrayRef<int64_t> s) {
+  if (s[0] == 1 && s[1] == 1)
+    return g;
+  ArrayRef<int64_t> d = tensorOf(g).getShape();
+  Value x = reshape(b, loc, g, {d[0], d[1], d[2], 1, d[3], 1});
+  x = pad(b, loc, x, {0, 0, 0, 0, 0, 0, 0, 0, 0, s[0] - 1, 0, s[1] - 1});
+  x = reshape(b, loc, x, {d[0], d[1], d[2] * s[0], d[3] * s[1]});
+  return slice(b, loc, x, {0, 0, 0, 0},
+               {d[0], d[1], (d[2] - 1) * s[0] + 1, (d[3] - 1) * s[1] + 1});
+}
+
+/// `x` reversed along `axis` (a gather with descending positions).
+Value reverse(OpBuilder &b, Location loc, Value x, int64_t axis) {
+  int64_t n = tensorOf(x).getDimSize(axis);
+  if (n == 1)
+    return x;
+  SmallVector<int64_t> positions;
+  for (int64_t i = n - 1; i >= 0; --i)
+    positions.push_back(i);
+  auto idxType = RankedTensorType::get({n}, b.getI64Type());
+  Value idx = ConstantOp::create(b, loc, DenseElementsAttr::get(idxType, ArrayRef<int64_t>(positions)));
+  return GatherOp::create(b, loc, x.getType(), x, idx, axis);
+}
+
+Value conv(OpBuilder &b, Location loc, Value x, Value w, ArrayRef<int64_t> strides,
+           ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations, int64_t groups) {
+  ArrayRef<int64_t> xs = tensorOf(x).getShape(), ws = tensorOf(w).getShape();
+  SmallVector<int64_t> shape{xs[0], ws[0], 0, 0};
+  for (int i = 0; i < 2; ++i)
+    shape[2 + i] =
+        (xs[2 + i] + pads[i] + pads[2 + i] - ((ws[2 + i] - 1) * dilations[i] + 1)) / strides[i] + 1;
+  return Conv2DOp::create(b, loc, RankedTensorType::get(shape, tensorOf(x).getElementType()), x,
+                          w, Value(), b.getDenseI64ArrayAttr(strides), b.getDenseI64ArrayAttr(pads),
+                          b.getDenseI64ArrayAttr(dilations), b.getI64IntegerAttr(groups));
+}
+
+/// The rows [top, top + size) of `full` along `axis`, padding zeros at the end where `full`
+/// is shorter (the padded input's rows no window reached).
+Value cropAxis(OpBuilder &b, Location loc, Value full, int64_t axis, int64_t top, int64_t size) {
+  RankedTensorType t = tensorOf(full);
+  int64_t have = t.getDimSize(axis);
+  if (have < top + size) {
+    SmallVector<int64_t> pads(2 * t.getRank(), 0);
+    pads[t.getRank() + axis] = top + size - have;
+    full = pad(b, loc, full, pads);
+  }
+  SmallVector<int64_t> offsets(t.getRank(), 0), sizes(tensorOf(full).getShape());
+  offsets[axis] = top;
+  sizes[axis] = size;
+  return slice(b, loc, full, offsets, sizes);
+}
+} // namespace
+
+LogicalResult Conv2DOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &grads) {
+  Location loc = getLoc();
+  RankedTensorType xt = tensorOf(getInput()), wt = tensorOf(getFilter());
+  if (xt.getElementType() != tensorOf(g).getElementType())
+    return emitError("the gradient of a mixed-precision convolution is not implemented");
+  ArrayRef<int64_t> s = getStrides(), p = getPads(), d = getDilations();
+  int64_t groups = getGroups();
+  int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), f = wt.getDimSize(0);
+  int64_t cg = c / groups, fg = f / groups, kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  grads.assign(getNumOperands(), Value());
+
+  // Input: the zero-interleaved gradient, convolved (stride 1, the same dilations) with the
+  // filters flipped and transposed per group, covers the padded input from its first row.
+  Value w = reshape(b, loc, getFilter(), {groups, fg, cg, kh, kw});
+  w = reshape(b, loc, transpose(b, loc, w, {0, 2, 1, 3, 4}), {c, fg, kh, kw});
+  w = reverse(b, loc, reverse(b, loc, w, 2), 3);
+  int64_t ph = d[0] * (kh - 1), pw = d[1] * (kw - 1);
+  Value full = conv(b, loc, interleaveZeros(b, loc, g, s), w, {1, 1}, {ph, pw, ph, pw}, d, groups);
+  Value dx = cropAxis(b, loc, full, 2, p[0], xt.getDimSize(2));
+  grads[0] = cropAxis(b, loc, dx, 3, p[1], xt.getDimSize(3));
+
+  // Filter: the input (channels of a group as the batch, the batch as channels) convolved
+  // with the gradient as filters; strides and dilations trade places.
+  Value xr = reshape(b, loc, getInput(), {n, groups, cg, xt.getDimSize(2), xt.getDimSize(3)});
+  xr = reshape(b, loc, transpose(b, loc, xr, {2, 1, 0, 3, 4}),
+               {cg, groups * n, xt.getDimSize(2), xt.getDimSize(3)});
+  Value gr = transpose(b, loc, g, {1, 0, 2, 3});
+  Value dwFull = conv(b, loc, xr, gr, d, p, s, groups);
+  Value dw = slice(b, loc, dwFull, {0, 0, 0, 0}, {cg, f, kh, kw});
+  grads[1] = transpose(b, loc, dw, {1, 0, 2, 3});
+
+  if (getBias())
+    grads[2] = ReduceSumOp::create(b, loc, g, b.getDenseI64ArrayAttr({0, 2, 3}), UnitAttr());
+  return success();
+}
+
+namespace {
+/// The pooling geometry shared by max and average pooling: `x` padded with `fill` so that
+/// every window of the N x C x OH x OW result lies inside, and each window offset's strided
+/// view of it.
+struct PoolWindows {
+  Value padded;
+  int64_t padTop, padLeft;
+  SmallVector<int64_t> outShape, kernel, strides, dilations;
+
+  Value window(OpBuilder &b, Location loc, int64_t i, int64_t j) const {
+    return slice(b, loc, padded, {0, 0, i * dilations[0], j * dilations[1]}, outShape,
+                 {1, 1, strides[0], strides[1]});
+  }
+
+  /// `v` (N x C x OH x OW) placed at window offset (i, j) of a zero tensor of the padded shape.
+  Value place(OpBuilder &b, Location loc, Value v, int64_t i, int64_t j) const {
+    Value z = interleaveZeros(b, loc, v, strides);
+    ArrayRef<int64_t> zs = tensorOf(z).getShape(), ps = tensorOf(padded).getShape();
+    int64_t top = i * dilations[0], left = j * dilations[1];
+    return pad(b, loc, z, {0, 0, top, left, 0, 0, ps[2] - top - zs[2], ps[3] - left - zs[3]});
+  }
+
+  /// The input's part of a gradient of the padded shape.
+  Value crop(OpBuilder &b, Location loc, Value dPadded, RankedTensorType input) const {
+    return slice(b, loc, dPadded, {0, 0, padTop, padLeft}, input.getShape());
+  }
+};
+
+template <typename OpTy>
+PoolWindows poolWindows(OpTy op, OpBuilder &b, Value x, double fill) {
+  PoolWindows w;
+  RankedTensorType xt = tensorOf(x);
+  w.outShape.assign(tensorOf(op.getResult()).getShape().begin(),
+                    tensorOf(op.getResult()).getShape().end());
+  w.kernel.assign(op.getKernel().begin(), op.getKernel().end());
+  w.strides.assign(op.getStrides().begin(), op.getStrides().end());
+  w.dilations.assign(op.getDilations().begin(), op.getDilations().end());
+  ArrayRef<int64_t> p = op.getPads();
+  w.padTop = p[0];
+  w.padLeft = p[1];
+  SmallVector<int64_t> pads{0, 0, p[0], p[1], 0, 0, 0, 0};
+  for (int i = 0; i < 2; ++i) {
+    // Ceil mode may let the last window reach past the trailing padding.
+    int64_t reach = (w.outShape[2 + i] - 1) * w.strides[i] + (w.kernel[i] - 1) * w.dilations[i] + 1;
+    int64_t have = xt.getDimSize(2 + i) + p[i];
+    pads[6 + i] = std::max(p[2 + i], reach - have);
+  }
+  w.padded = pad(b, op.getLoc(), x, pads, fill);
+  return w;
+}
+} // namespace
+
+LogicalResult MaxPool2DOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &grads) {
+  Location loc = getLoc();
+  PoolWindows w = poolWindows(*this, b, getInput(), -std::numeric_limits<double>::infinity());
+  auto boolType = RankedTensorType::get(w.outShape, b.getI1Type());
+  Value no = ConstantOp::create(b, loc, DenseElementsAttr::get(boolType, false));
+  Value taken = no, sum;
+  for (int64_t i = 0; i < w.kernel[0]; ++i)
+    for (int64_t j = 0; j < w.kernel[1]; ++j) {
+      // The first offset (row-major) holding the window's maximum takes the gradient.
+      Value hit = compare(b, loc, ComparePredicate::eq, w.window(b, loc, i, j), getResult());
+      hit = SelectOp::create(b, loc, taken, no, hit);
+      taken = SelectOp::create(b, loc, taken, taken, hit);
+      Value part = w.place(b, loc, where(b, loc, hit, g), i, j);
+      sum = sum ? add(b, loc, sum, part) : part;
+    }
+  grads.assign(1, w.crop(b, loc, sum, tensorOf(getInput())));
+  return success();
+}
+
+LogicalResult AvgPool2DOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &grads) {
+  Location loc = getLoc();
+  RankedTensorType xt = tensorOf(getInput());
+  PoolWindows w = poolWindows(*this, b, getInput(), 0.0);
+  // The divisor of each window: its input elements, or (count_include_pad) its elements
+  // inside the padded input, counted on a 1 x 1 mask of the padded shape.
+  ArrayRef<int64_t> ps = tensorOf(w.padded).getShape(), p = getPads();
+  SmallVector<int64_t> inside{1, 1, xt.getDimSize(2), xt.getDimSize(3)};
+  int64_t top = w.padTop, left = w.padLeft;
+  if (getCountIncludePad()) {
+    inside[2] += p[0] + p[2];
+    inside[3] += p[1] + p[3];
+    top = left = 0;
+  }
+  auto maskType = RankedTensorType::get(inside, xt.getElementType());
+  Value ones = ConstantOp::create(b, loc, DenseElementsAttr::get(maskType, b.getFloatAttr(xt.getElementType(), 1.0)));
+  PoolWindows m = w;
+  m.padded = pad(b, loc, ones, {0, 0, top, left, 0, 0, ps[2] - top - inside[2], ps[3] - left - inside[3]});
+  m.outShape[0] = m.outShape[1] = 1;
+  Value count;
+  for (int64_t i = 0; i < w.kernel[0]; ++i)
+    for (int64_t j = 0; j < w.kernel[1]; ++j) {
+      Value v = m.window(b, loc, i, j);
+      count = count ? add(b, loc, count, v) : v;
+    }
+  Value share = div(b, loc, g, count);
+  Value sum;
+  for (int64_t i = 0; i < w.kernel[0]; ++i)
+    for (int64_t j = 0; j < w.kernel[1]; ++j) {
+      Value part = w.place(b, loc, share, i, j);
+      sum = sum ? add(b, loc, sum, part) : part;
+    }
+  grads.assign(1, w.crop(b, loc, sum, xt));
+  return success();
+}
+
+LogicalResult LayerNormOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &grads) {
+  // x^ = (x - mean) rstd; dx = rstd (gs - mean(gs) - x^ mean(gs x^)) with gs = g scale;
+  // dscale = sum(g x^), dbias = sum(g) over the leading axes.
+  Location loc = getLoc();
+  Value x = getInput();
+  RankedTensorType xt = tensorOf(x);
+  SmallVector<int64_t> axes;
+  for (int64_t a = getNormalizedAxis(); a < xt.getRank(); ++a)
+    axes.push_back(a);
+  auto mean = [&](Value v) {
+    return ReduceMeanOp::create(b, loc, v, b.getDenseI64ArrayAttr(axes), b.getUnitAttr())
+        .getResult();
+  };
+  Value centered = sub(b, loc, x, mean(x));
+  Value var = mean(mul(b, loc, centered, centered));
+  Value rstd = unary<RsqrtOp>(b, loc, add(b, loc, var, scalar(b, loc, x, getEpsilon().convertToDouble())));
+  Value xhat = mul(b, loc, centered, rstd);
+  Value gs = mul(b, loc, g, getScale());
+  Value dx = sub(b, loc, sub(b, loc, gs, mean(gs)), mul(b, loc, xhat, mean(mul(b, loc, gs, xhat))));
+  grads.assign(3, Value());
+  grads[0] = mul(b, loc, rstd, dx);
+  grads[1] = sumToShape(b, loc, mul(b, loc, g, xhat), tensorOf(getScale()));
+  grads[2] = sumToShape(b, loc, g, tensorOf(getBias()));
+  return success();
+}
+
+LogicalResult GatherOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &grads) {
+  // The gradient scattered back by a one-hot contraction over the (normalized, clamped)
+  // indices: d input[p, v, s] = sum_j [idx_j = v] g[p, j, s].
+  grads.assign(2, Value());
+  if (!isFloatTensor(getInput()))
+    return success();
+  Location loc = getLoc();
+  RankedTensorType xt = tensorOf(getInput()), it = tensorOf(getIndices());
+  int64_t axis = getAxis() < 0 ? getAxis() + xt.getRank() : getAxis();
+  int64_t v = xt.getDimSize(axis);
+  Type idxElt = it.getElementType();
+  auto intScalar = [&](int64_t value) {
+    auto t = RankedTensorType::get({}, idxElt);
+    return ConstantOp::create(b, loc, DenseElementsAttr::get(t, b.getIntegerAttr(idxElt, value)))
+        .getResult();
+  };
+  Value idx = getIndices();
+  idx = SelectOp::create(b, loc, compare(b, loc, ComparePredicate::lt, idx, intScalar(0)),
+                         add(b, loc, idx, intScalar(v)), idx);
+  idx = MaxOp::create(b, loc, MinOp::create(b, loc, idx, intScalar(v - 1)), intScalar(0));
+  SmallVector<APInt> positions;
+  for (int64_t i = 0; i < v; ++i)
+    positions.push_back(APInt(idxElt.getIntOrFloatBitWidth(), i));
+  Value iota = ConstantOp::create(
+      b, loc, DenseElementsAttr::get(RankedTensorType::get({v}, idxElt), positions));
+  SmallVector<int64_t> column(it.getShape());
+  column.push_back(1);
+  Value hit = compare(b, loc, ComparePredicate::eq, reshape(b, loc, idx, column), iota);
+  SmallVector<int64_t> oneHotShape(it.getShape());
+  oneHotShape.push_back(v);
+  Value oneHot = CastOp::create(b, loc, RankedTensorType::get(oneHotShape, xt.getElementType()), hit);
+  // Labels: p (axis of them), j (rank of indices), s (the rest), v.
+  auto letter = [](int64_t d) { return static_cast<char>(d < 26 ? 'a' + d : 'A' + d - 26); };
+  int64_t pj = axis + it.getRank(), rest = xt.getRank() - axis - 1;
+  if (pj + rest + 1 > 52)
+    return emitError("the gradient of a gather of more than 51 dimensions is not implemented");
+  std::string gl, ol, sl;
+  for (int64_t i = 0; i < pj + rest; ++i)
+    gl += letter(i);
+  for (int64_t i = axis; i < pj; ++i)
+    ol += letter(i);
+  char vl = letter(pj + rest);
+  std::string out = gl.substr(0, axis) + vl + gl.substr(pj);
+  grads[0] = EinsumOp::create(b, loc, xt, b.getStringAttr(gl + "," + ol + vl + "->" + out),
+                              ValueRange{g, oneHot});
+  return success();
+}
+
+LogicalResult PadOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &grads) {
+  grads.assign(1, Value());
+  if (!isFloatTensor(getInput()))
+    return success();
+  if (getMode() != PadMode::constant)
+    return emitError("the gradient of a reflect or edge pad is not implemented");
+  RankedTensorType in = tensorOf(getInput());
+  ArrayRef<int64_t> pads = getPads();
+  grads[0] = slice(b, getLoc(), g, pads.take_front(in.getRank()), in.getShape());
+  return success();
+}
