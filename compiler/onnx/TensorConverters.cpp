@@ -7,6 +7,7 @@
 
 #include "TL/NNShapes.h"
 #include "TL/Shapes.h"
+#include "TL/SizeLimit.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -74,6 +75,9 @@ LogicalResult convertReshape(NodeContext &cx) {
     }
     if (d < 0)
       return cx.emitError() << "invalid target dimension " << d;
+    if (d > tl::kMaxElements || (d && known > tl::kMaxElements / d))
+      return cx.emitError() << "the target shape " << tl::formatShape(spec)
+                            << " has more than 2^40 elements";
     known *= d;
     shape.push_back(d);
   }

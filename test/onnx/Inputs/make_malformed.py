@@ -71,6 +71,10 @@ def build(kind):
                                        axis=-5)],
                      [vi("x", [2, 3, 4, 5]), vi("s", [5]), vi("b", [5])], [vi("y", None)],
                      opset=17)
+    if kind == "reshape-overflow":
+        # A target shape whose product overflows int64 (fuzz-onnx: signed overflow).
+        return model([helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")],
+                     [vi("x", [])], [vi("y", None)], [ints("shape", [2 ** 32, 2 ** 32])])
     if kind == "dup-input":
         return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                      [vi("x", [2]), vi("x", [2])], [vi("y", None)])
