@@ -6,6 +6,7 @@
 
 #include "TL/AttentionShapes.h"
 #include "TL/Einsum.h"
+#include "TL/Losses.h"
 #include "TL/Shapes.h"
 #include "TL/SizeLimit.h"
 #include "TL/TLDialect.h"
@@ -18,7 +19,7 @@ namespace tl = tlc::tl;
 namespace {
 enum class Family {
   Einsum, Binary, Compare, Unary, Gelu, Select, Reduce, Softmax, Cast, Reshape, Transpose,
-  BroadcastTo, Concat, Slice, Attention, Grad, Init
+  BroadcastTo, Concat, Slice, Attention, Grad, Loss, Init
 };
 enum class Kind { Tensor, String, IntList, Int, Number, Bool, DTypeName };
 
@@ -41,6 +42,7 @@ enum UnaryVariant {
   Neg, Abs, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Relu, Erf, Sin, Cos, Tan, Asin, Acos, Atan,
   Sinh, Cosh, Asinh, Acosh, Atanh, Floor, Ceil, Round, NumUnary
 };
+enum LossVariant { MSE, CrossEntropy, BCEWithLogits };
 enum InitVariant { Zeros, Ones, Full, Randn, Uniform, Arange, Load };
 
 Param pos(StringRef name, Kind kind) { return {name, kind, false, true}; }
@@ -88,6 +90,14 @@ const std::vector<Function> &functionTable() {
                  {pos("q", Kind::Tensor), pos("k", Kind::Tensor), pos("v", Kind::Tensor),
                   kw("mask", Kind::Tensor), kw("causal", Kind::Bool), kw("scale", Kind::Number)}});
     t.push_back({"grad", Family::Grad, 0, {pos("loss", Kind::Tensor), pos("wrt", Kind::Tensor)}});
+    Param reduction = kw("reduction", Kind::String);
+    t.push_back({"mse_loss", Family::Loss, MSE,
+                 {pos("pred", Kind::Tensor), pos("target", Kind::Tensor), reduction}});
+    t.push_back({"cross_entropy", Family::Loss, CrossEntropy,
+                 {pos("logits", Kind::Tensor), pos("labels", Kind::Tensor),
+                  kw("label_smoothing", Kind::Number), reduction}});
+    t.push_back({"bce_with_logits", Family::Loss, BCEWithLogits,
+                 {pos("logits", Kind::Tensor), pos("targets", Kind::Tensor), reduction}});
     t.push_back({"zeros", Family::Init, Zeros, {}});
     t.push_back({"ones", Family::Init, Ones, {}});
     t.push_back({"full", Family::Init, Full, {pos("value", Kind::Number)}});
@@ -504,6 +514,62 @@ FailureOr<Value> emitGrad(Emitter &em, const BoundCall &c) {
       .getResult();
 }
 
+/// mse_loss, cross_entropy, bce_with_logits: scalar losses (TL/Losses.h).
+FailureOr<Value> emitLoss(Emitter &em, const BoundCall &c) {
+  tl::LossReduction reduction = tl::LossReduction::Mean;
+  if (const Arg *r = c.keyword("reduction")) {
+    if (r->string == "sum") {
+      reduction = tl::LossReduction::Sum;
+    } else if (r->string != "mean") {
+      em.error(r->loc) << "reduction must be \"mean\" or \"sum\", got \"" << r->string << "\"";
+      return failure();
+    }
+  }
+  FailureOr<Value> a = em.emitExpr(c.tensor(0), Type());
+  if (failed(a) || failed(checkFloat(em, c.tensor(0).loc, c.fn->name, *a)))
+    return failure();
+  FailureOr<Value> b = em.emitExpr(c.tensor(1), c.fn->variant == CrossEntropy ? Type() : elementOf(*a));
+  if (failed(b))
+    return failure();
+  Location loc = em.source.loc(c.loc());
+  if (c.fn->variant != CrossEntropy) {
+    if (failed(checkSameDType(em, c.loc(), c.fn->name, *a, *b)))
+      return failure();
+    if (failed(tl::checkBroadcastTo(tensorOf(*b).getShape(), tensorOf(*a).getShape(),
+                                    [&] { return em.error(c.tensor(1).loc); })))
+      return failure();
+    if (c.fn->variant == MSE)
+      return tl::buildMSELoss(em.builder, loc, *a, *b, reduction);
+    return tl::buildBCEWithLogits(em.builder, loc, *a, *b, reduction);
+  }
+  RankedTensorType logits = tensorOf(*a), labels = tensorOf(*b);
+  if (logits.getRank() != 2) {
+    em.error(c.tensor(0).loc) << "cross_entropy needs logits of shape [N, C], got shape "
+                              << formatList(logits.getShape());
+    return failure();
+  }
+  if (!labels.getElementType().isInteger(32) && !labels.getElementType().isInteger(64)) {
+    em.error(c.tensor(1).loc) << "cross_entropy needs integer class labels (i32 or i64), got "
+                              << typeName(labels.getElementType());
+    return failure();
+  }
+  if (labels.getRank() != 1 || labels.getDimSize(0) != logits.getDimSize(0)) {
+    em.error(c.tensor(1).loc) << "cross_entropy needs labels of shape [" << logits.getDimSize(0)
+                              << "] for logits of shape " << formatList(logits.getShape())
+                              << ", got shape " << formatList(labels.getShape());
+    return failure();
+  }
+  double smoothing = 0.0;
+  if (const Arg *s = c.keyword("label_smoothing")) {
+    smoothing = numberValue(*s);
+    if (!(smoothing >= 0.0 && smoothing <= 1.0)) {
+      em.error(s->loc) << "label_smoothing must be in [0, 1], got " << s->expr->number.text;
+      return failure();
+    }
+  }
+  return tl::buildCrossEntropy(em.builder, loc, *a, *b, smoothing, reduction);
+}
+
 FailureOr<Value> emitCast(Emitter &em, const BoundCall &c, Type hint) {
   FailureOr<Value> x = em.emitExpr(c.tensor(0), hint);
   if (failed(x))
@@ -781,6 +847,7 @@ FailureOr<Value> tlc::frontend::emitOperatorCall(Emitter &em, const Expr &call, 
   case Family::Slice: return emitSlice(em, c, hint);
   case Family::Attention: return emitAttention(em, c, hint);
   case Family::Grad: return emitGrad(em, c);
+  case Family::Loss: return emitLoss(em, c);
   case Family::Init: break;
   }
   return failure();

@@ -563,6 +563,12 @@ _ATTRS = {
 for _r in _REDUCE:
     _ATTRS[_r] = [("axes", None), ("keepdims", False)]
 
+_LOSSES = {
+    "mse_loss": [("reduction", "mean")],
+    "cross_entropy": [("label_smoothing", 0.0), ("reduction", "mean")],
+    "bce_with_logits": [("reduction", "mean")],
+}
+
 _INITIALIZERS = ("zeros", "ones", "full", "randn", "uniform", "arange", "load")
 
 
@@ -919,12 +925,38 @@ class Evaluator:
             return self.attention(call)
         if fn == "grad":
             return self.grad(call)
+        if fn in _LOSSES:
+            ops, rest = self.tensor_args(call, 2)
+            a = self.bind_attrs(call, rest, _LOSSES[fn])
+            return self.loss(fn, self.as_tensor(ops[0], call), self.as_tensor(ops[1], call), a, call)
         if fn in _ATTRS:
             ops, rest = self.tensor_args(call, 1)
             x = self.as_tensor(ops[0], call)
             a = self.bind_attrs(call, rest, _ATTRS[fn])
             return getattr(self, "op_" + fn if fn not in _REDUCE else "reduce")(x, a, call)
         raise TlError("unknown operator '%s'" % fn, call.loc)
+
+    # -- losses (PyTorch's definitions) ----------------------------------------------------------
+    def loss(self, fn, x, y, a, call):
+        if a["reduction"] not in ("mean", "sum"):
+            raise TlError("reduction must be mean or sum", call.loc)
+        if not self.compute:
+            return Tensor(x.dtype, ())
+        reduce = np.mean if a["reduction"] == "mean" else np.sum
+        if fn == "mse_loss":
+            v = reduce((x.data - y.data) ** 2)
+        elif fn == "bce_with_logits":
+            t = np.broadcast_to(y.data, x.data.shape)
+            v = reduce(np.maximum(x.data, 0) - x.data * t + np.log1p(np.exp(-np.abs(x.data))))
+        else:
+            n, c = x.data.shape
+            m = np.max(x.data, axis=1, keepdims=True)
+            logp = x.data - m - np.log(np.sum(np.exp(x.data - m), axis=1, keepdims=True))
+            eps = float(a["label_smoothing"])
+            onehot = (y.data.reshape(n, 1) == np.arange(c)).astype(np.float64)
+            target = onehot * (1 - eps) + eps / c
+            v = reduce(-np.sum(target * logp, axis=1))
+        return Tensor(x.dtype, (), np.array(v, dtype=np.float64))
 
     # -- gradients, by central finite differences in float64 ------------------------------------
     def grad(self, call):
