@@ -67,13 +67,14 @@ struct TypeSpec {
 
 /// One statement. Outputs without an expression (`output y`) have a null `expr`.
 struct Statement {
-  enum Kind { Input, Param, Binding, Output };
+  enum Kind { Input, Param, Binding, Output, Train };
   Kind kind = Binding;
   llvm::SMLoc loc;              // the statement's first token
   llvm::StringRef name;
   llvm::SMLoc nameLoc;
   TypeSpec type;                // Input, Param
-  std::unique_ptr<Expr> expr;   // Param: the initializer call; Binding; Output (optional)
+  std::unique_ptr<Expr> expr;   // Param: the initializer call; Binding; Output (optional);
+                                // Train: the optimizer call (name: the loss)
 };
 
 } // namespace tlc::frontend

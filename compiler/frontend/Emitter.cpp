@@ -207,7 +207,7 @@ FailureOr<Value> Emitter::emitNamed(StringRef name, const Expr &expr) {
 
 LogicalResult Emitter::emit(const Statement &stmt) {
   // Redefinitions are reported at the name, before anything to its right.
-  if (stmt.kind != Statement::Output || stmt.expr) {
+  if (stmt.kind != Statement::Train && (stmt.kind != Statement::Output || stmt.expr)) {
     auto it = symbols.find(stmt.name);
     if (it != symbols.end()) {
       InFlightDiagnostic diag = error(stmt.nameLoc);
@@ -229,11 +229,18 @@ LogicalResult Emitter::emit(const Statement &stmt) {
 
   switch (stmt.kind) {
   case Statement::Input: {
-    Value arg = func.getBody().front().addArgument(tensorType(stmt.type),
-                                                   source.loc(stmt.nameLoc));
-    inputNames.push_back(stmt.name);
+    if (trainLoc.isValid()) {
+      InFlightDiagnostic diag = error(stmt.loc);
+      diag << "inputs must be declared before 'train' (its parameters and optimizer state "
+              "follow them in the signature)";
+      diag.attachNote(source.loc(trainLoc)) << "'train' is here";
+      return failure();
+    }
+    Value arg = addInput(stmt.name, tensorType(stmt.type), source.loc(stmt.nameLoc));
     return define(stmt.name, stmt.nameLoc, arg);
   }
+  case Statement::Train:
+    return emitTrain(stmt);
   case Statement::Param: {
     RankedTensorType type = tensorType(stmt.type);
     FailureOr<DenseElementsAttr> value =
@@ -242,6 +249,7 @@ LogicalResult Emitter::emit(const Statement &stmt) {
       return failure();
     Value constant =
         tl::ConstantOp::create(builder, source.loc(stmt.expr->loc), type, *value).getResult();
+    params.push_back(Output{stmt.name, stmt.nameLoc, constant});
     return define(stmt.name, stmt.nameLoc, constant);
   }
   case Statement::Binding: {
@@ -277,6 +285,11 @@ LogicalResult Emitter::emit(const Statement &stmt) {
   return failure();
 }
 
+Value Emitter::addInput(StringRef name, Type type, Location loc) {
+  inputNames.push_back(name.str());
+  return func.getBody().front().addArgument(type, loc);
+}
+
 OwningOpRef<ModuleOp> Emitter::finish() {
   if (outputs.empty()) {
     error(SMLoc()) << "the program has no outputs (add an 'output NAME' statement)";
@@ -288,12 +301,18 @@ OwningOpRef<ModuleOp> Emitter::finish() {
     results.push_back(o.value);
     resultTypes.push_back(o.value.getType());
   }
+  for (const auto &[name, value] : trainOutputs) {
+    results.push_back(value);
+    resultTypes.push_back(value.getType());
+  }
   func::ReturnOp::create(builder, source.loc(outputs.back().loc), results);
   func.setType(builder.getFunctionType(func.getBody().front().getArgumentTypes(), resultTypes));
   for (auto [i, name] : llvm::enumerate(inputNames))
     func.setArgAttr(i, "tl.name", builder.getStringAttr(name));
   for (auto [i, o] : llvm::enumerate(outputs))
     func.setResultAttr(i, "tl.name", builder.getStringAttr(o.name));
+  for (auto [i, o] : llvm::enumerate(trainOutputs))
+    func.setResultAttr(outputs.size() + i, "tl.name", builder.getStringAttr(o.first));
   // Every op was checked before it was built; this is a safety net that still reports at the
   // op's source location rather than producing invalid IR.
   if (failed(verify(*module)))

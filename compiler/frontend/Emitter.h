@@ -41,6 +41,10 @@ private:
   llvm::FailureOr<mlir::Value> emitCall(const Expr &call, mlir::Type hint);
   llvm::FailureOr<mlir::Value> emitParam(const Statement &stmt);
   llvm::LogicalResult define(llvm::StringRef name, llvm::SMLoc loc, mlir::Value value);
+  /// `train LOSS with OPTIMIZER(...)` (Training.cpp).
+  llvm::LogicalResult emitTrain(const Statement &stmt);
+  /// A function argument named `name` of `type` (an input of the compiled signature).
+  mlir::Value addInput(llvm::StringRef name, mlir::Type type, mlir::Location loc);
 
   struct Symbol {
     mlir::Value value;
@@ -55,8 +59,13 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mlir::func::FuncOp func;
   llvm::StringMap<Symbol> symbols;
-  llvm::SmallVector<llvm::StringRef> inputNames;
+  llvm::SmallVector<std::string> inputNames;
   llvm::SmallVector<Output> outputs;
+  /// The params in declaration order (their constants, until `train` makes them inputs).
+  llvm::SmallVector<Output> params;
+  /// The `train` statement's outputs (updated params and optimizer state), after the others.
+  llvm::SmallVector<std::pair<std::string, mlir::Value>> trainOutputs;
+  llvm::SMLoc trainLoc;
 };
 
 } // namespace tlc::frontend

@@ -41,7 +41,8 @@ StringRef tlc::frontend::dtypeName(DType dtype) {
 }
 
 bool tlc::frontend::isKeyword(StringRef word) {
-  return word == "input" || word == "param" || word == "output" || parseDType(word);
+  return word == "input" || word == "param" || word == "output" || word == "train" ||
+         parseDType(word);
 }
 
 Parser::Parser(const Source &source) : source(source), lexer(source.buffer()) { advance(); }
@@ -111,7 +112,7 @@ FailureOr<bool> Parser::parseStatement(Statement &stmt) {
   if (tok.is(Token::Eof))
     return false;
   if (!tok.is(Token::Ident))
-    return errorExpected("a statement (input, param, output or a binding)");
+    return errorExpected("a statement (input, param, output, train or a binding)");
 
   stmt = Statement();
   stmt.loc = tok.loc();
@@ -139,6 +140,26 @@ FailureOr<bool> Parser::parseStatement(Statement &stmt) {
         return failure();
       stmt.expr = std::move(*parsed);
     }
+  } else if (head == "train") {
+    // train LOSS with OPTIMIZER(...)
+    stmt.kind = Statement::Train;
+    consume();
+    if (failed(parseName("the loss after 'train'", stmt.name, stmt.nameLoc)))
+      return failure();
+    if (!tok.is(Token::Ident) || tok.text != "with")
+      return errorExpected("'with' and an optimizer after 'train " + stmt.name.str() + "'");
+    consume();
+    if (!tok.is(Token::Ident))
+      return errorExpected("an optimizer call (sgd, adam, adamw or lion)");
+    auto call = std::make_unique<Expr>(Expr::Call, tok.loc());
+    call->name = tok.text;
+    consume();
+    if (!tok.is(Token::LParen))
+      return errorExpected("'(' after optimizer '" + call->name.str() + "'");
+    FailureOr<std::unique_ptr<Expr>> parsed = parseCallArgs(std::move(call));
+    if (failed(parsed))
+      return failure();
+    stmt.expr = std::move(*parsed);
   } else if (head == "output") {
     stmt.kind = Statement::Output;
     consume();
