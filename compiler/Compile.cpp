@@ -334,8 +334,11 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     return failure();
   auto model = module->lookupSymbol<func::FuncOp>(name);
   FailureOr<ModelSignature> signature = extractSignature(model, name);
-  if (failed(signature))
+  if (failed(signature) || failed(extractTrainSpec(*module, *signature)))
     return failure();
+  if (signature->train && gpu)
+    return emitError(model.getLoc())
+           << "training steps compile for the CPU targets only (for now)";
   if (options.emit == EmitKind::TL)
     return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
 

@@ -40,4 +40,13 @@ void tlc::addModelInfo(ModuleOp module, const ModelSignature &sig,
   auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
   LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/true, LLVM::Linkage::External,
                          sig.name + "_info", b.getStringAttr(text));
+  if (!sig.train)
+    return;
+  // The training state's initial bytes, which NAME_init_state (in the header) copies.
+  std::string state = initialStateBytes(*sig.train);
+  auto stateType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), state.size());
+  auto global = LLVM::GlobalOp::create(b, module.getLoc(), stateType, /*isConstant=*/true,
+                                       LLVM::Linkage::External, sig.name + "_initial_state",
+                                       b.getStringAttr(state));
+  global.setAlignment(64);
 }

@@ -4,6 +4,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace tlc;
 
@@ -90,4 +92,53 @@ FailureOr<ModelSignature> tlc::extractSignature(func::FuncOp func, llvm::StringR
   if (sig.outputs.empty())
     return func.emitError() << "the model has no outputs";
   return sig;
+}
+
+LogicalResult tlc::extractTrainSpec(ModuleOp module, ModelSignature &sig) {
+  auto attr = module->getAttrOfType<DictionaryAttr>("tl.train");
+  if (!attr)
+    return success();
+  module->removeAttr("tl.train");
+  auto lr = attr.getAs<IntegerAttr>("lr");
+  auto state = attr.getAs<ArrayAttr>("state");
+  if (!lr || !state || lr.getInt() + 1 >= static_cast<int64_t>(sig.inputs.size()))
+    return module.emitError("malformed tl.train attribute");
+  TrainSpec train;
+  train.lrInput = lr.getInt();
+  train.stepInput = train.lrInput + 1;
+  for (Attribute a : state) {
+    auto entry = dyn_cast<DictionaryAttr>(a);
+    auto input = entry ? entry.getAs<IntegerAttr>("input") : IntegerAttr();
+    auto output = entry ? entry.getAs<IntegerAttr>("output") : IntegerAttr();
+    if (!input || !output || input.getInt() >= static_cast<int64_t>(sig.inputs.size()) ||
+        output.getInt() >= static_cast<int64_t>(sig.outputs.size()))
+      return module.emitError("malformed tl.train attribute");
+    StateSpec spec;
+    spec.input = input.getInt();
+    spec.output = output.getInt();
+    spec.name = sig.inputs[spec.input].name;
+    spec.type = sig.inputs[spec.input].type;
+    spec.init = entry.getAs<ElementsAttr>("init");
+    spec.offset = train.stateSize;
+    int64_t bytes = spec.type.getNumElements() * spec.type.getElementTypeBitWidth() / 8;
+    train.stateSize += llvm::alignTo(bytes, 64);
+    train.state.push_back(spec);
+  }
+  sig.train = std::move(train);
+  return success();
+}
+
+std::string tlc::initialStateBytes(const TrainSpec &train) {
+  std::string bytes(train.stateSize, '\0');
+  for (const StateSpec &s : train.state) {
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(s.init);
+    if (!dense)
+      continue; // zeros (an elided resource never reaches here: params are dense)
+    ArrayRef<char> raw = dense.getRawData();
+    int64_t n = s.type.getNumElements(), width = s.type.getElementTypeBitWidth() / 8;
+    for (int64_t i = 0; i < n; ++i)
+      std::memcpy(&bytes[s.offset + i * width], raw.data() + (dense.isSplat() ? 0 : i * width),
+                  width);
+  }
+  return bytes;
 }

@@ -3,7 +3,10 @@
 #define TLC_COMPILER_SIGNATURE_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -15,17 +18,44 @@ struct TensorSpec {
   mlir::RankedTensorType type;
 };
 
+/// One tensor of a training step's state (a trained param or its optimizer state): the input
+/// it is read from, the output its next value is written to, its place in the state buffer and
+/// its initial value (null: zeros).
+struct StateSpec {
+  std::string name;
+  mlir::RankedTensorType type;
+  unsigned input = 0, output = 0;
+  int64_t offset = 0;
+  mlir::ElementsAttr init;
+};
+
+/// A model compiled from `train LOSS with OPTIMIZER`: the inputs lr (f32) and step (f32, the
+/// next one) and the state, which the C ABI keeps in one caller-owned buffer.
+struct TrainSpec {
+  unsigned lrInput = 0, stepInput = 0;
+  std::vector<StateSpec> state;
+  int64_t stateSize = 0; // bytes; each tensor starts at a multiple of 64
+};
+
 struct ModelSignature {
   std::string name; // the model's C name (prefix of NAME_run)
   std::vector<TensorSpec> inputs, outputs;
   int64_t workspaceSize = 0;
   bool profiled = false; // compiled with --profile: the NAME_profile_* table exists
+  std::optional<TrainSpec> train;
 };
 
 /// Reads the signature of the model function `func` (arguments and results with their
 /// `tl.name` attributes; unnamed ones become inN/outN). Emits located errors for types the C
 /// ABI cannot carry (dynamic shapes, unsupported element types) and for bad or clashing names.
 mlir::FailureOr<ModelSignature> extractSignature(mlir::func::FuncOp func, llvm::StringRef name);
+
+/// Takes the training state the .tl frontend recorded on `module` (attribute `tl.train`) into
+/// `sig.train`, removing the attribute; no-op for other models.
+mlir::LogicalResult extractTrainSpec(mlir::ModuleOp module, ModelSignature &sig);
+
+/// The bytes of the initial training state (NAME_initial_state).
+std::string initialStateBytes(const TrainSpec &train);
 
 /// Whether `name` is a valid C identifier that is not a C keyword.
 bool isValidCIdentifier(llvm::StringRef name);

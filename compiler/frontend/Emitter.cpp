@@ -313,6 +313,22 @@ OwningOpRef<ModuleOp> Emitter::finish() {
     func.setResultAttr(i, "tl.name", builder.getStringAttr(o.name));
   for (auto [i, o] : llvm::enumerate(trainOutputs))
     func.setResultAttr(outputs.size() + i, "tl.name", builder.getStringAttr(o.first));
+  if (trainLoc.isValid()) {
+    // The training state for the C ABI (compiler/Signature.h: TrainSpec): per tensor its
+    // input, the output holding its next value, and its initial value (absent: zeros).
+    SmallVector<Attribute> state;
+    for (auto [i, entry] : llvm::enumerate(trainState)) {
+      SmallVector<NamedAttribute> fields{
+          builder.getNamedAttr("input", builder.getI64IntegerAttr(entry.first)),
+          builder.getNamedAttr("output", builder.getI64IntegerAttr(outputs.size() + i))};
+      if (entry.second)
+        fields.push_back(builder.getNamedAttr("init", entry.second));
+      state.push_back(builder.getDictionaryAttr(fields));
+    }
+    (*module)->setAttr("tl.train", builder.getDictionaryAttr(
+                                       {builder.getNamedAttr("lr", builder.getI64IntegerAttr(trainLrInput)),
+                                        builder.getNamedAttr("state", builder.getArrayAttr(state))}));
+  }
   // Every op was checked before it was built; this is a safety net that still reports at the
   // op's source location rather than producing invalid IR.
   if (failed(verify(*module)))

@@ -66,6 +66,10 @@ private:
   /// The `train` statement's outputs (updated params and optimizer state), after the others.
   llvm::SmallVector<std::pair<std::string, mlir::Value>> trainOutputs;
   llvm::SMLoc trainLoc;
+  /// Per trained param and optimizer state tensor, in signature order: its input index and
+  /// initial value (null: zeros); the outputs follow trainOutputs' order.
+  llvm::SmallVector<std::pair<unsigned, mlir::ElementsAttr>> trainState;
+  unsigned trainLrInput = 0;
 };
 
 } // namespace tlc::frontend

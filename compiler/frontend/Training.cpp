@@ -157,18 +157,22 @@ LogicalResult Emitter::emitTrain(const Statement &stmt) {
 
   Location loc = source.loc(stmt.loc);
   auto f32 = RankedTensorType::get({}, builder.getF32Type());
+  trainLrInput = inputNames.size();
   Value lr = addInput("lr", f32, loc), step = addInput("step", f32, loc);
   for (Output *p : trainable) {
     // The param's constant becomes an input; its initializer is no longer compiled in.
+    auto constant = p->value.getDefiningOp<tl::ConstantOp>();
+    trainState.push_back({static_cast<unsigned>(inputNames.size()), constant.getValue()});
     Value arg = addInput(p->name, p->value.getType(), source.loc(p->loc));
-    Operation *constant = p->value.getDefiningOp();
     p->value.replaceAllUsesWith(arg);
     constant->erase();
     p->value = arg;
     symbols[p->name].value = arg;
     SmallVector<Value> state;
-    for (const std::string &s : slots)
+    for (const std::string &s : slots) {
+      trainState.push_back({static_cast<unsigned>(inputNames.size()), ElementsAttr()});
       state.push_back(addInput(p->name.str() + "_" + s, arg.getType(), loc));
+    }
     Value grad = tl::GradOp::create(builder, loc, arg.getType(), loss, arg);
     SmallVector<Value> next = tl::buildOptimizerUpdate(builder, loc, *config, arg, grad, state, lr, step);
     trainOutputs.push_back({p->name.str() + "_next", next[0]});
