@@ -76,9 +76,13 @@ LogicalResult convertPow(NodeContext &cx) {
   if (foldElementwise(
           cx, cx.elementType(0),
           [](ArrayRef<int64_t> a) {
-            int64_t r = 1;
-            for (int64_t k = 0; k < a[1]; ++k)
-              r *= a[0];
+            // Wrapping, by squaring: a huge exponent neither overflows nor hangs (fuzz-onnx).
+            int64_t r = 1, base = a[0];
+            for (uint64_t k = a[1] > 0 ? uint64_t(a[1]) : 0; k; k >>= 1) {
+              if (k & 1)
+                r = imul(r, base);
+              base = imul(base, base);
+            }
             return r;
           },
           [](ArrayRef<double> a) { return std::pow(a[0], a[1]); }))

@@ -75,6 +75,11 @@ def build(kind):
         # A target shape whose product overflows int64 (fuzz-onnx: signed overflow).
         return model([helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")],
                      [vi("x", [])], [vi("y", None)], [ints("shape", [2 ** 32, 2 ** 32])])
+    if kind == "pow-huge-exponent":
+        # Valid: a folded integer power with a huge exponent wraps like the compiled code
+        # (used to overflow, UBSan, and would loop 2^62 times; fuzz-onnx).
+        return model([helper.make_node("Pow", ["a", "e"], ["y"], name="pow")],
+                     [], [vi("y", None, I64)], [ints("a", [3, -1, 2]), ints("e", [2 ** 62 + 1, 2 ** 62 + 1, 64])])
     if kind == "dup-input":
         return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                      [vi("x", [2]), vi("x", [2])], [vi("y", None)])
