@@ -30,6 +30,36 @@ Value constantOf(OpBuilder &b, Location loc, RankedTensorType type, double v) {
       b, loc, DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), v)));
 }
 
+/// Whether `op` reads `value`, directly or through the ops before it.
+bool dependsOn(Operation *op, Value value) {
+  SmallVector<Operation *> work{op};
+  llvm::DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Operation *o = work.pop_back_val();
+    if (!seen.insert(o).second)
+      continue;
+    for (Value v : o->getOperands()) {
+      if (v == value)
+        return true;
+      if (Operation *def = v.getDefiningOp())
+        work.push_back(def);
+    }
+  }
+  return false;
+}
+
+/// How a message names `value`: its input or binding name where it has one.
+std::string describe(Value value) {
+  StringAttr name;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tl.name");
+  } else if (auto loc = dyn_cast<NameLoc>(value.getDefiningOp()->getLoc())) {
+    name = loc.getName();
+  }
+  return name ? "'" + name.str() + "'" : std::string("this value");
+}
+
 /// Replaces the `tl.grad`s of `loss` (all in `block`, in block order) with its gradients.
 LogicalResult differentiate(Block &block, Value loss, ArrayRef<tl::GradOp> requests) {
   llvm::DenseSet<Value> active;
@@ -58,10 +88,18 @@ LogicalResult differentiate(Block &block, Value loss, ArrayRef<tl::GradOp> reque
       continue;
     auto vjp = dyn_cast<tl::DifferentiableOpInterface>(op);
     if (!vjp) {
+      // Name the first requested value the op depends on: the gradient that needs it.
+      tl::GradOp needing = first;
+      for (tl::GradOp g : requests)
+        if (dependsOn(op, g.getWrt())) {
+          needing = g;
+          break;
+        }
       InFlightDiagnostic diag = op->emitError()
                                 << "'" << op->getName() << "' has no gradient, and it lies "
                                 << "between the loss and a value whose gradient is requested";
-      diag.attachNote(first.getLoc()) << "gradient requested here";
+      diag.attachNote(needing.getLoc())
+          << "the gradient with respect to " << describe(needing.getWrt()) << " is requested here";
       return failure();
     }
     SmallVector<Value> grads;

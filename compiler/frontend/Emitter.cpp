@@ -247,8 +247,9 @@ LogicalResult Emitter::emit(const Statement &stmt) {
         evaluateInitializer(*this, *stmt.expr, type, stmt.name);
     if (failed(value))
       return failure();
-    Value constant =
-        tl::ConstantOp::create(builder, source.loc(stmt.expr->loc), type, *value).getResult();
+    // Named like a binding's ops, so messages and options (--keep-fp32) can name it.
+    Location loc = NameLoc::get(builder.getStringAttr(stmt.name), source.loc(stmt.expr->loc));
+    Value constant = tl::ConstantOp::create(builder, loc, type, *value).getResult();
     params.push_back(Output{stmt.name, stmt.nameLoc, constant});
     return define(stmt.name, stmt.nameLoc, constant);
   }

@@ -75,11 +75,11 @@ func.func @shapes(%x: tensor<4x2xf32>, %y: tensor<2x2xf32>) -> tensor<4x2xf32> {
 
 // -----
 
-func.func @no_gradient(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+func.func @no_gradient(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32> {tl.name = "keys"}) -> tensor<2x4x8xf32> {
   // expected-error @+1 {{'tl.attention' has no gradient, and it lies between the loss and a value whose gradient is requested}}
   %y = tl.attention %q, %k, %k scale = 0.5 : tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32> -> tensor<2x4x8xf32>
   %l = tl.reduce_sum %y axes = [0, 1, 2] : tensor<2x4x8xf32> -> tensor<f32>
-  // expected-note @+1 {{gradient requested here}}
+  // expected-note @+1 {{the gradient with respect to 'keys' is requested here}}
   %g = tl.grad %l wrt %k : tensor<f32>, tensor<2x4x8xf32>
   return %g : tensor<2x4x8xf32>
 }
