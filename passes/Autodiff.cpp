@@ -86,24 +86,38 @@ LogicalResult differentiate(Block &block, Value loss, ArrayRef<tl::GradOp> reque
       continue;
     if (llvm::none_of(op->getOperands(), [&](Value v) { return active.contains(v); }))
       continue;
-    auto vjp = dyn_cast<tl::DifferentiableOpInterface>(op);
-    if (!vjp) {
-      // Name the first requested value the op depends on: the gradient that needs it.
+    // The first requested value the op depends on: the gradient that needs it, which every
+    // error at the op names in a note.
+    auto noteNeeding = [&](Diagnostic &diag) {
       tl::GradOp needing = first;
       for (tl::GradOp g : requests)
         if (dependsOn(op, g.getWrt())) {
           needing = g;
           break;
         }
+      diag.attachNote(needing.getLoc())
+          << "the gradient with respect to " << describe(needing.getWrt()) << " is requested here";
+    };
+    auto vjp = dyn_cast<tl::DifferentiableOpInterface>(op);
+    if (!vjp) {
       InFlightDiagnostic diag = op->emitError()
                                 << "'" << op->getName() << "' has no gradient, and it lies "
                                 << "between the loss and a value whose gradient is requested";
-      diag.attachNote(needing.getLoc())
-          << "the gradient with respect to " << describe(needing.getWrt()) << " is requested here";
+      noteNeeding(*diag.getUnderlyingDiagnostic());
       return failure();
     }
     SmallVector<Value> grads;
-    if (failed(vjp.buildVJP(b, adjoint[op->getResult(0)], grads)))
+    LogicalResult built = success();
+    {
+      // A rule that fails reports at the op; the note is added on the way out.
+      ScopedDiagnosticHandler addNote(op->getContext(), [&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          noteNeeding(diag);
+        return failure(); // not consumed: the outer handler prints it
+      });
+      built = vjp.buildVJP(b, adjoint[op->getResult(0)], grads);
+    }
+    if (failed(built))
       return failure();
     for (auto [operand, grad] : llvm::zip_equal(op->getOperands(), grads)) {
       if (!grad || !active.contains(operand))

@@ -328,3 +328,60 @@ LogicalResult PadOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &gra
   grads[0] = slice(b, getLoc(), g, pads.take_front(in.getRank()), in.getShape());
   return success();
 }
+
+LogicalResult AttentionOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &grads) {
+  // The probabilities P are recomputed (the forward never forms them); with dS = P (dP -
+  // rowsum(dP P)) and dP = dO V^T: dQ = scale dS K, dK = scale dS^T Q, dV = P^T dO, and the
+  // mask's gradient is dS itself, summed to its shape.
+  Location loc = getLoc();
+  int64_t nb = getNumBatchDims();
+  if (nb > 20)
+    return emitError("the gradient of attention with more than 20 batch axes is not implemented");
+  std::string batch;
+  for (int64_t i = 0; i < nb; ++i)
+    batch += static_cast<char>('A' + i);
+  RankedTensorType qt = tensorOf(getQuery()), kt = tensorOf(getKey()), vt = tensorOf(getValue());
+  Type et = qt.getElementType();
+  SmallVector<int64_t> bshape(qt.getShape().drop_back(2));
+  int64_t sq = qt.getDimSize(nb), sk = kt.getDimSize(nb);
+  auto shape = [&](int64_t r, int64_t c) {
+    SmallVector<int64_t> s(bshape);
+    s.append({r, c});
+    return RankedTensorType::get(s, et);
+  };
+  auto einsum = [&](StringRef lhs, StringRef rhs, StringRef out, Value x, Value y,
+                    RankedTensorType type) {
+    std::string eq = batch + lhs.str() + "," + batch + rhs.str() + "->" + batch + out.str();
+    return EinsumOp::create(b, loc, type, b.getStringAttr(eq), ValueRange{x, y}).getResult();
+  };
+  double scale = getScale().convertToDouble();
+  Value scores = mul(b, loc, einsum("qd", "kd", "qk", getQuery(), getKey(), shape(sq, sk)),
+                     scalar(b, loc, getQuery(), scale));
+  if (getMask())
+    scores = add(b, loc, scores, getMask());
+  if (getCausal()) {
+    auto positions = [&](int64_t n, ArrayRef<int64_t> s) {
+      SmallVector<APInt> v;
+      for (int64_t i = 0; i < n; ++i)
+        v.push_back(APInt(64, i));
+      return ConstantOp::create(
+          b, loc, DenseElementsAttr::get(RankedTensorType::get(s, b.getI64Type()), v));
+    };
+    Value later = compare(b, loc, ComparePredicate::gt, positions(sk, {sk}), positions(sq, {sq, 1}));
+    scores = SelectOp::create(b, loc, later,
+                              scalar(b, loc, getQuery(), -std::numeric_limits<double>::infinity()),
+                              scores);
+  }
+  Value p = SoftmaxOp::create(b, loc, scores.getType(), scores, b.getI64IntegerAttr(nb + 1));
+  Value dv = einsum("qk", "qe", "ke", p, g, vt);
+  Value dp = einsum("qe", "ke", "qk", g, getValue(), shape(sq, sk));
+  Value ds = mul(b, loc, p, sub(b, loc, dp, sumKeep(b, loc, mul(b, loc, dp, p), {nb + 1})));
+  Value scaled = mul(b, loc, ds, scalar(b, loc, ds, scale));
+  grads.assign(getNumOperands(), Value());
+  grads[0] = einsum("qk", "kd", "qd", scaled, getKey(), qt);
+  grads[1] = einsum("qk", "qd", "kd", scaled, getQuery(), kt);
+  grads[2] = dv;
+  if (getMask())
+    grads[3] = sumToShape(b, loc, ds, tensorOf(getMask()));
+  return success();
+}

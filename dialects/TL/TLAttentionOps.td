@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 def TL_AttentionOp : TL_Op<"attention", [
-    DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+    DeclareOpInterfaceMethods<TL_CostOpInterface>,
+    DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {
   let summary = "scaled dot-product attention, optionally causal and/or with an additive mask";
   let description = [{
     Computes `softmax(scale * Q K^T + mask) V` over the last two axes:

@@ -75,9 +75,9 @@ func.func @shapes(%x: tensor<4x2xf32>, %y: tensor<2x2xf32>) -> tensor<4x2xf32> {
 
 // -----
 
-func.func @no_gradient(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32> {tl.name = "keys"}) -> tensor<2x4x8xf32> {
-  // expected-error @+1 {{'tl.attention' has no gradient, and it lies between the loss and a value whose gradient is requested}}
-  %y = tl.attention %q, %k, %k scale = 0.5 : tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32> -> tensor<2x4x8xf32>
+func.func @no_gradient(%q: tensor<2x4x8xf32>, %k: tensor<2x4x8xf32> {tl.name = "keys"}, %e: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  // expected-error @+1 {{'tl.fused_attention' has no gradient, and it lies between the loss and a value whose gradient is requested}}
+  %y = tl.fused_attention %q, %k, %k scale = 0.5 outs(%e) : tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32> into tensor<2x4x8xf32> -> tensor<2x4x8xf32>
   %l = tl.reduce_sum %y axes = [0, 1, 2] : tensor<2x4x8xf32> -> tensor<f32>
   // expected-note @+1 {{the gradient with respect to 'keys' is requested here}}
   %g = tl.grad %l wrt %k : tensor<f32>, tensor<2x4x8xf32>
@@ -90,6 +90,7 @@ func.func @strided(%x: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{the gradient of a strided slice is not implemented}}
   %s = tl.slice %x offsets = [0] sizes = [4] strides = [2] : tensor<8xf32> -> tensor<4xf32>
   %l = tl.reduce_sum %s axes = [0] : tensor<4xf32> -> tensor<f32>
+  // expected-note @+1 {{the gradient with respect to this value is requested here}}
   %g = tl.grad %l wrt %x : tensor<f32>, tensor<8xf32>
   return %g : tensor<8xf32>
 }
@@ -99,6 +100,7 @@ func.func @strided(%x: tensor<8xf32>) -> tensor<8xf32> {
 func.func @diagonal(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {
   // expected-error @+1 {{the gradient of an einsum with a label repeated within one operand (a diagonal) is not implemented}}
   %t = tl.einsum "ii" %x : (tensor<3x3xf32>) -> tensor<f32>
+  // expected-note @+1 {{the gradient with respect to this value is requested here}}
   %g = tl.grad %t wrt %x : tensor<f32>, tensor<3x3xf32>
   return %g : tensor<3x3xf32>
 }
