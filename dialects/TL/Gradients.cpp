@@ -10,6 +10,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
 
@@ -408,27 +409,38 @@ LogicalResult EinsumOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &
       return false;
     };
     fresh = spec->numDims();
-    std::string eq;
-    labels(spec->resultDims, eq);
+    SmallVector<std::string> terms(1);
+    labels(spec->resultDims, terms[0]);
     SmallVector<Value> operands{g};
     for (auto [j, other] : llvm::enumerate(getInputs())) {
       if (j == k)
         continue;
-      eq += ",";
-      labels(spec->operandDims[j], eq);
+      terms.emplace_back();
+      labels(spec->operandDims[j], terms.back());
       operands.push_back(other);
     }
-    eq += "->";
     RankedTensorType target = tensorOf(operand);
+    std::string out;
     SmallVector<int64_t> producedShape, keepShape;
     for (auto [axis, d] : llvm::enumerate(own)) {
       bool produced = d != EinsumSpec::kBroadcast && elsewhere(d);
       if (produced) {
-        eq += letter(d);
+        out += letter(d);
         producedShape.push_back(target.getDimSize(axis));
       }
       keepShape.push_back(produced ? target.getDimSize(axis) : 1);
     }
+    // The operand holding the result's first label goes first: the contraction code generator
+    // takes the result's rows from its first operand (dW = x^T g as "ab,ac->cb" ran 25x
+    // slower than as "ac,ab->cb").
+    if (!out.empty() && !llvm::is_contained(terms[0], out[0]))
+      for (size_t j = 1; j < terms.size(); ++j)
+        if (llvm::is_contained(terms[j], out[0])) {
+          std::swap(terms[0], terms[j]);
+          std::swap(operands[0], operands[j]);
+          break;
+        }
+    std::string eq = llvm::join(terms, ",") + "->" + out;
     Type accType = tensorOf(g).getElementType();
     if (llvm::any_of(getInputs(), [&](Value in) { return tensorOf(in).getElementType() != accType; }))
       return emitError("the gradient of a mixed-precision einsum is not implemented");
