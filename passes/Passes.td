@@ -78,8 +78,9 @@ def TLAutodiff : Pass<"tl-autodiff", "mlir::func::FuncOp"> {
     %g = tl.grad %l wrt %w : tensor<f32>, tensor<3x4xf32>
     // becomes (the seed 1.0 broadcast back over the sum, then contracted with x)
     %one = tl.constant dense<1.0> : tensor<f32>
+    %r = tl.reshape %one : tensor<f32> -> tensor<1x1xf32>
     %gy = tl.broadcast_to %r : tensor<1x1xf32> -> tensor<2x4xf32>
-    %g = tl.einsum "ac,ab->bc" %gy, %x : (tensor<2x4xf32>, tensor<2x3xf32>) -> tensor<3x4xf32>
+    %g = tl.einsum "ac,ab->cb" %x, %gy : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
     ```
   }];
 }
