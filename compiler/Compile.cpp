@@ -61,8 +61,13 @@ OwningOpRef<ModuleOp> loadModel(const CompileOptions &options, MLIRContext &cont
     return parseTLProgram(sourceMgr, &context, name);
   if (ext == ".onnx") {
     const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-    return importOnnxModel(buffer->getBuffer(), options.inputPath, &context, name,
-                           options.onnx);
+    OnnxImportOptions onnx = options.onnx;
+    onnx.trainableWeights = options.train;
+    OwningOpRef<ModuleOp> module =
+        importOnnxModel(buffer->getBuffer(), options.inputPath, &context, name, onnx);
+    if (module && options.train && failed(addOnnxTraining(*module, name, options.trainOptions)))
+      return nullptr;
+    return module;
   }
   if (ext != ".mlir") {
     emitError(fileLoc) << "unknown input kind '" << ext
@@ -299,6 +304,9 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   if (!isValidCIdentifier(name))
     return emitError(UnknownLoc::get(&context))
            << "model name '" << name << "' is not a valid C identifier (use --name)";
+  if (options.train && !llvm::StringRef(options.inputPath).ends_with(".onnx"))
+    return emitError(fileLoc) << "--train builds a training step from an ONNX model; a .tl "
+                                 "program states its own with 'train LOSS with OPTIMIZER(...)'";
   TimingScope loadTiming = timing.nest("load (parse / import)");
   OwningOpRef<ModuleOp> module = loadModel(options, context, sourceMgr, name);
   loadTiming.stop();

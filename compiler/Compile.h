@@ -2,10 +2,11 @@
 #ifndef TLC_COMPILER_COMPILE_H
 #define TLC_COMPILER_COMPILE_H
 
-#include "compiler/onnx/OnnxImporter.h"
 #include "compiler/EinsumReport.h"
 #include "compiler/FusionReport.h"
 #include "compiler/MemoryReport.h"
+#include "compiler/OnnxTraining.h"
+#include "compiler/onnx/OnnxImporter.h"
 #include "passes/Precision.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -40,6 +41,8 @@ struct CompileOptions {
   std::string reportPath;    // empty: stdout, or stderr when the output goes to stdout
   bool timeReport = false;   // print the time of each stage and pass to stderr (--time-report)
   bool profile = false;      // time each kernel into NAME_profile_ns (--profile)
+  bool train = false;        // --train: an ONNX model becomes one training step
+  OnnxTrainOptions trainOptions; // --loss, --optimizer, --freeze
 };
 
 /// Compiles `options.inputPath` (.tl, .onnx or .mlir). Errors are reported through the context's

@@ -1,6 +1,8 @@
 // Emits tl ops for .tl statements: names, literals, operators, params, inputs and outputs.
 #include "Emitter.h"
 
+#include "TrainStep.h"
+
 #include "Calls.h"
 
 #include "TL/TLDialect.h"
@@ -292,7 +294,8 @@ Value Emitter::addInput(StringRef name, Type type, Location loc) {
 }
 
 OwningOpRef<ModuleOp> Emitter::finish() {
-  if (outputs.empty()) {
+  // A training step's outputs include the updated params, so it needs no output of its own.
+  if (outputs.empty() && !trainLoc.isValid()) {
     error(SMLoc()) << "the program has no outputs (add an 'output NAME' statement)";
     return nullptr;
   }
@@ -302,33 +305,21 @@ OwningOpRef<ModuleOp> Emitter::finish() {
     results.push_back(o.value);
     resultTypes.push_back(o.value.getType());
   }
-  for (const auto &[name, value] : trainOutputs) {
-    results.push_back(value);
-    resultTypes.push_back(value.getType());
-  }
-  func::ReturnOp::create(builder, source.loc(outputs.back().loc), results);
+
+  func::ReturnOp::create(builder, source.loc(outputs.empty() ? trainLoc : outputs.back().loc),
+                         results);
   func.setType(builder.getFunctionType(func.getBody().front().getArgumentTypes(), resultTypes));
   for (auto [i, name] : llvm::enumerate(inputNames))
     func.setArgAttr(i, "tl.name", builder.getStringAttr(name));
   for (auto [i, o] : llvm::enumerate(outputs))
     func.setResultAttr(i, "tl.name", builder.getStringAttr(o.name));
-  for (auto [i, o] : llvm::enumerate(trainOutputs))
-    func.setResultAttr(outputs.size() + i, "tl.name", builder.getStringAttr(o.first));
   if (trainLoc.isValid()) {
-    // The training state for the C ABI (compiler/Signature.h: TrainSpec): per tensor its
-    // input, the output holding its next value, and its initial value (absent: zeros).
-    SmallVector<Attribute> state;
-    for (auto [i, entry] : llvm::enumerate(trainState)) {
-      SmallVector<NamedAttribute> fields{
-          builder.getNamedAttr("input", builder.getI64IntegerAttr(entry.first)),
-          builder.getNamedAttr("output", builder.getI64IntegerAttr(outputs.size() + i))};
-      if (entry.second)
-        fields.push_back(builder.getNamedAttr("init", entry.second));
-      state.push_back(builder.getDictionaryAttr(fields));
-    }
-    (*module)->setAttr("tl.train", builder.getDictionaryAttr(
-                                       {builder.getNamedAttr("lr", builder.getI64IntegerAttr(trainLrInput)),
-                                        builder.getNamedAttr("state", builder.getArrayAttr(state))}));
+    SmallVector<TrainParam> candidates;
+    for (const Output &p : params)
+      if (auto constant = p.value.getDefiningOp<tl::ConstantOp>())
+        candidates.push_back({p.name.str(), constant});
+    if (failed(buildTrainingStep(func, trainLoss, candidates, trainConfig, source.loc(trainLoc))))
+      return nullptr;
   }
   // Every op was checked before it was built; this is a safety net that still reports at the
   // op's source location rather than producing invalid IR.

@@ -5,6 +5,8 @@
 #include "AST.h"
 #include "Source.h"
 
+#include "TL/Optimizers.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -63,13 +65,10 @@ private:
   llvm::SmallVector<Output> outputs;
   /// The params in declaration order (their constants, until `train` makes them inputs).
   llvm::SmallVector<Output> params;
-  /// The `train` statement's outputs (updated params and optimizer state), after the others.
-  llvm::SmallVector<std::pair<std::string, mlir::Value>> trainOutputs;
+  /// The `train` statement, applied by finish() (TrainStep.h) once the signature is complete.
   llvm::SMLoc trainLoc;
-  /// Per trained param and optimizer state tensor, in signature order: its input index and
-  /// initial value (null: zeros); the outputs follow trainOutputs' order.
-  llvm::SmallVector<std::pair<unsigned, mlir::ElementsAttr>> trainState;
-  unsigned trainLrInput = 0;
+  mlir::Value trainLoss;
+  tl::OptimizerConfig trainConfig;
 };
 
 } // namespace tlc::frontend

@@ -45,6 +45,41 @@ std::string cName(llvm::StringRef name, llvm::StringSet<> &taken) {
   return unique;
 }
 
+/// The float initializers `graph` reads as weights become tl.constant ops now (named, marked
+/// `tl.param`), so no converter folds them: they are the parameters a training step updates.
+void markTrainableWeights(const onnx::GraphProto &graph, ValueTable &values, OpBuilder &b,
+                          Location fileLoc, llvm::StringSet<> &cNames) {
+  // Per op, the inputs that are weights (BatchNormalization's running statistics are not).
+  static const llvm::StringMap<SmallVector<int>> weights = {
+      {"Conv", {1, 2}},          {"ConvTranspose", {1, 2}},     {"Gemm", {0, 1, 2}},
+      {"MatMul", {0, 1}},        {"Add", {0, 1}},               {"Sub", {0, 1}},
+      {"Mul", {0, 1}},           {"Div", {0, 1}},               {"PRelu", {1}},
+      {"BatchNormalization", {1, 2}}, {"LayerNormalization", {1, 2}},
+      {"InstanceNormalization", {1, 2}}, {"Gather", {0}},        {"Einsum", {0, 1, 2, 3}}};
+  llvm::StringSet<> done;
+  for (const onnx::NodeProto &node : graph.node()) {
+    auto it = weights.find(node.op_type());
+    if (it == weights.end())
+      continue;
+    for (int i : it->second) {
+      if (i >= node.input_size() || node.input(i).empty() || done.contains(node.input(i)))
+        continue;
+      auto v = values.find(node.input(i));
+      if (v == values.end() || !v->second.constant ||
+          !isa<FloatType>(v->second.type.getElementType()) || v->second.type.getNumElements() < 2)
+        continue;
+      const std::string &name = node.input(i);
+      done.insert(name);
+      std::string c = cName(name, cNames);
+      auto constant = tl::ConstantOp::create(
+          b, NameLoc::get(b.getStringAttr(name), fileLoc), v->second.constant);
+      constant->setAttr("tl.param", b.getStringAttr(c));
+      constant->setAttr("tl.onnx_name", b.getStringAttr(name));
+      v->second = OnnxValue{constant.getResult(), nullptr, v->second.type};
+    }
+  }
+}
+
 /// Fails (located at the node) if a value the node made has more than 2^40 elements: the
 /// arithmetic on shapes and sizes after import assumes the limit.
 LogicalResult checkSizes(ArrayRef<Type> types, Location loc) {
@@ -248,6 +283,8 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
   }
 
   b.setInsertionPointToEnd(body);
+  if (options.trainableWeights)
+    markTrainableWeights(graph, values, b, fileLoc, cNames);
   const ConverterTable &table = getConverterTable();
   // After a node fails to convert, the import goes on so that every failing node is reported
   // at once: its outputs become placeholders of the types ONNX's shape inference gives them

@@ -18,6 +18,11 @@ struct OnnxImportOptions {
   /// is specialized to that value, e.g. a shape or axes fed as an input, and the input leaves
   /// the compiled signature.
   std::map<std::string, std::string> constantInputs;
+  /// For training (--train): the float initializers read as weights (of Conv, Gemm, MatMul,
+  /// normalizations, elementwise arithmetic, Gather's table) become named constants marked
+  /// `tl.param` (their C name; `tl.onnx_name`: the initializer's) that the import treats as
+  /// run-time values, never folding them at compile time.
+  bool trainableWeights = false;
 };
 
 /// Parses "NAME=1x3x224x224" into `options.inputShapes`; returns an error message on failure.

@@ -121,6 +121,21 @@ cl::opt<std::string> reportFile("report-file",
                                 cl::desc("Write the report to <file> (default: stdout, or "
                                          "stderr when the output goes to stdout)"),
                                 cl::value_desc("file"), cl::cat(category));
+cl::opt<bool> train("train",
+                    cl::desc("Compile an ONNX model into one training step (see --loss, "
+                             "--optimizer, --freeze; docs/usage.md)"),
+                    cl::cat(category));
+cl::opt<std::string> lossName("loss",
+                              cl::desc("With --train: cross_entropy (an i64 labels input), mse "
+                                       "or bce (a target input)"),
+                              cl::init("cross_entropy"), cl::cat(category));
+cl::opt<std::string> optimizerSpec(
+    "optimizer",
+    cl::desc("With --train: sgd, adam, adamw or lion, with keywords as in .tl, e.g. "
+             "'adamw(weight_decay=0.01)'"),
+    cl::init("sgd"), cl::cat(category));
+cl::list<std::string> freeze("freeze", cl::desc("With --train: ONNX weights not to train"),
+                             cl::CommaSeparated, cl::cat(category));
 cl::opt<bool> listTargets("list-targets", cl::desc("List the targets and exit"),
                           cl::cat(category));
 
@@ -246,5 +261,9 @@ int main(int argc, char **argv) {
   options.reportPath = reportFile;
   options.timeReport = timeReport;
   options.profile = profile;
+  options.train = train;
+  options.trainOptions.loss = lossName;
+  options.trainOptions.optimizer = optimizerSpec;
+  options.trainOptions.freeze.assign(freeze.begin(), freeze.end());
   return mlir::failed(tlc::compile(options, context, sourceMgr)) ? 1 : 0;
 }

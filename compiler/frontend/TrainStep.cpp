@@ -1,0 +1,233 @@
+// Turning a model function into one training step (see TrainStep.h).
+#include "TrainStep.h"
+
+#include "llvm/ADT/StringSet.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tlc;
+
+namespace {
+/// Whether `value` is computed (transitively) from `from`.
+bool dependsOn(Value value, Value from) {
+  SmallVector<Value> work{value};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == from)
+      return true;
+    if (!seen.insert(v).second)
+      continue;
+    if (Operation *op = v.getDefiningOp())
+      llvm::append_range(work, op->getOperands());
+  }
+  return false;
+}
+
+struct Keyword {
+  llvm::StringLiteral name;
+  double tl::OptimizerConfig::*field; // null: nesterov (a boolean)
+  llvm::StringLiteral range;          // "unit": [0, 1); "positive": (0, inf); "": [0, inf)
+};
+
+ArrayRef<Keyword> keywordsOf(tl::OptimizerConfig::Kind kind) {
+  using C = tl::OptimizerConfig;
+  static const Keyword sgd[] = {{"momentum", &C::momentum, ""},
+                                {"dampening", &C::dampening, ""},
+                                {"nesterov", nullptr, ""},
+                                {"weight_decay", &C::weightDecay, ""}};
+  static const Keyword adam[] = {{"beta1", &C::beta1, "unit"},
+                                 {"beta2", &C::beta2, "unit"},
+                                 {"eps", &C::eps, "positive"},
+                                 {"weight_decay", &C::weightDecay, ""}};
+  static const Keyword lion[] = {{"beta1", &C::beta1, "unit"},
+                                 {"beta2", &C::beta2, "unit"},
+                                 {"weight_decay", &C::weightDecay, ""}};
+  switch (kind) {
+  case C::SGD: return sgd;
+  case C::Adam:
+  case C::AdamW: return adam;
+  case C::Lion: return lion;
+  }
+  return {};
+}
+} // namespace
+
+FailureOr<tl::OptimizerConfig> tlc::defaultOptimizer(StringRef name) {
+  tl::OptimizerConfig config;
+  if (name == "sgd") {
+    config.kind = tl::OptimizerConfig::SGD;
+  } else if (name == "adam") {
+    config.kind = tl::OptimizerConfig::Adam;
+  } else if (name == "adamw") {
+    config.kind = tl::OptimizerConfig::AdamW;
+    config.weightDecay = 0.01;
+  } else if (name == "lion") {
+    config.kind = tl::OptimizerConfig::Lion;
+    config.beta2 = 0.99;
+  } else {
+    return failure();
+  }
+  return config;
+}
+
+std::string tlc::setOptimizerKeyword(tl::OptimizerConfig &config, StringRef optimizer,
+                                     StringRef keyword, double value, bool isBool) {
+  ArrayRef<Keyword> keywords = keywordsOf(config.kind);
+  auto it = llvm::find_if(keywords, [&](const Keyword &k) { return k.name == keyword; });
+  if (it == keywords.end()) {
+    std::string valid;
+    for (const Keyword &k : keywords)
+      valid += (valid.empty() ? "" : ", ") + k.name.str();
+    return (optimizer + " has no argument '" + keyword + "' (valid: " + valid + ")").str();
+  }
+  if (!it->field) {
+    if (!isBool)
+      return "nesterov must be true or false";
+    config.nesterov = value != 0;
+    return "";
+  }
+  if (isBool)
+    return (keyword + " must be a number").str();
+  bool ok = it->range == "unit"       ? value >= 0 && value < 1
+            : it->range == "positive" ? value > 0 && std::isfinite(value)
+                                      : value >= 0 && std::isfinite(value);
+  if (!ok)
+    return (keyword + " must be in " +
+            (it->range == "unit" ? "[0, 1)" : it->range == "positive" ? "(0, inf)" : "[0, inf)"))
+        .str();
+  config.*(it->field) = value;
+  return "";
+}
+
+FailureOr<tl::OptimizerConfig> tlc::parseOptimizerSpec(StringRef spec, std::string &error) {
+  auto [name, rest] = spec.split('(');
+  name = name.trim();
+  FailureOr<tl::OptimizerConfig> config = defaultOptimizer(name);
+  if (failed(config)) {
+    error = ("unknown optimizer '" + name + "' (sgd, adam, adamw or lion)").str();
+    return failure();
+  }
+  rest = rest.trim();
+  if (spec.contains('(')) {
+    if (!rest.consume_back(")")) {
+      error = "expected ')' at the end of '" + spec.str() + "'";
+      return failure();
+    }
+    SmallVector<StringRef> items;
+    rest.split(items, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef item : items) {
+      auto [key, text] = item.split('=');
+      key = key.trim();
+      text = text.trim();
+      double value = 0;
+      bool isBool = text == "true" || text == "false";
+      if (isBool)
+        value = text == "true";
+      else if (text.empty() || text.getAsDouble(value)) {
+        error = ("expected KEY=NUMBER in '" + item.trim() + "'").str();
+        return failure();
+      }
+      error = setOptimizerKeyword(*config, name, key, value, isBool);
+      if (!error.empty())
+        return failure();
+    }
+  }
+  if (config->nesterov && (config->momentum <= 0 || config->dampening != 0)) {
+    error = "nesterov needs a positive momentum and zero dampening";
+    return failure();
+  }
+  return config;
+}
+
+LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<TrainParam> params,
+                                     const tl::OptimizerConfig &config, Location loc) {
+  auto lossType = cast<RankedTensorType>(loss.getType());
+  if (lossType.getRank() != 0 || !isa<FloatType>(lossType.getElementType()))
+    return emitError(loc) << "the loss must be a float scalar (shape []), got " << lossType;
+  SmallVector<const TrainParam *> trained;
+  for (const TrainParam &p : params) {
+    tl::ConstantOp constant = p.constant;
+    if (isa<FloatType>(constant.getType().getElementType()) && dependsOn(loss, constant))
+      trained.push_back(&p);
+  }
+  if (trained.empty())
+    return emitError(loc) << "the loss depends on no float parameter: nothing to train";
+
+  // The names the step adds must be free.
+  llvm::StringSet<> taken;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (auto n = func.getArgAttrOfType<StringAttr>(i, "tl.name"))
+      taken.insert(n.getValue());
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (auto n = func.getResultAttrOfType<StringAttr>(i, "tl.name"))
+      taken.insert(n.getValue());
+  SmallVector<std::string> slots = tl::optimizerSlots(config);
+  SmallVector<std::string> added{"lr", "step"};
+  for (const TrainParam *p : trained) {
+    added.push_back(p->name);
+    added.push_back(p->name + "_next");
+    for (const std::string &s : slots) {
+      added.push_back(p->name + "_" + s);
+      added.push_back(p->name + "_" + s + "_next");
+    }
+  }
+  for (const std::string &name : added)
+    if (!taken.insert(name).second)
+      return emitError(loc) << "training adds '" << name
+                            << "' to the signature, but the model already uses that name";
+
+  MLIRContext *ctx = func.getContext();
+  OpBuilder b(ctx);
+  auto named = [&](StringRef name) {
+    return b.getDictionaryAttr(b.getNamedAttr("tl.name", b.getStringAttr(name)));
+  };
+  auto addInput = [&](StringRef name, Type type, Location l) {
+    unsigned index = func.getNumArguments();
+    (void)func.insertArgument(index, type, named(name), l);
+    return func.getArgument(index);
+  };
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  b.setInsertionPoint(ret);
+  auto f32 = RankedTensorType::get({}, b.getF32Type());
+  unsigned lrIndex = func.getNumArguments();
+  Value lr = addInput("lr", f32, loc), step = addInput("step", f32, loc);
+  SmallVector<std::tuple<std::string, Value, unsigned, Attribute>> next; // name, value, input, init
+  for (const TrainParam *p : trained) {
+    tl::ConstantOp constant = p->constant;
+    Attribute init = constant.getValue();
+    unsigned input = func.getNumArguments();
+    Value arg = addInput(p->name, constant.getType(), constant.getLoc());
+    constant.getResult().replaceAllUsesWith(arg);
+    constant.erase();
+    SmallVector<Value> state;
+    SmallVector<unsigned> stateInputs;
+    for (const std::string &s : slots) {
+      stateInputs.push_back(func.getNumArguments());
+      state.push_back(addInput(p->name + "_" + s, arg.getType(), loc));
+    }
+    Value grad = tl::GradOp::create(b, loc, arg.getType(), loss, arg);
+    SmallVector<Value> updated =
+        tl::buildOptimizerUpdate(b, loc, config, arg, grad, state, lr, step);
+    next.emplace_back(p->name + "_next", updated[0], input, init);
+    for (auto [i, s] : llvm::enumerate(slots))
+      next.emplace_back(p->name + "_" + s + "_next", updated[i + 1], stateInputs[i], Attribute());
+  }
+  // The outputs, and the state record for the C ABI (compiler/Signature.h: TrainSpec).
+  SmallVector<Attribute> state;
+  for (auto &[name, value, input, init] : next) {
+    unsigned output = func.getNumResults();
+    (void)func.insertResult(output, value.getType(), named(name));
+    ret.getOperandsMutable().append(value);
+    SmallVector<NamedAttribute> fields{b.getNamedAttr("input", b.getI64IntegerAttr(input)),
+                                       b.getNamedAttr("output", b.getI64IntegerAttr(output))};
+    if (init)
+      fields.push_back(b.getNamedAttr("init", init));
+    state.push_back(b.getDictionaryAttr(fields));
+  }
+  func->getParentOfType<ModuleOp>()->setAttr(
+      "tl.train", b.getDictionaryAttr({b.getNamedAttr("lr", b.getI64IntegerAttr(lrIndex)),
+                                       b.getNamedAttr("state", b.getArrayAttr(state))}));
+  return success();
+}

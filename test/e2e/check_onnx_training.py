@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""`tlc model.onnx --train`: a small CNN (two convolutions, ReLU, max and average pooling, a
+linear layer) exported from PyTorch takes 50 training steps in a C program through the training
+ABI (NAME_init_state, NAME_train_step; the initializers become the trained parameters), on a
+fresh random batch per step; its loss at every step and its parameters after the last one must
+match PyTorch training the same module (torch.autograd + torch.optim, float64) within --rtol of
+their largest magnitude. Prints `PASS onnx-training <optimizer>` or FAIL lines."""
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+STEPS, B, C, H, W, CLASSES = 50, 8, 3, 12, 12, 5
+
+
+class CNN(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(C, 6, 3, padding=1)
+        self.conv2 = torch.nn.Conv2d(6, 8, 3, stride=2, padding=1, groups=2)
+        self.fc = torch.nn.Linear(8 * 3 * 3, CLASSES)
+
+    def forward(self, x):
+        x = torch.nn.functional.max_pool2d(torch.relu(self.conv1(x)), 2)
+        x = torch.nn.functional.avg_pool2d(torch.relu(self.conv2(x)), 1)
+        return self.fc(torch.flatten(x, 1))
+
+
+CASES = [
+    ("sgd-momentum", "sgd(momentum=0.9, weight_decay=0.001)", 0.05,
+     lambda p, lr: torch.optim.SGD(p, lr=lr, momentum=0.9, weight_decay=0.001)),
+    ("adamw", "adamw(weight_decay=0.01)", 0.003,
+     lambda p, lr: torch.optim.AdamW(p, lr=lr, weight_decay=0.01)),
+]
+
+HARNESS = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "cnn.h"
+int main(void) {
+  enum { STEPS = %d, XN = CNN_INPUT_X_NUMEL, LN = CNN_INPUT_LABELS_NUMEL };
+  static float x[STEPS][XN], losses[STEPS], logits[CNN_OUTPUT_LOGITS_NUMEL];
+  static int64_t labels[STEPS][LN];
+  FILE *f = fopen("batches.bin", "rb");
+  for (int t = 0; t < STEPS; ++t)
+    if (fread(x[t], sizeof(float), XN, f) != XN || fread(labels[t], sizeof(int64_t), LN, f) != LN)
+      return 2;
+  fclose(f);
+  void *state = aligned_alloc(64, CNN_STATE_SIZE), *ws = aligned_alloc(64, CNN_TRAIN_WORKSPACE_SIZE);
+  cnn_init_state(state);
+  for (int t = 0; t < STEPS; ++t)
+    if (cnn_train_step(state, x[t], labels[t], %s, t + 1, &losses[t], logits, ws) != TLC_STATUS_OK)
+      return 3;
+  f = fopen("result.bin", "wb");
+  fwrite(losses, sizeof(float), STEPS, f);
+  fwrite(state, 1, CNN_STATE_SIZE, f);
+  fclose(f);
+  return 0;
+}
+"""
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--tlc", required=True)
+    ap.add_argument("--runtime-lib", required=True)
+    ap.add_argument("--include", required=True)
+    ap.add_argument("--cc", default="cc")
+    ap.add_argument("--cpu", default="x86-64-v3")
+    ap.add_argument("--rtol", type=float, default=1e-4)
+    args = ap.parse_args(argv)
+    torch.manual_seed(0)
+    model = CNN().eval()
+    rng = np.random.default_rng(7)
+    batches = [(rng.standard_normal((B, C, H, W)).astype(np.float32),
+                rng.integers(0, CLASSES, B).astype(np.int64)) for _ in range(STEPS)]
+    failed = 0
+    for name, spec, lr, factory in CASES:
+        ref = {k: v.detach().clone().double().requires_grad_(True)
+               for k, v in model.named_parameters()}
+        ref_model = CNN().double()
+        ref_model.load_state_dict({k: v.detach() for k, v in ref.items()})
+        opt = factory(ref_model.parameters(), lr)
+        ref_losses = []
+        for x, y in batches:
+            opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(ref_model(torch.tensor(x, dtype=torch.float64)),
+                                                     torch.tensor(y))
+            loss.backward()
+            opt.step()
+            ref_losses.append(loss.item())
+        with tempfile.TemporaryDirectory() as tmp:
+            onnx = os.path.join(tmp, "cnn.onnx")
+            torch.onnx.export(model, torch.zeros(B, C, H, W), onnx, input_names=["x"],
+                              output_names=["logits"], opset_version=13)
+            subprocess.run([args.tlc, onnx, "--train", "--loss=cross_entropy", "--optimizer=" + spec,
+                            "--cpu=" + args.cpu, "-o", os.path.join(tmp, "cnn.o"), "--header",
+                            os.path.join(tmp, "cnn.h")], check=True)
+            with open(os.path.join(tmp, "main.c"), "w") as f:
+                f.write(HARNESS % (STEPS, repr(lr) + "f"))
+            with open(os.path.join(tmp, "batches.bin"), "wb") as f:
+                for x, y in batches:
+                    f.write(x.tobytes())
+                    f.write(y.tobytes())
+            subprocess.run(shlex.split(args.cc) + ["-O2", "-std=c11", "-I", os.path.abspath(args.include),
+                            "-I", tmp, "main.c", "cnn.o", os.path.abspath(args.runtime_lib), "-o",
+                            "harness", "-lm", "-lpthread"], check=True, cwd=tmp)
+            subprocess.run(["./harness"], check=True, cwd=tmp)
+            raw = np.fromfile(os.path.join(tmp, "result.bin"), np.uint8)
+            offsets = {}
+            with open(os.path.join(tmp, "cnn.h")) as f:
+                for line in f:
+                    if line.startswith("#define CNN_STATE_") and "_OFFSET" in line:
+                        offsets[line.split()[1][len("CNN_STATE_"):-len("_OFFSET")].lower()] = \
+                            int(line.split()[2])
+        losses = raw[:4 * STEPS].view(np.float32).astype(np.float64)
+        state = raw[4 * STEPS:]
+        errs = {"loss": float(np.max(np.abs(losses - ref_losses)) / np.max(np.abs(ref_losses)))}
+        for k, v in ref_model.named_parameters():
+            key = k.replace(".", "_")
+            if key not in offsets:
+                errs[k] = float("inf")
+                continue
+            got = state[offsets[key]:offsets[key] + 4 * v.numel()].view(np.float32)
+            want = v.detach().numpy().reshape(-1)
+            errs[k] = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
+        worst = max(errs.values())
+        if worst > args.rtol:
+            failed += 1
+            print("FAIL onnx-training %s: relative errors %s" % (
+                name, ", ".join("%s %.3g" % kv for kv in errs.items())))
+        else:
+            print("PASS onnx-training %s (loss %.4f -> %.4f, %d parameter tensors, max relative "
+                  "error %.2g)" % (name, ref_losses[0], ref_losses[-1], len(errs) - 1, worst))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
