@@ -128,14 +128,7 @@ FailureOr<bool> Parser::parseStatement(Statement &stmt) {
       if (failed(expect(Token::Equal, "and an initializer after the type of '" +
                                           stmt.name.str() + "'")))
         return failure();
-      if (!tok.is(Token::Ident))
-        return errorExpected("an initializer call");
-      auto call = std::make_unique<Expr>(Expr::Call, tok.loc());
-      call->name = tok.text;
-      consume();
-      if (!tok.is(Token::LParen))
-        return errorExpected("'(' after initializer '" + call->name.str() + "'");
-      FailureOr<std::unique_ptr<Expr>> parsed = parseCallArgs(std::move(call));
+      FailureOr<std::unique_ptr<Expr>> parsed = parseNamedCall("an initializer call", "initializer");
       if (failed(parsed))
         return failure();
       stmt.expr = std::move(*parsed);
@@ -149,14 +142,8 @@ FailureOr<bool> Parser::parseStatement(Statement &stmt) {
     if (!tok.is(Token::Ident) || tok.text != "with")
       return errorExpected("'with' and an optimizer after 'train " + stmt.name.str() + "'");
     consume();
-    if (!tok.is(Token::Ident))
-      return errorExpected("an optimizer call (sgd, adam, adamw or lion)");
-    auto call = std::make_unique<Expr>(Expr::Call, tok.loc());
-    call->name = tok.text;
-    consume();
-    if (!tok.is(Token::LParen))
-      return errorExpected("'(' after optimizer '" + call->name.str() + "'");
-    FailureOr<std::unique_ptr<Expr>> parsed = parseCallArgs(std::move(call));
+    FailureOr<std::unique_ptr<Expr>> parsed =
+        parseNamedCall("an optimizer call (sgd, adam, adamw or lion)", "optimizer");
     if (failed(parsed))
       return failure();
     stmt.expr = std::move(*parsed);
@@ -187,6 +174,17 @@ FailureOr<bool> Parser::parseStatement(Statement &stmt) {
   if (!tok.is(Token::Newline) && !tok.is(Token::Semicolon) && !tok.is(Token::Eof))
     return errorExpected("end of statement");
   return true;
+}
+
+FailureOr<std::unique_ptr<Expr>> Parser::parseNamedCall(StringRef what, StringRef kind) {
+  if (!tok.is(Token::Ident))
+    return errorExpected(what);
+  auto call = std::make_unique<Expr>(Expr::Call, tok.loc());
+  call->name = tok.text;
+  consume();
+  if (!tok.is(Token::LParen))
+    return errorExpected("'(' after " + kind.str() + " '" + call->name.str() + "'");
+  return parseCallArgs(std::move(call));
 }
 
 LogicalResult Parser::parseType(TypeSpec &type) {

@@ -47,6 +47,10 @@ private:
   llvm::FailureOr<std::unique_ptr<Expr>> parseUnary();
   llvm::FailureOr<std::unique_ptr<Expr>> parsePrimary();
   llvm::FailureOr<std::unique_ptr<Expr>> parseCallArgs(std::unique_ptr<Expr> call);
+  /// NAME(ARGS) where a statement requires a call (an initializer, an optimizer): `what` is
+  /// expected, `kind` names it in the message for a missing '('.
+  llvm::FailureOr<std::unique_ptr<Expr>> parseNamedCall(llvm::StringRef what,
+                                                        llvm::StringRef kind);
   llvm::LogicalResult parseValue(Arg &arg);
 
   const Source &source;

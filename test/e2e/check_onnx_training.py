@@ -7,13 +7,13 @@ match PyTorch training the same module (torch.autograd + torch.optim, float64) w
 their largest magnitude. Prints `PASS onnx-training <optimizer>` or FAIL lines."""
 import argparse
 import os
-import shlex
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
 import torch
+from train_harness import train_through_c_abi
 
 STEPS, B, C, H, W, CLASSES = 50, 8, 3, 12, 12, 5
 
@@ -37,33 +37,6 @@ CASES = [
     ("adamw", "adamw(weight_decay=0.01)", 0.003,
      lambda p, lr: torch.optim.AdamW(p, lr=lr, weight_decay=0.01)),
 ]
-
-HARNESS = r"""
-#include <stdio.h>
-#include <stdlib.h>
-#include "cnn.h"
-int main(void) {
-  enum { STEPS = %d, XN = CNN_INPUT_X_NUMEL, LN = CNN_INPUT_LABELS_NUMEL };
-  static float x[STEPS][XN], losses[STEPS], logits[CNN_OUTPUT_LOGITS_NUMEL];
-  static int64_t labels[STEPS][LN];
-  FILE *f = fopen("batches.bin", "rb");
-  for (int t = 0; t < STEPS; ++t)
-    if (fread(x[t], sizeof(float), XN, f) != XN || fread(labels[t], sizeof(int64_t), LN, f) != LN)
-      return 2;
-  fclose(f);
-  void *state = aligned_alloc(64, CNN_STATE_SIZE), *ws = aligned_alloc(64, CNN_TRAIN_WORKSPACE_SIZE);
-  cnn_init_state(state);
-  for (int t = 0; t < STEPS; ++t)
-    if (cnn_train_step(state, x[t], labels[t], %s, t + 1, &losses[t], logits, ws) != TLC_STATUS_OK)
-      return 3;
-  f = fopen("result.bin", "wb");
-  fwrite(losses, sizeof(float), STEPS, f);
-  fwrite(state, 1, CNN_STATE_SIZE, f);
-  fclose(f);
-  return 0;
-}
-"""
-
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__)
@@ -101,32 +74,15 @@ def main(argv):
             subprocess.run([args.tlc, onnx, "--train", "--loss=cross_entropy", "--optimizer=" + spec,
                             "--cpu=" + args.cpu, "-o", os.path.join(tmp, "cnn.o"), "--header",
                             os.path.join(tmp, "cnn.h")], check=True)
-            with open(os.path.join(tmp, "main.c"), "w") as f:
-                f.write(HARNESS % (STEPS, repr(lr) + "f"))
-            with open(os.path.join(tmp, "batches.bin"), "wb") as f:
-                for x, y in batches:
-                    f.write(x.tobytes())
-                    f.write(y.tobytes())
-            subprocess.run(shlex.split(args.cc) + ["-O2", "-std=c11", "-I", os.path.abspath(args.include),
-                            "-I", tmp, "main.c", "cnn.o", os.path.abspath(args.runtime_lib), "-o",
-                            "harness", "-lm", "-lpthread"], check=True, cwd=tmp)
-            subprocess.run(["./harness"], check=True, cwd=tmp)
-            raw = np.fromfile(os.path.join(tmp, "result.bin"), np.uint8)
-            offsets = {}
-            with open(os.path.join(tmp, "cnn.h")) as f:
-                for line in f:
-                    if line.startswith("#define CNN_STATE_") and "_OFFSET" in line:
-                        offsets[line.split()[1][len("CNN_STATE_"):-len("_OFFSET")].lower()] = \
-                            int(line.split()[2])
-        losses = raw[:4 * STEPS].view(np.float32).astype(np.float64)
-        state = raw[4 * STEPS:]
+            losses, state = train_through_c_abi(args, tmp, "cnn", batches, [lr] * STEPS,
+                                                extra_outputs=["logits"])
         errs = {"loss": float(np.max(np.abs(losses - ref_losses)) / np.max(np.abs(ref_losses)))}
         for k, v in ref_model.named_parameters():
             key = k.replace(".", "_")
-            if key not in offsets:
+            if key not in state:
                 errs[k] = float("inf")
                 continue
-            got = state[offsets[key]:offsets[key] + 4 * v.numel()].view(np.float32)
+            got = state[key]
             want = v.detach().numpy().reshape(-1)
             errs[k] = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
         worst = max(errs.values())

@@ -10,13 +10,13 @@ through the C training ABI too (NAME_init_state, NAME_train_step on one state bu
 C program linking the object and libtlcrt). Prints `PASS training <optimizer>` or FAIL lines."""
 import argparse
 import os
-import shlex
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
 import torch
+from train_harness import train_through_c_abi
 
 STEPS = 50
 B, I, H, C = 16, 8, 16, 4
@@ -123,40 +123,6 @@ def run_tlc(args, tmp, init, batches, name, call):
     return np.array(losses), [state[n] for n in ("w1", "b1", "w2")]
 
 
-HARNESS = r"""
-#include <stdio.h>
-#include <stdlib.h>
-#include "g.h"
-/* Trains g for STEPS steps on the batches in batches.bin (x then labels per step) with the
- * learning rates in lr.bin; writes the losses, then the final state, to result.bin. */
-int main(void) {
-  enum { STEPS = %d, XN = G_INPUT_X_NUMEL, LN = G_INPUT_LABELS_NUMEL };
-  static float x[STEPS][XN], lrs[STEPS], losses[STEPS];
-  static int64_t labels[STEPS][LN];
-  FILE *f = fopen("batches.bin", "rb");
-  for (int t = 0; t < STEPS; ++t)
-    if (fread(x[t], sizeof(float), XN, f) != XN || fread(labels[t], sizeof(int64_t), LN, f) != LN)
-      return 2;
-  fclose(f);
-  f = fopen("lr.bin", "rb");
-  if (fread(lrs, sizeof(float), STEPS, f) != STEPS)
-    return 2;
-  fclose(f);
-  void *state = aligned_alloc(64, G_STATE_SIZE);
-  void *workspace = aligned_alloc(64, G_TRAIN_WORKSPACE_SIZE);
-  g_init_state(state);
-  for (int t = 0; t < STEPS; ++t)
-    if (g_train_step(state, x[t], labels[t], lrs[t], t + 1, &losses[t], workspace) != TLC_STATUS_OK)
-      return 3;
-  f = fopen("result.bin", "wb");
-  fwrite(losses, sizeof(float), STEPS, f);
-  fwrite(state, 1, G_STATE_SIZE, f);
-  fclose(f);
-  return 0;
-}
-"""
-
-
 def run_c_abi(args, tmp, init, batches, name, call):
     """The same training through the C ABI; returns the losses and the final params."""
     tl = os.path.join(tmp, "g.tl")
@@ -166,29 +132,9 @@ def run_c_abi(args, tmp, init, batches, name, call):
         f.write(PROGRAM % call)
     subprocess.run([args.tlc, tl, "--cpu=" + args.cpu, "-o", os.path.join(tmp, "g.o"), "--header",
                     os.path.join(tmp, "g.h")], check=True)
-    with open(os.path.join(tmp, "main.c"), "w") as f:
-        f.write(HARNESS % STEPS)
-    with open(os.path.join(tmp, "batches.bin"), "wb") as f:
-        for x, y in batches:
-            f.write(x.tobytes())
-            f.write(y.tobytes())
-    np.array([lr_at(t, name) for t in range(STEPS)], np.float32).tofile(os.path.join(tmp, "lr.bin"))
-    subprocess.run(shlex.split(args.cc) + ["-O2", "-std=c11", "-I", os.path.abspath(args.include), "-I", tmp,
-                    "main.c", "g.o", os.path.abspath(args.runtime_lib), "-o", "harness", "-lm",
-                    "-lpthread"], check=True, cwd=tmp)
-    subprocess.run(["./harness"], check=True, cwd=tmp)
-    raw = np.fromfile(os.path.join(tmp, "result.bin"), np.uint8)
-    losses = raw[:4 * STEPS].view(np.float32)
-    state = raw[4 * STEPS:]
-    offsets = {}
-    with open(os.path.join(tmp, "g.h")) as f:
-        for line in f:
-            if line.startswith("#define G_STATE_") and "_OFFSET" in line:
-                key = line.split()[1][len("G_STATE_"):-len("_OFFSET")].lower()
-                offsets[key] = int(line.split()[2])
-    params = [state[offsets[n]:offsets[n] + v.nbytes].view(np.float32).reshape(v.shape)
-              for n, v in zip(("w1", "b1", "w2"), init)]
-    return losses.astype(np.float64), params
+    losses, state = train_through_c_abi(args, tmp, "g", batches,
+                                        [lr_at(t, name) for t in range(STEPS)])
+    return losses, [state[n].reshape(v.shape) for n, v in zip(("w1", "b1", "w2"), init)]
 
 
 def main(argv):

@@ -1,0 +1,83 @@
+"""Trains a model compiled with a training step through its C training ABI (NAME_init_state,
+NAME_train_step) from a generated C program: shared by check_training.py and
+check_onnx_training.py."""
+import os
+import shlex
+import subprocess
+
+import numpy as np
+
+HARNESS = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "NAME.h"
+/* Trains NAME for STEPS steps on the batches in batches.bin (x then labels per step) with the
+ * learning rates in lr.bin; writes the losses, then the final state, to result.bin. */
+int main(void) {
+  enum { STEPS = NSTEPS, XN = UPPER_INPUT_X_NUMEL, LN = UPPER_INPUT_LABELS_NUMEL };
+  static float x[STEPS][XN], lrs[STEPS], losses[STEPS];
+  static int64_t labels[STEPS][LN];
+  EXTRA_DECLS
+  FILE *f = fopen("batches.bin", "rb");
+  for (int t = 0; t < STEPS; ++t)
+    if (fread(x[t], sizeof(float), XN, f) != XN || fread(labels[t], sizeof(int64_t), LN, f) != LN)
+      return 2;
+  fclose(f);
+  f = fopen("lr.bin", "rb");
+  if (fread(lrs, sizeof(float), STEPS, f) != STEPS)
+    return 2;
+  fclose(f);
+  void *state = aligned_alloc(64, UPPER_STATE_SIZE);
+  void *workspace = aligned_alloc(64, UPPER_TRAIN_WORKSPACE_SIZE);
+  NAME_init_state(state);
+  for (int t = 0; t < STEPS; ++t)
+    if (NAME_train_step(state, x[t], labels[t], lrs[t], t + 1, &losses[t]EXTRA_ARGS, workspace) !=
+        TLC_STATUS_OK)
+      return 3;
+  f = fopen("result.bin", "wb");
+  fwrite(losses, sizeof(float), STEPS, f);
+  fwrite(state, 1, UPPER_STATE_SIZE, f);
+  fclose(f);
+  return 0;
+}
+"""
+
+
+def train_through_c_abi(args, tmp, name, batches, lrs, extra_outputs=()):
+    """Builds and runs the harness for `name` (tmp/NAME.o and tmp/NAME.h already compiled): one
+    step per (x, labels) batch at the learning rates `lrs`. `extra_outputs` names the outputs
+    after the loss (float buffers). Returns the losses (float64) and the final state as
+    {state tensor name: float32 array (flat)}."""
+    upper = name.upper()
+    decls = " ".join("static float %s[%s_OUTPUT_%s_NUMEL];" % (o, upper, o.upper())
+                     for o in extra_outputs)
+    src = (HARNESS.replace("NSTEPS", str(len(batches))).replace("EXTRA_DECLS", decls)
+           .replace("EXTRA_ARGS", "".join(", " + o for o in extra_outputs))
+           .replace("UPPER", upper).replace("NAME", name))
+    with open(os.path.join(tmp, "main.c"), "w") as f:
+        f.write(src)
+    with open(os.path.join(tmp, "batches.bin"), "wb") as f:
+        for x, y in batches:
+            f.write(x.tobytes())
+            f.write(y.tobytes())
+    np.array(lrs, np.float32).tofile(os.path.join(tmp, "lr.bin"))
+    subprocess.run(shlex.split(args.cc) + [
+        "-O2", "-std=c11", "-I", os.path.abspath(args.include), "-I", tmp, "main.c", name + ".o",
+        os.path.abspath(args.runtime_lib), "-o", "harness", "-lm", "-lpthread"], check=True, cwd=tmp)
+    subprocess.run(["./harness"], check=True, cwd=tmp)
+    raw = np.fromfile(os.path.join(tmp, "result.bin"), np.uint8)
+    steps = len(batches)
+    losses = raw[:4 * steps].view(np.float32).astype(np.float64)
+    blob = raw[4 * steps:]
+    prefix = "#define %s_STATE_" % upper
+    state = {}
+    with open(os.path.join(tmp, name + ".h")) as f:
+        for line in f:
+            if line.startswith(prefix) and "_OFFSET" in line:
+                key = line.split()[1][len(prefix) - len("#define "):-len("_OFFSET")].lower()
+                offset = int(line.split()[2])
+                numel = 1
+                for d in line.split("[")[1].split("]")[0].split(","):
+                    numel *= int(d)
+                state[key] = blob[offset:offset + 4 * numel].view(np.float32)
+    return losses, state
