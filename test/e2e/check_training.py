@@ -87,12 +87,18 @@ def reference(init, batches, name, factory):
     return np.array(losses), [p.detach().numpy() for p in params]
 
 
-def run_tlc(args, tmp, init, batches, name, call):
+def write_program(tmp, init, call):
+    """g.tl with `train loss with CALL` and its initial params as .npy files; returns its path."""
     tl = os.path.join(tmp, "g.tl")
     for n, v in zip(("w1", "b1", "w2"), init):
         np.save(os.path.join(tmp, n + ".npy"), v)
     with open(tl, "w") as f:
         f.write(PROGRAM % call)
+    return tl
+
+
+def run_tlc(args, tmp, init, batches, name, call):
+    tl = write_program(tmp, init, call)
     so = os.path.join(tmp, "g.so")
     subprocess.run([args.tlc, tl, "--cpu=" + args.cpu, "--shared", "-o", so], check=True)
     slots = {"sgd": [], "adam": ["exp_avg", "exp_avg_sq"], "adamw": ["exp_avg", "exp_avg_sq"],
@@ -125,11 +131,7 @@ def run_tlc(args, tmp, init, batches, name, call):
 
 def run_c_abi(args, tmp, init, batches, name, call):
     """The same training through the C ABI; returns the losses and the final params."""
-    tl = os.path.join(tmp, "g.tl")
-    for n, v in zip(("w1", "b1", "w2"), init):
-        np.save(os.path.join(tmp, n + ".npy"), v)
-    with open(tl, "w") as f:
-        f.write(PROGRAM % call)
+    tl = write_program(tmp, init, call)
     subprocess.run([args.tlc, tl, "--cpu=" + args.cpu, "-o", os.path.join(tmp, "g.o"), "--header",
                     os.path.join(tmp, "g.h")], check=True)
     losses, state = train_through_c_abi(args, tmp, "g", batches,
