@@ -325,6 +325,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
     assert(it != table.end() && "pre-flight check rejects unknown ops");
     Operation *last = body->empty() ? nullptr : &body->back();
     NodeContext cx(node, loc, b, values, opset);
+    cx.training = options.trainableWeights;
     if (failed(it->second.convert(cx))) {
       placeholders(node);
       continue;

@@ -193,6 +193,49 @@ LogicalResult convertBatchNorm(NodeContext &cx) {
   Type et = cx.elementType(0);
   double eps = cx.attrFloat("epsilon", 1e-5);
   Value scale, shift;
+  // Training mode (ONNX: training_mode = 1, or before opset 14 the running-statistics
+  // outputs; or a --train import): normalize with the batch's statistics, and give the
+  // updated running statistics (ONNX's rule: running * momentum + batch * (1 - momentum)).
+  bool trainingMode = cx.training || cx.attrInt("training_mode", 0) != 0 ||
+                      llvm::any_of(llvm::drop_begin(cx.node.output()),
+                                   [](const std::string &o) { return !o.empty(); });
+  if (trainingMode) {
+    SmallVector<int64_t> axes{0};
+    for (int64_t d = 2; d < rank; ++d)
+      axes.push_back(d);
+    auto mean = [&](Value v) {
+      auto type = RankedTensorType::get(tl::reducedShape(cx.shape(0), axes, true), et);
+      return tl::ReduceMeanOp::create(cx.b, cx.loc, type, v, cx.b.getDenseI64ArrayAttr(axes),
+                                      cx.b.getUnitAttr())
+          .getResult();
+    };
+    Value x = cx.value(0), mu = mean(x);
+    TLC_TRY(centered, cx.binary<tl::SubOp>(x, mu));
+    TLC_TRY(sq, cx.binary<tl::MulOp>(centered, centered));
+    Value var = mean(sq);
+    TLC_TRY(ve, cx.binary<tl::AddOp>(var, cx.scalar(et, eps)));
+    TLC_TRY(xhat, cx.binary<tl::MulOp>(centered, cx.unary<tl::RsqrtOp>(ve)));
+    TLC_TRY(gv, channelVector(cx, cx.value(1), rank));
+    TLC_TRY(bv, channelVector(cx, cx.value(2), rank));
+    TLC_TRY(xs, cx.binary<tl::MulOp>(xhat, gv));
+    TLC_TRY(y, cx.binary<tl::AddOp>(xs, bv));
+    cx.setOutput(0, y);
+    double momentum = cx.attrFloat("momentum", 0.9);
+    auto channels = RankedTensorType::get({cx.shape(0)[1]}, et);
+    for (int i = 1; i < std::min(cx.node.output_size(), 5); ++i) {
+      if (cx.node.output(i).empty())
+        continue;
+      Value batch = tl::ReshapeOp::create(cx.b, cx.loc, channels, i % 2 ? mu : var);
+      if (i <= 2) { // running_mean, running_var
+        TLC_TRY(kept, cx.binary<tl::MulOp>(cx.value(i + 2), cx.scalar(et, momentum)));
+        TLC_TRY(fresh, cx.binary<tl::MulOp>(batch, cx.scalar(et, 1 - momentum)));
+        TLC_TRY(running, cx.binary<tl::AddOp>(kept, fresh));
+        batch = running;
+      }
+      cx.setOutput(i, batch); // 3, 4 (before opset 14): the batch's mean and variance
+    }
+    return success();
+  }
   if (cx.constant(1) && cx.constant(2) && cx.constant(3) && cx.constant(4)) {
     // Inference: y = x * a + b with a = gamma / sqrt(var + eps), b = beta - mean * a.
     SmallVector<double> g = toDoubles(cx.constant(1)), be = toDoubles(cx.constant(2)),
@@ -221,14 +264,6 @@ LogicalResult convertBatchNorm(NodeContext &cx) {
   TLC_TRY(y, cx.binary<tl::AddOp>(xs, bv));
   cx.setOutput(0, y);
   return success();
-}
-
-void checkBatchNorm(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
-  if (const onnx::AttributeProto *a = findAttr(node, "training_mode"); a && a->i() != 0)
-    problems.push_back("training_mode = 1 is not supported (inference only)");
-  for (int i = 1; i < node.output_size(); ++i)
-    if (!node.output(i).empty())
-      problems.push_back("training outputs (running mean/var) are not supported");
 }
 
 /// A constant filled with `v` of `shape`.
@@ -416,7 +451,7 @@ void tlc::onnx_import::registerNNConverters(ConverterTable &t) {
   t["AveragePool"] = {convertPool<tl::AvgPool2DOp>, checkAvgPool};
   t["GlobalAveragePool"] = {convertGlobalPool<tl::ReduceMeanOp>};
   t["GlobalMaxPool"] = {convertGlobalPool<tl::ReduceMaxOp>};
-  t["BatchNormalization"] = {convertBatchNorm, checkBatchNorm};
+  t["BatchNormalization"] = {convertBatchNorm};
   t["InstanceNormalization"] = {convertInstanceNorm};
   t["LayerNormalization"] = {convertLayerNorm, checkLayerNorm};
   t["MeanVarianceNormalization"] = {convertMVN};

@@ -37,6 +37,9 @@ public:
   mlir::OpBuilder &b;
   ValueTable &values;
   int64_t opset;
+  /// Importing for training (--train): BatchNormalization normalizes with the batch's
+  /// statistics, as PyTorch's train mode does.
+  bool training = false;
 
   mlir::MLIRContext *ctx() { return b.getContext(); }
   mlir::InFlightDiagnostic emitError() { return mlir::emitError(loc); }
