@@ -80,7 +80,7 @@ def TLAutodiff : Pass<"tl-autodiff", "mlir::func::FuncOp"> {
     %one = tl.constant dense<1.0> : tensor<f32>
     %r = tl.reshape %one : tensor<f32> -> tensor<1x1xf32>
     %gy = tl.broadcast_to %r : tensor<1x1xf32> -> tensor<2x4xf32>
-    %g = tl.einsum "ac,ab->cb" %x, %gy : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+    %g = tl.einsum "ab,ac->cb" %gy, %x : (tensor<2x4xf32>, tensor<2x3xf32>) -> tensor<3x4xf32>
     ```
   }];
 }

@@ -430,16 +430,6 @@ LogicalResult EinsumOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &
       }
       keepShape.push_back(produced ? target.getDimSize(axis) : 1);
     }
-    // The operand holding the result's first label goes first: the contraction code generator
-    // takes the result's rows from its first operand (dW = x^T g as "ab,ac->cb" ran 25x
-    // slower than as "ac,ab->cb").
-    if (!out.empty() && !llvm::is_contained(terms[0], out[0]))
-      for (size_t j = 1; j < terms.size(); ++j)
-        if (llvm::is_contained(terms[j], out[0])) {
-          std::swap(terms[0], terms[j]);
-          std::swap(operands[0], operands[j]);
-          break;
-        }
     std::string eq = llvm::join(terms, ",") + "->" + out;
     Type accType = tensorOf(g).getElementType();
     if (llvm::any_of(getInputs(), [&](Value in) { return tensorOf(in).getElementType() != accType; }))

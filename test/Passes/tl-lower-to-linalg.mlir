@@ -101,6 +101,19 @@ func.func @einsum_matmul(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>) -> tensor<3x5
 
 // -----
 
+// The operand holding the result's innermost label (b: x^T g as "ab,ac->cb") goes second in
+// the generic, where linalg's contraction matching takes the n (vectorized) loops from.
+// CHECK-LABEL: func.func @einsum_result_inner_label_second
+// CHECK-SAME: (%[[G:.+]]: tensor<4x5xf32>, %[[X:.+]]: tensor<4x3xf32>)
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+// CHECK-SAME: ins(%[[X]], %[[G]] : tensor<4x3xf32>, tensor<4x5xf32>)
+func.func @einsum_result_inner_label_second(%g: tensor<4x5xf32>, %x: tensor<4x3xf32>) -> tensor<3x5xf32> {
+  %0 = tl.einsum "ab,ac->cb" %g, %x : (tensor<4x5xf32>, tensor<4x3xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
 // Integer contraction: identity 0 : i32, muli/addi. Implicit output "ij,kj" is "ik".
 // CHECK-LABEL: func.func @einsum_implicit_int
 // CHECK: %[[ZERO:.+]] = arith.constant 0 : i32
