@@ -5,6 +5,7 @@
 // its operands' gradients (DifferentiableOpInterface), summed where a value has several uses.
 #include "passes/Passes.h"
 
+#include "TL/GradientBuilders.h"
 #include "TL/TLDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,33 +21,8 @@ using namespace mlir;
 using namespace tlc;
 
 namespace {
-bool isFloatTensor(Value v) {
-  auto t = dyn_cast<RankedTensorType>(v.getType());
-  return t && isa<FloatType>(t.getElementType());
-}
-
-Value constantOf(OpBuilder &b, Location loc, RankedTensorType type, double v) {
-  return tl::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), v)));
-}
-
-/// Whether `op` reads `value`, directly or through the ops before it.
-bool dependsOn(Operation *op, Value value) {
-  SmallVector<Operation *> work{op};
-  llvm::DenseSet<Operation *> seen;
-  while (!work.empty()) {
-    Operation *o = work.pop_back_val();
-    if (!seen.insert(o).second)
-      continue;
-    for (Value v : o->getOperands()) {
-      if (v == value)
-        return true;
-      if (Operation *def = v.getDefiningOp())
-        work.push_back(def);
-    }
-  }
-  return false;
-}
+using tl::grad::filled;
+using tl::grad::isFloatTensor;
 
 /// How a message names `value`: its input or binding name where it has one.
 std::string describe(Value value) {
@@ -78,7 +54,7 @@ LogicalResult differentiate(Block &block, Value loss, ArrayRef<tl::GradOp> reque
   OpBuilder b(first);
   llvm::DenseMap<Value, Value> adjoint;
   if (active.contains(loss))
-    adjoint[loss] = constantOf(b, loss.getLoc(), cast<RankedTensorType>(loss.getType()), 1.0);
+    adjoint[loss] = filled(b, loss.getLoc(), cast<RankedTensorType>(loss.getType()), 1.0);
   Operation *start = loss.getDefiningOp();
   for (Operation *op = (start && active.contains(loss)) ? start : nullptr; op;
        op = op->getPrevNode()) {
@@ -91,7 +67,8 @@ LogicalResult differentiate(Block &block, Value loss, ArrayRef<tl::GradOp> reque
     auto noteNeeding = [&](Diagnostic &diag) {
       tl::GradOp needing = first;
       for (tl::GradOp g : requests)
-        if (dependsOn(op, g.getWrt())) {
+        if (llvm::any_of(op->getOperands(),
+                         [&](Value v) { return tl::grad::dependsOn(v, g.getWrt()); })) {
           needing = g;
           break;
         }
@@ -134,7 +111,7 @@ LogicalResult differentiate(Block &block, Value loss, ArrayRef<tl::GradOp> reque
   SmallVector<Value> results;
   for (tl::GradOp g : requests) {
     Value grad = adjoint.lookup(g.getWrt());
-    results.push_back(grad ? grad : constantOf(b, g.getLoc(), g.getType(), 0.0));
+    results.push_back(grad ? grad : filled(b, g.getLoc(), g.getType(), 0.0));
   }
   for (auto [g, grad] : llvm::zip_equal(requests, results)) {
     tl::GradOp op = g;

@@ -1,6 +1,8 @@
 // Turning a model function into one training step (see TrainStep.h).
 #include "TrainStep.h"
 
+#include "TL/GradientBuilders.h"
+
 #include "llvm/ADT/StringSet.h"
 
 #include <cmath>
@@ -9,22 +11,6 @@ using namespace mlir;
 using namespace tlc;
 
 namespace {
-/// Whether `value` is computed (transitively) from `from`.
-bool dependsOn(Value value, Value from) {
-  SmallVector<Value> work{value};
-  llvm::DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (v == from)
-      return true;
-    if (!seen.insert(v).second)
-      continue;
-    if (Operation *op = v.getDefiningOp())
-      llvm::append_range(work, op->getOperands());
-  }
-  return false;
-}
-
 struct Keyword {
   llvm::StringLiteral name;
   double tl::OptimizerConfig::*field; // null: nesterov (a boolean)
@@ -149,7 +135,7 @@ LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<Tra
   SmallVector<const TrainParam *> trained;
   for (const TrainParam &p : params) {
     tl::ConstantOp constant = p.constant;
-    if (isa<FloatType>(constant.getType().getElementType()) && dependsOn(loss, constant))
+    if (isa<FloatType>(constant.getType().getElementType()) && tl::grad::dependsOn(loss, constant))
       trained.push_back(&p);
   }
   if (trained.empty())

@@ -4,15 +4,41 @@
 using namespace mlir;
 using namespace tlc::tl;
 
-Value grad::scalar(OpBuilder &b, Location loc, Value like, double v) {
-  auto type = RankedTensorType::get({}, tensorOf(like).getElementType());
+Value grad::filled(OpBuilder &b, Location loc, RankedTensorType type, double v) {
   return ConstantOp::create(b, loc,
                             DenseElementsAttr::get(type, b.getFloatAttr(type.getElementType(), v)));
 }
 
+Value grad::scalar(OpBuilder &b, Location loc, Value like, double v) {
+  return filled(b, loc, RankedTensorType::get({}, tensorOf(like).getElementType()), v);
+}
+
 Value grad::zerosOf(OpBuilder &b, Location loc, RankedTensorType type) {
+  return filled(b, loc, type, 0.0);
+}
+
+Value grad::positions(OpBuilder &b, Location loc, int64_t n, Type intType, ArrayRef<int64_t> shape,
+                      bool descending) {
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(APInt(intType.getIntOrFloatBitWidth(), descending ? n - 1 - i : i));
   return ConstantOp::create(b, loc,
-                            DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
+                            DenseElementsAttr::get(RankedTensorType::get(shape, intType), values));
+}
+
+bool grad::dependsOn(Value value, Value from) {
+  SmallVector<Value> work{value};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == from)
+      return true;
+    if (!seen.insert(v).second)
+      continue;
+    if (Operation *op = v.getDefiningOp())
+      llvm::append_range(work, op->getOperands());
+  }
+  return false;
 }
 
 Value grad::add(OpBuilder &b, Location loc, Value x, Value y) { return AddOp::create(b, loc, x, y); }

@@ -12,9 +12,18 @@ inline mlir::RankedTensorType tensorOf(mlir::Value v) {
   return mlir::cast<mlir::RankedTensorType>(v.getType());
 }
 inline bool isFloatTensor(mlir::Value v) {
-  return mlir::isa<mlir::FloatType>(tensorOf(v).getElementType());
+  auto t = mlir::dyn_cast<mlir::RankedTensorType>(v.getType());
+  return t && mlir::isa<mlir::FloatType>(t.getElementType());
 }
 
+/// A constant of `type` (float elements) filled with `v`.
+mlir::Value filled(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type, double v);
+/// The positions 0 .. n-1 as a constant of integer type `intType` shaped `shape` (n elements,
+/// e.g. {n} or {n, 1}); `descending` gives n-1 .. 0.
+mlir::Value positions(mlir::OpBuilder &b, mlir::Location loc, int64_t n, mlir::Type intType,
+                      llvm::ArrayRef<int64_t> shape, bool descending = false);
+/// Whether `value` is computed (transitively, through its defining ops) from `from`.
+bool dependsOn(mlir::Value value, mlir::Value from);
 /// A rank-0 constant `v` of `like`'s element type (broadcasts against anything).
 mlir::Value scalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value like, double v);
 /// A zero constant of `type`.

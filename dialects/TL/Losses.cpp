@@ -31,11 +31,7 @@ Value tlc::tl::buildCrossEntropy(OpBuilder &b, Location loc, Value logits, Value
   RankedTensorType lt = tensorOf(logits), it = tensorOf(labels);
   int64_t n = lt.getDimSize(0), c = lt.getDimSize(1);
   Type idx = it.getElementType();
-  SmallVector<APInt> classes;
-  for (int64_t i = 0; i < c; ++i)
-    classes.push_back(APInt(idx.getIntOrFloatBitWidth(), i));
-  Value iota = ConstantOp::create(
-      b, loc, DenseElementsAttr::get(RankedTensorType::get({c}, idx), classes));
+  Value iota = positions(b, loc, c, idx, {c});
   Value column = ReshapeOp::create(b, loc, RankedTensorType::get({n, 1}, idx), labels);
   Value target = CastOp::create(b, loc, lt, compare(b, loc, ComparePredicate::eq, column, iota));
   if (smoothing != 0.0)

@@ -63,11 +63,7 @@ Value reverse(OpBuilder &b, Location loc, Value x, int64_t axis) {
   int64_t n = tensorOf(x).getDimSize(axis);
   if (n == 1)
     return x;
-  SmallVector<int64_t> positions;
-  for (int64_t i = n - 1; i >= 0; --i)
-    positions.push_back(i);
-  auto idxType = RankedTensorType::get({n}, b.getI64Type());
-  Value idx = ConstantOp::create(b, loc, DenseElementsAttr::get(idxType, ArrayRef<int64_t>(positions)));
+  Value idx = positions(b, loc, n, b.getI64Type(), {n}, /*descending=*/true);
   return GatherOp::create(b, loc, x.getType(), x, idx, axis);
 }
 
@@ -289,11 +285,7 @@ LogicalResult GatherOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &
   idx = SelectOp::create(b, loc, compare(b, loc, ComparePredicate::lt, idx, intScalar(0)),
                          add(b, loc, idx, intScalar(v)), idx);
   idx = MaxOp::create(b, loc, MinOp::create(b, loc, idx, intScalar(v - 1)), intScalar(0));
-  SmallVector<APInt> positions;
-  for (int64_t i = 0; i < v; ++i)
-    positions.push_back(APInt(idxElt.getIntOrFloatBitWidth(), i));
-  Value iota = ConstantOp::create(
-      b, loc, DenseElementsAttr::get(RankedTensorType::get({v}, idxElt), positions));
+  Value iota = positions(b, loc, v, idxElt, {v});
   SmallVector<int64_t> column(it.getShape());
   column.push_back(1);
   Value hit = compare(b, loc, ComparePredicate::eq, reshape(b, loc, idx, column), iota);
@@ -360,14 +352,9 @@ LogicalResult AttentionOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value
   if (getMask())
     scores = add(b, loc, scores, getMask());
   if (getCausal()) {
-    auto positions = [&](int64_t n, ArrayRef<int64_t> s) {
-      SmallVector<APInt> v;
-      for (int64_t i = 0; i < n; ++i)
-        v.push_back(APInt(64, i));
-      return ConstantOp::create(
-          b, loc, DenseElementsAttr::get(RankedTensorType::get(s, b.getI64Type()), v));
-    };
-    Value later = compare(b, loc, ComparePredicate::gt, positions(sk, {sk}), positions(sq, {sq, 1}));
+    Type i64 = b.getI64Type();
+    Value later = compare(b, loc, ComparePredicate::gt, positions(b, loc, sk, i64, {sk}),
+                          positions(b, loc, sq, i64, {sq, 1}));
     scores = SelectOp::create(b, loc, later,
                               scalar(b, loc, getQuery(), -std::numeric_limits<double>::infinity()),
                               scores);
