@@ -87,6 +87,12 @@ std::string tlc::setOptimizerKeyword(tl::OptimizerConfig &config, StringRef opti
   return "";
 }
 
+std::string tlc::checkOptimizer(const tl::OptimizerConfig &config) {
+  if (config.nesterov && (config.momentum <= 0 || config.dampening != 0))
+    return "nesterov needs a positive momentum and zero dampening";
+  return "";
+}
+
 FailureOr<tl::OptimizerConfig> tlc::parseOptimizerSpec(StringRef spec, std::string &error) {
   auto [name, rest] = spec.split('(');
   name = name.trim();
@@ -120,10 +126,9 @@ FailureOr<tl::OptimizerConfig> tlc::parseOptimizerSpec(StringRef spec, std::stri
         return failure();
     }
   }
-  if (config->nesterov && (config->momentum <= 0 || config->dampening != 0)) {
-    error = "nesterov needs a positive momentum and zero dampening";
+  error = checkOptimizer(*config);
+  if (!error.empty())
     return failure();
-  }
   return config;
 }
 

@@ -23,6 +23,10 @@ struct TrainParam {
 std::string setOptimizerKeyword(tl::OptimizerConfig &config, llvm::StringRef optimizer,
                                 llvm::StringRef keyword, double value, bool isBool);
 
+/// Checks the keywords' combination (Nesterov needs momentum and no dampening); returns an
+/// error message, empty when the configuration is valid.
+std::string checkOptimizer(const tl::OptimizerConfig &config);
+
 /// The optimizer named `name` with its defaults (sgd, adam, adamw, lion), or failure.
 llvm::FailureOr<tl::OptimizerConfig> defaultOptimizer(llvm::StringRef name);
 

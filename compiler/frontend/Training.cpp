@@ -41,8 +41,8 @@ FailureOr<tl::OptimizerConfig> parseOptimizer(Emitter &em, const Expr &call) {
       return failure();
     }
   }
-  if (config->nesterov && (config->momentum <= 0 || config->dampening != 0)) {
-    em.error(call.loc) << "nesterov needs a positive momentum and zero dampening";
+  if (std::string error = tlc::checkOptimizer(*config); !error.empty()) {
+    em.error(call.loc) << error;
     return failure();
   }
   return config;
