@@ -335,9 +335,14 @@ LogicalResult convertSplit(NodeContext &cx) {
     for (size_t i = 0; i < n; ++i)
       split.push_back(std::min<int64_t>(chunk, dim - chunk * (int64_t)i));
   }
+  // Each size is bounded first, so the sum cannot overflow (fuzz-onnx: 2^62 + 2^62).
   int64_t total = 0;
-  for (int64_t s : split)
+  for (int64_t s : split) {
+    if (s < 0 || s > dim)
+      return cx.emitError() << "split size " << s << " is out of range for axis " << axis
+                            << " of " << dim << " elements";
     total += s;
+  }
   if (split.size() != n || total != dim)
     return cx.emitError() << "split sizes sum to " << total << " over " << split.size()
                           << " outputs, but axis " << axis << " has " << dim << " elements and "

@@ -80,6 +80,11 @@ def build(kind):
         # (used to overflow, UBSan, and would loop 2^62 times; fuzz-onnx).
         return model([helper.make_node("Pow", ["a", "e"], ["y"], name="pow")],
                      [], [vi("y", None, I64)], [ints("a", [3, -1, 2]), ints("e", [2 ** 62 + 1, 2 ** 62 + 1, 64])])
+    if kind == "split-overflow":
+        # Split sizes whose sum overflows int64 (fuzz-onnx, UBSan).
+        return model([helper.make_node("Split", ["x", "split"], ["a", "b"], name="split")],
+                     [vi("x", [4, 6])], [vi("a", None), vi("b", None)],
+                     [ints("split", [2 ** 62 + 1, 2 ** 62 + 1])])
     if kind == "dup-input":
         return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                      [vi("x", [2]), vi("x", [2])], [vi("y", None)])
