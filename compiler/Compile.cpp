@@ -7,11 +7,14 @@
 #include "compiler/InputFile.h"
 #include "compiler/ModelInfo.h"
 #include "compiler/Pipeline.h"
+#include "compiler/RematSearch.h"
 #include "compiler/Signature.h"
 #include "compiler/frontend/TLFrontend.h"
 #include "passes/Passes.h"
+#include "passes/Rematerialize.h"
 #include "targets/Target.h"
 #include "targets/gpu/GPUProgram.h"
+#include "TL/TLDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -276,6 +279,17 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
            << (options.emit == EmitKind::TL ? "tl" : "linalg")
            << " (use --emit=llvm, asm or obj)";
 
+  if (!options.remat.empty() && options.remat != "auto") {
+    RematPolicy policy;
+    std::string error = parseRematPolicy(options.remat, policy);
+    if (!error.empty())
+      return emitError(UnknownLoc::get(&context))
+             << "--remat=" << options.remat << ": expected auto, none, cheap or segments=N "
+             << "with N >= 2";
+  }
+  if (options.maxWorkspace < 0)
+    return emitError(UnknownLoc::get(&context)) << "--max-workspace must not be negative";
+
   if (options.reportFusion && options.emit == EmitKind::TL)
     return emitError(UnknownLoc::get(&context))
            << "--report=fusion needs the fusion groups, which are formed after --emit=tl "
@@ -336,10 +350,36 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     return emitError(UnknownLoc::get(&context))
            << "--keep-fp32 applies to a low-precision compile (--precision=bf16, fp16, or "
               "auto on a CPU with bf16 dot products)";
+  // Rematerialization: a policy given, or the one the search finds (--remat=auto, or a
+  // --max-workspace budget unless --remat=none) among copies compiled through memory planning.
+  bool hasGradients = false;
+  module->walk([&](tl::GradOp) { hasGradients = true; });
+  std::optional<RematSearch> search;
+  if (!hasGradients && !options.remat.empty() && options.remat != "none")
+    emitWarning(fileLoc) << "--remat=" << options.remat
+                         << " has no effect: the model computes no gradient";
+  if (hasGradients) {
+    bool automatic =
+        options.remat == "auto" || (options.remat.empty() && options.maxWorkspace > 0);
+    if (automatic) {
+      TimingScope searchTiming = timing.nest("rematerialization search");
+      FailureOr<RematSearch> found = searchRematPolicies(*module, graph, strategy, name,
+                                                         options.maxWorkspace, fileLoc);
+      if (failed(found))
+        return failure();
+      search = std::move(*found);
+      graph.remat = search->tried[*search->chosen].policy;
+    } else if (!options.remat.empty()) {
+      graph.remat = options.remat;
+    } else if (options.reportMemory) {
+      graph.remat = "none"; // recorded, so the report lists what the backward pass keeps
+    }
+  }
   if (failed(runPasses(*module, timing, "graph passes", [&](OpPassManager &pm) {
         buildGraphPipeline(pm, graph);
       })))
     return failure();
+  std::optional<RematPlan> remat = takeRematRecord(*module);
   auto model = module->lookupSymbol<func::FuncOp>(name);
   FailureOr<ModelSignature> signature = extractSignature(model, name);
   if (failed(signature) || failed(extractTrainSpec(*module, *signature)))
@@ -372,6 +412,16 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     return failure();
   if (auto size = (*module)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
     signature->workspaceSize = size.getInt();
+  if (options.maxWorkspace > 0 && signature->workspaceSize > options.maxWorkspace) {
+    InFlightDiagnostic diag = emitError(fileLoc)
+                              << "the workspace needs " << signature->workspaceSize
+                              << " bytes, more than --max-workspace=" << options.maxWorkspace;
+    if (!hasGradients)
+      diag << " (the model computes no gradient: there is nothing to rematerialize)";
+    else if (options.remat == "none")
+      diag << " (--remat=auto would recompute forward values to fit it)";
+    return diag;
+  }
   if (options.profile) {
     if (failed(runPasses(*module, timing, "profile instrumentation", [&](OpPassManager &pm) {
           TLCInstrumentProfileOptions profile;
@@ -411,7 +461,8 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   if (options.reportMemory) {
     std::vector<FunctionMemoryReport> plan = readMemoryPlan(*module);
     if (failed(writeReport(options, fileLoc, [&](llvm::raw_ostream &os) {
-          printMemoryReport(plan, options.reportFormat, os);
+          printMemoryReport(plan, options.reportFormat, os, remat ? &*remat : nullptr,
+                            search ? &*search : nullptr);
         })))
       return failure();
   }

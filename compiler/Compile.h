@@ -43,6 +43,8 @@ struct CompileOptions {
   bool profile = false;      // time each kernel into NAME_profile_ns (--profile)
   bool train = false;        // --train: an ONNX model becomes one training step
   OnnxTrainOptions trainOptions; // --loss, --optimizer, --freeze
+  std::string remat;         // --remat: empty (unset), none, auto, cheap or segments=N
+  int64_t maxWorkspace = 0;  // --max-workspace in bytes; 0: no budget
 };
 
 /// Compiles `options.inputPath` (.tl, .onnx or .mlir). Errors are reported through the context's

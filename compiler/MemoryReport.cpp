@@ -16,20 +16,19 @@ int64_t intField(DictionaryAttr dict, llvm::StringRef name, int64_t otherwise = 
   return attr ? attr.getInt() : otherwise;
 }
 
-/// Where a buffer comes from: the first location a fused one stands for, else as the fusion
-/// report describes a location.
-std::string describeSource(Location loc) {
+
+std::string percent(int64_t part, int64_t whole) {
+  return whole ? llvm::formatv("{0:F1}%", 100.0 * part / whole).str() : "-";
+}
+} // namespace
+
+std::string tlc::describeSource(Location loc) {
   if (auto fused = dyn_cast<FusedLoc>(loc))
     for (Location inner : fused.getLocations())
       if (std::string s = describeSource(inner); !s.empty())
         return s;
   return describeLocation(loc);
 }
-
-std::string percent(int64_t part, int64_t whole) {
-  return whole ? llvm::formatv("{0:F1}%", 100.0 * part / whole).str() : "-";
-}
-} // namespace
 
 std::vector<FunctionMemoryReport> tlc::readMemoryPlan(ModuleOp module) {
   std::vector<FunctionMemoryReport> reports;
@@ -66,7 +65,8 @@ std::vector<FunctionMemoryReport> tlc::readMemoryPlan(ModuleOp module) {
 }
 
 void tlc::printMemoryReport(llvm::ArrayRef<FunctionMemoryReport> reports, ReportFormat format,
-                            llvm::raw_ostream &os) {
+                            llvm::raw_ostream &os, const RematPlan *remat,
+                            const RematSearch *search) {
   if (format == ReportFormat::JSON) {
     llvm::json::OStream j(os, 2);
     j.object([&] {
@@ -93,6 +93,8 @@ void tlc::printMemoryReport(llvm::ArrayRef<FunctionMemoryReport> reports, Report
             });
           });
       });
+      if (remat)
+        writeRematJSON(*remat, search, j);
     });
     os << "\n";
     return;
@@ -116,4 +118,6 @@ void tlc::printMemoryReport(llvm::ArrayRef<FunctionMemoryReport> reports, Report
                           live, b.type, source);
     }
   }
+  if (remat)
+    printRematReport(*remat, search, os);
 }

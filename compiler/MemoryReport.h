@@ -2,6 +2,8 @@
 #ifndef TLC_COMPILER_MEMORYREPORT_H
 #define TLC_COMPILER_MEMORYREPORT_H
 
+#include "compiler/RematSearch.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,14 +27,21 @@ struct FunctionMemoryReport {
   std::vector<BufferReport> buffers;
 };
 
+/// Where a value comes from: the first location a fused one stands for, else as the fusion
+/// report describes a location (file:line:col, with the ONNX node or .tl binding name).
+std::string describeSource(mlir::Location loc);
+
 /// Reads the `tlc.memory_plan` module attribute written by tlc-plan-workspace (empty if the
 /// module has not been planned).
 std::vector<FunctionMemoryReport> readMemoryPlan(mlir::ModuleOp module);
 
 /// Prints the plan: per function the arena, the naive sum and the lower bound (the most bytes
-/// live at once), then each buffer's offset, size, live range, type and source location.
+/// live at once), then each buffer's offset, size, live range, type and source location; for
+/// a model with gradients, what the backward pass keeps and recomputes (`remat`) and the
+/// rematerialization policies the driver tried (`search`, may be null).
 void printMemoryReport(llvm::ArrayRef<FunctionMemoryReport> reports, ReportFormat format,
-                       llvm::raw_ostream &os);
+                       llvm::raw_ostream &os, const RematPlan *remat = nullptr,
+                       const RematSearch *search = nullptr);
 
 } // namespace tlc
 

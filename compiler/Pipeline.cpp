@@ -13,7 +13,9 @@ using namespace mlir;
 void tlc::buildGraphPipeline(OpPassManager &pm, const GraphOptions &options) {
   // Gradients first, on the graph as written: the backward graph is then lifted, fused and
   // planned with the forward one.
-  pm.addNestedPass<func::FuncOp>(createTLAutodiff());
+  TLAutodiffOptions autodiff;
+  autodiff.remat = options.remat;
+  pm.addNestedPass<func::FuncOp>(createTLAutodiff(autodiff));
   pm.addPass(createCanonicalizerPass());
   // n-ary einsums as pairwise contractions (GEMMs), before CSE: the same pairwise contraction
   // needed by several einsums is then computed once.
@@ -67,6 +69,9 @@ void tlc::buildLowerToLinalgPipeline(OpPassManager &pm, const LoweringStrategy &
 
 void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelName,
                                      const LoweringStrategy &strategy) {
+  // The recomputation of forward values for the backward pass is fixed once the tensor-level
+  // CSE has run: the barriers that kept it from being merged away go.
+  pm.addNestedPass<func::FuncOp>(tlc::createTLCDropRematBarriers());
   // A tensor.empty that is only written and then inserted into a slice (e.g. a row computed
   // into an output's row) becomes that slice, so it is computed in place, not copied.
   pm.addPass(bufferization::createEmptyTensorEliminationPass());

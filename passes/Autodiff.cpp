@@ -4,6 +4,7 @@
 // block backwards from the loss, each op with a result gradient and an active operand gives
 // its operands' gradients (DifferentiableOpInterface), summed where a value has several uses.
 #include "passes/Passes.h"
+#include "passes/Rematerialize.h"
 
 #include "TL/GradientBuilders.h"
 #include "TL/TLDialect.h"
@@ -37,7 +38,44 @@ std::string describe(Value value) {
 }
 
 /// Replaces the `tl.grad`s of `loss` (all in `block`, in block order) with its gradients.
-LogicalResult differentiate(Block &block, Value loss, ArrayRef<tl::GradOp> requests) {
+/// Moves each op after `last` (the backward graph's last op) that reads gradients, such as an
+/// optimizer's update of a parameter, right after its operands are computed: a gradient then
+/// dies as soon as its own update has read it, instead of living until every update has run
+/// (for a training step, the gradients of all parameters were live at once). Ops that read
+/// no gradient stay where they are.
+void scheduleEarly(Block &block, Operation *last) {
+  llvm::DenseSet<Operation *> ready; // ops at or before `last`, and those moved
+  for (Operation *op = &block.front(); op != last->getNextNode(); op = op->getNextNode())
+    ready.insert(op);
+  SmallVector<Operation *> after;
+  for (Operation *op = last->getNextNode(); op && op != block.getTerminator();
+       op = op->getNextNode())
+    after.push_back(op);
+  // Constants first (they read nothing), so an update's constants do not hold it back.
+  for (Operation *op : after)
+    if (op->hasTrait<OpTrait::ConstantLike>()) {
+      op->moveBefore(&block.front());
+      ready.insert(op);
+    }
+  for (Operation *op : after) {
+    if (op->hasTrait<OpTrait::ConstantLike>())
+      continue;
+    Operation *anchor = nullptr;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp(); def && (!anchor || anchor->isBeforeInBlock(def)))
+        anchor = def;
+    if (!anchor || !ready.contains(anchor))
+      continue;
+    op->moveAfter(anchor);
+    ready.insert(op);
+  }
+}
+
+/// With `policy`, forward values the backward ops read are kept or recomputed by it
+/// (Rematerialize.h), and what was done is recorded on `func`.
+LogicalResult differentiate(Operation *func, Block &block, Value loss,
+                            ArrayRef<tl::GradOp> requests,
+                            const std::optional<RematPolicy> &policy) {
   llvm::DenseSet<Value> active;
   for (tl::GradOp g : requests)
     active.insert(g.getWrt());
@@ -51,6 +89,7 @@ LogicalResult differentiate(Block &block, Value loss, ArrayRef<tl::GradOp> reque
   }
 
   tl::GradOp first = requests.front();
+  Operation *beforeBackward = first->getPrevNode();
   OpBuilder b(first);
   llvm::DenseMap<Value, Value> adjoint;
   if (active.contains(loss))
@@ -107,23 +146,41 @@ LogicalResult differentiate(Block &block, Value loss, ArrayRef<tl::GradOp> reque
     }
   }
 
+  if (policy) {
+    Operation *begin = beforeBackward ? beforeBackward->getNextNode() : &block.front();
+    rematerialize(func, block, begin, first, *policy);
+  }
+
   // All replacements first: `b` inserts before the first request.
   SmallVector<Value> results;
   for (tl::GradOp g : requests) {
     Value grad = adjoint.lookup(g.getWrt());
     results.push_back(grad ? grad : filled(b, g.getLoc(), g.getType(), 0.0));
   }
+  Operation *lastBackward = first->getPrevNode();
   for (auto [g, grad] : llvm::zip_equal(requests, results)) {
     tl::GradOp op = g;
     op.replaceAllUsesWith(grad);
     op.erase();
   }
+  if (lastBackward)
+    scheduleEarly(block, lastBackward);
   return success();
 }
 
 struct TLAutodiff : tlc::impl::TLAutodiffBase<TLAutodiff> {
+  using Base::Base;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    std::optional<RematPolicy> policy;
+    if (!remat.empty()) {
+      policy.emplace();
+      std::string error = parseRematPolicy(remat, *policy);
+      if (!error.empty()) {
+        func.emitError() << "remat='" << remat << "': " << error;
+        return signalPassFailure();
+      }
+    }
     llvm::MapVector<Value, SmallVector<tl::GradOp>> byLoss;
     func.walk([&](tl::GradOp g) { byLoss[g.getLoss()].push_back(g); });
     if (byLoss.empty())
@@ -152,7 +209,7 @@ struct TLAutodiff : tlc::impl::TLAutodiffBase<TLAutodiff> {
         fromGrad.try_emplace(grad.getResult(), grad);
     }
     for (auto &[loss, requests] : byLoss)
-      if (failed(differentiate(func.getBody().front(), loss, requests)))
+      if (failed(differentiate(func, func.getBody().front(), loss, requests, policy)))
         return signalPassFailure();
   }
 };

@@ -213,6 +213,8 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
     target.addIllegalDialect<tl::TLDialect>();
     // The destination-style attention the GPU targets map whole (fused-attention).
     target.addLegalOp<tl::FusedAttentionOp>();
+    // Removed after the lowering's CSE (tlc-drop-remat-barriers).
+    target.addLegalOp<tl::RematBarrierOp>();
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
                            math::MathDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

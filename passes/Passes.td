@@ -82,7 +82,21 @@ def TLAutodiff : Pass<"tl-autodiff", "mlir::func::FuncOp"> {
     %gy = tl.broadcast_to %r : tensor<1x1xf32> -> tensor<2x4xf32>
     %g = tl.einsum "ab,ac->cb" %gy, %x : (tensor<2x4xf32>, tensor<2x3xf32>) -> tensor<3x4xf32>
     ```
+
+    With `remat` set, the forward values the backward ops read are kept or recomputed by that
+    policy (passes/Rematerialize.h): `none` keeps them all; `cheap` recomputes the results of
+    cheap ops (elementwise math, broadcasts, shape ops) from kept values; `segments=N` keeps
+    N - 1 checkpoints (values that alone cross a cut of the forward graph, chosen to split the
+    saved bytes evenly) and recomputes each segment before its backward ops. Recomputed ops are
+    copies of the forward ops (so the results are bitwise the same), placed before their first
+    backward reader; they read kept values and arguments through `tl.remat_barrier`, so CSE
+    cannot merge them back. What was kept and recomputed, and the FLOPs, are recorded on the
+    function (`tl.remat`) for the driver's memory report and its search over policies.
   }];
+  let options = [
+    Option<"remat", "remat", "std::string", /*default=*/"\"\"",
+           "Rematerialization policy: none, cheap or segments=N (empty: none, unrecorded)">,
+  ];
 }
 
 def TLPlanEinsumPaths : Pass<"tl-plan-einsum-paths", "mlir::func::FuncOp"> {
@@ -711,6 +725,15 @@ def TLCLowerMemRefCopy : Pass<"tlc-lower-memref-copy", "mlir::func::FuncOp"> {
     interior twice.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect"];
+}
+
+def TLCDropRematBarriers : Pass<"tlc-drop-remat-barriers", "mlir::func::FuncOp"> {
+  let summary = "Remove tl.remat_barrier ops (identities) after the last tensor-level CSE";
+  let description = [{
+    `tl.remat_barrier` keeps CSE from merging recomputed ops back into the forward ops they
+    copy (tl-autodiff's `remat`). After lowering to linalg and its CSE the recomputation is
+    fixed, so the barriers go before bufferization: their results become their inputs.
+  }];
 }
 
 def TLCBoundForallReplicas : Pass<"tlc-bound-forall-replicas", "mlir::func::FuncOp"> {

@@ -21,4 +21,22 @@ def TL_GradOp : TL_Op<"grad", [AllTypesMatch<["wrt", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def TL_RematBarrierOp : TL_Op<"remat_barrier", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "a value read by rematerialized (recomputed) ops";
+  let description = [{
+    The identity. `tl-autodiff` with a rematerialization policy recomputes forward values for
+    the backward pass from the kept ones; the recomputed ops read the kept values through this
+    op, so CSE cannot merge a recomputation back into the forward op it copies (which would
+    keep the forward value alive again). It has no folder; `tlc-drop-remat-barriers` removes it
+    after the last tensor-level CSE, before bufferization.
+
+    ```mlir
+    %k = tl.remat_barrier %x : tensor<8x128x256xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
 #endif // TL_AUTODIFF_OPS_TD

@@ -140,3 +140,34 @@ func.func @conv(%x: tensor<1x2x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> (tensor<1x2
   %gw = tl.grad %l wrt %w : tensor<f32>, tensor<4x2x3x3xf32>
   return %gx, %gw : tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32>
 }
+
+// -----
+
+// Ops after the backward graph that read gradients (here an SGD update per weight) move up to
+// right after their operands: the update of w2, whose gradient the reverse sweep computes
+// first, runs before w1's gradient is computed, so the gradients are not all live at once.
+// Its constant (the learning rate) moves to the top.
+// CHECK-LABEL: func.func @updates_early
+// CHECK: %[[LR:.+]] = tl.constant dense<1.000000e-01> : tensor<f32>
+// CHECK: %[[G2:.+]] = tl.einsum "ab,ac->cb" %{{.+}}, %{{.+}} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT: %[[S2:.+]] = tl.mul %[[LR]], %[[G2]]
+// CHECK-NEXT: %[[N2:.+]] = tl.sub %arg2, %[[S2]]
+// CHECK: %[[G1:.+]] = tl.einsum "ab,ac->cb" %{{.+}}, %arg0 : (tensor<2x4xf32>, tensor<2x3xf32>) -> tensor<3x4xf32>
+// CHECK-NEXT: %[[S1:.+]] = tl.mul %[[LR]], %[[G1]]
+// CHECK-NEXT: %[[N1:.+]] = tl.sub %arg1, %[[S1]]
+// CHECK: return %[[N1]], %[[N2]]
+func.func @updates_early(%x: tensor<2x3xf32>, %w1: tensor<3x4xf32>, %w2: tensor<4x4xf32>)
+    -> (tensor<3x4xf32>, tensor<4x4xf32>) {
+  %h = tl.einsum "ij,jk->ik" %x, %w1 : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %t = tl.tanh %h : tensor<2x4xf32>
+  %y = tl.einsum "ij,jk->ik" %t, %w2 : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %l = tl.reduce_sum %y axes = [0, 1] : tensor<2x4xf32> -> tensor<f32>
+  %g1 = tl.grad %l wrt %w1 : tensor<f32>, tensor<3x4xf32>
+  %lr = tl.constant dense<0.1> : tensor<f32>
+  %s1 = tl.mul %lr, %g1 : tensor<f32>, tensor<3x4xf32> -> tensor<3x4xf32>
+  %n1 = tl.sub %w1, %s1 : tensor<3x4xf32>, tensor<3x4xf32> -> tensor<3x4xf32>
+  %g2 = tl.grad %l wrt %w2 : tensor<f32>, tensor<4x4xf32>
+  %s2 = tl.mul %lr, %g2 : tensor<f32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  %n2 = tl.sub %w2, %s2 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  return %n1, %n2 : tensor<3x4xf32>, tensor<4x4xf32>
+}

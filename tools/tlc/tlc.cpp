@@ -136,6 +136,18 @@ cl::opt<std::string> optimizerSpec(
     cl::init("sgd"), cl::cat(category));
 cl::list<std::string> freeze("freeze", cl::desc("With --train: ONNX weights not to train"),
                              cl::CommaSeparated, cl::cat(category));
+cl::opt<std::string> remat(
+    "remat",
+    cl::desc("For models with gradients: which forward values the backward pass recomputes "
+             "instead of keeping: none, auto (searched against the memory plan; the smallest "
+             "workspace, or with --max-workspace the least recomputation that fits), cheap, "
+             "segments=N"),
+    cl::value_desc("policy"), cl::cat(category));
+cl::opt<std::string> maxWorkspace(
+    "max-workspace",
+    cl::desc("The largest workspace (NAME_WORKSPACE_SIZE) to accept, in bytes (suffixes K, M, "
+             "G: powers of 1024); with gradients it implies --remat=auto unless --remat=none"),
+    cl::value_desc("bytes"), cl::cat(category));
 cl::opt<bool> listTargets("list-targets", cl::desc("List the targets and exit"),
                           cl::cat(category));
 
@@ -261,6 +273,25 @@ int main(int argc, char **argv) {
   options.reportPath = reportFile;
   options.timeReport = timeReport;
   options.profile = profile;
+  options.remat = remat;
+  if (!maxWorkspace.empty()) {
+    llvm::StringRef text = maxWorkspace;
+    uint64_t scale = 1;
+    if (text.consume_back("K") || text.consume_back("k"))
+      scale = uint64_t(1) << 10;
+    else if (text.consume_back("M"))
+      scale = uint64_t(1) << 20;
+    else if (text.consume_back("G"))
+      scale = uint64_t(1) << 30;
+    uint64_t value = 0;
+    if (text.getAsInteger(10, value) || value == 0 || value > (uint64_t(1) << 50) / scale) {
+      WithColor::error(errs(), "tlc") << "--max-workspace=" << maxWorkspace
+                                      << ": expected a positive number of bytes, optionally "
+                                         "with K, M or G (at most 2^50 bytes)\n";
+      return 1;
+    }
+    options.maxWorkspace = int64_t(value * scale);
+  }
   options.train = train;
   options.trainOptions.loss = lossName;
   options.trainOptions.optimizer = optimizerSpec;
