@@ -152,6 +152,8 @@ def cases(quick):
                         "inputs": [(1, 3, 224, 224)], "outputs": [(1, 1000)],
                         "py": (model, [1, 3, 224, 224])})
     out += [_attention(q), _encoder(q), _train_mlp(q)]
+    out += [_train_transformer(q, 6, "none"), _train_transformer(q, 12, "none"),
+            _train_transformer(q, 12, "auto")]
     out += _einsums(q)
     return out
 
@@ -249,8 +251,29 @@ def _train_mlp(quick):
     # Forward multiply-adds x 2, times 3 for the backward's two products per layer.
     work = 3 * 2.0 * b * (i * h + h * h + h * c)
     return {"name": "train_mlp", "label": "train step MLP %d-%d-%d-%d b%d (AdamW)" % (i, h, h, c, b),
-            "kind": "flops", "work": work, "tl": tl, "train": True,
+            "kind": "flops", "work": work, "tl": tl, "train": True, "classes": c,
             "inputs": [(b, i), (b,)], "outputs": [()], "py": ("train_mlp", dims)}
+
+
+def _train_transformer(quick, layers, remat):
+    """One AdamW training step of a pre-norm transformer encoder (causal attention, GELU MLP,
+    token classification head, cross-entropy; benchmarks/models/gen_transformer_train.py) at
+    batch 8 x 128 tokens, width 256, 4 heads: tlc's NAME_train_step with --remat=REMAT vs
+    PyTorch eager (F.layer_norm, explicit causal attention, no checkpointing). dims: layers,
+    batch, sequence, width, heads, classes."""
+    sys.path.insert(0, os.path.join(HERE, "models"))
+    import gen_transformer_train
+    dims = [2, 2, 16, 32, 2, 8] if quick else [layers, 8, 128, 256, 4, 16]
+    n, b, t, d, h, c = dims
+    # Per token: the four projections (12 d^2 multiply-adds), attention (2 t d, half masked
+    # but computed), the head; x 2 FLOPs, x 3 for forward + backward.
+    work = 3 * 2.0 * b * t * (n * (12 * d * d + 2 * t * d) + d * c)
+    return {"name": "train_transformer%d%s" % (n, "" if remat == "none" else "_remat_" + remat),
+            "label": "train step transformer %dL d%d b%dx%d (AdamW, --remat=%s)"
+                     % (n, d, b, t, remat),
+            "kind": "flops", "work": work, "tl": gen_transformer_train.program(n, b, t, d, h, c),
+            "train": True, "classes": c, "tlc_flags": ["--remat=" + remat],
+            "inputs": [(b, t, d), (b * t,)], "outputs": [()], "py": ("train_transformer", dims)}
 
 
 def _encoder(quick):
@@ -332,6 +355,37 @@ def py_worker(framework, op, dims, threads, repeats):
             def fn():
                 opt.zero_grad()
                 F.cross_entropy(model(x), y).backward()
+                opt.step()
+        elif op == "train_transformer":
+            torch.set_grad_enabled(True)
+            layers, bsz, seq, d, heads, c = dims
+            hd = d // heads
+            torch.manual_seed(0)
+            ps = []
+            for _ in range(layers):
+                ps.append([torch.nn.Parameter(torch.randn(*s) * s[0] ** -0.5)
+                           for s in ((d, 3 * d), (d, d), (d, 4 * d), (4 * d, d))] +
+                          [torch.nn.Parameter(torch.ones(d)), torch.nn.Parameter(torch.ones(d))])
+            head = torch.nn.Parameter(torch.randn(d, c) * d ** -0.5)
+            params = [p for layer in ps for p in layer] + [head]
+            opt = torch.optim.AdamW(params, lr=1e-3, weight_decay=0.01)
+            x, y = t(bsz, seq, d), torch.from_numpy(rng.integers(0, c, bsz * seq))
+            causal = torch.ones(seq, seq, dtype=torch.bool).triu(1)
+
+            def forward():
+                hcur = x
+                for wqkv, wo, w1, w2, ga, gb in ps:
+                    n = F.layer_norm(hcur, (d,), weight=ga, eps=1e-5)
+                    q, k, v = (n @ wqkv).reshape(bsz, seq, 3, heads, hd).permute(2, 0, 3, 1, 4)
+                    s = (q @ k.transpose(-1, -2)) * hd ** -0.5
+                    a = torch.softmax(s.masked_fill(causal, float("-inf")), -1) @ v
+                    r = hcur + a.transpose(1, 2).reshape(bsz, seq, d) @ wo
+                    hcur = r + F.gelu(F.layer_norm(r, (d,), weight=gb, eps=1e-5) @ w1) @ w2
+                return F.cross_entropy(hcur.reshape(bsz * seq, d) @ head, y)
+
+            def fn():
+                opt.zero_grad()
+                forward().backward()
                 opt.step()
         elif op == "matmul_bf16":
             n = dims[0]
@@ -623,6 +677,10 @@ int main(int argc, char **argv) {
   int repeats = argc > 1 ? atoi(argv[1]) : 20;
   float *x = buffer(sizeof(float) * NAME_UPPER_INPUT_X_NUMEL, 1), loss = 0;
   int64_t *labels = calloc(NAME_UPPER_INPUT_LABELS_NUMEL, sizeof(int64_t));
+  /* Labels spread over the classes, as the PyTorch worker's: one class for all would drive
+   * the other classes' probabilities into denormals within a few steps (slow on x86). */
+  for (int i = 0; labels && i < NAME_UPPER_INPUT_LABELS_NUMEL; ++i)
+    labels[i] = (int64_t)((i * 2654435761u) % NCLASSES);
   void *state = NULL, *ws = NULL;
   tlc_status st = tlc_workspace_alloc(NULL, NAME_UPPER_STATE_SIZE, &state);
   if (st == TLC_STATUS_OK)
@@ -647,6 +705,16 @@ int main(int argc, char **argv) {
 """
 
 
+def header_define(path, macro):
+    """The integer value of `#define MACRO N` in a generated header, or None."""
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 3 and parts[0] == "#define" and parts[1] == macro:
+                return int(parts[2])
+    return None
+
+
 def build_tlc(case, args, work):
     name = "b_" + case["name"]
     if "onnx" in case:
@@ -667,6 +735,7 @@ def build_tlc(case, args, work):
     decls = " ".join("float *%s = buffer(sizeof(float) * %d, %d);" % (b, numel(s), b[0] == "i")
                      for b, s in zip(bufs, shapes))
     src = ((TRAIN_HARNESS if case.get("train") else HARNESS).replace("WARMUP_SECONDS", repr(WARMUP_SECONDS))
+           .replace("NCLASSES", str(case.get("classes", 2)))
            .replace("DECLS", decls).replace("ARGS", ", ".join(bufs))
            .replace("NAME_UPPER", name.upper()).replace("NAME", name))
     c = os.path.join(work, name + "_main.c")
@@ -805,6 +874,10 @@ def main(argv):
             if "tlc" in frameworks:
                 try:
                     exe, entry["tlc_compile_s"] = build_tlc(case, args, work)
+                    if case.get("train"):
+                        entry["tlc_workspace_bytes"] = header_define(
+                            os.path.join(work, "b_%s.h" % case["name"]),
+                            "B_%s_WORKSPACE_SIZE" % case["name"].upper())
                 except subprocess.CalledProcessError as e:
                     entry["runs"]["tlc_build_error"] = str(e)[:300]
             for t in threads:
@@ -956,6 +1029,12 @@ def report(results, threads, frameworks):
         lines += ["[%d] %s" % (i + 1, e) for i, e in enumerate(errors)]
         if errors:
             lines.append("")
+    spaces = [c for c in results["cases"] if c.get("tlc_workspace_bytes")]
+    if spaces:
+        lines += ["Workspace of the training steps (NAME_WORKSPACE_SIZE):", ""]
+        lines += ["- %s: %d bytes (%.1f MiB)" % (c["label"], c["tlc_workspace_bytes"],
+                                                  c["tlc_workspace_bytes"] / 2 ** 20)
+                  for c in spaces] + [""]
     if PENDING:
         lines += ["## Not yet measured", ""] + ["- %s: %s" % p for p in PENDING] + [""]
     lines.append("`tlc vs best other` > 1 means tlc is faster than the fastest of the others.")
