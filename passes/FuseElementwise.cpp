@@ -62,8 +62,14 @@ LogicalResult propagateReshapes(func::FuncOp func, unsigned maxOps) {
   linalg::ControlFusionFn policy = [maxOps](OpOperand *operand) {
     return shouldFuseElementwise(operand, maxOps);
   };
+  // Not into a reduction (a contraction): expanding across a collapsed operand would split its
+  // one reduced dimension back into several, which the contraction generator runs 2x slower
+  // (tl-layout-constant-operands merges them on purpose: X^T g over batch x sequence rows).
   linalg::ControlFusionFn oneUse = [](OpOperand *operand) {
     Operation *producer = operand->get().getDefiningOp();
+    auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+    if (consumer && consumer.getNumReductionLoops() > 0)
+      return false;
     return producer && producer->hasOneUse();
   };
   linalg::populateElementwiseOpsFusionPatterns(patterns, policy);

@@ -30,8 +30,9 @@ func.func @rank3(%x: tensor<2x3x2xf32>, %h: tensor<4x3xf16>) -> (tensor<2x3x2xf3
 
 // -----
 
-// Left alone: already contiguous, a non-constant operand, a transposed constant on the other
-// side (m operand), and "..." equations.
+// Left alone: already contiguous, a run-time operand whose elements are each used fewer than
+// 32 times (a copy would cost more than it saves), a transposed constant on the other side
+// (m operand), and "..." equations.
 // CHECK-LABEL: func.func @untouched
 // CHECK: tl.einsum "ik,kj->ij"
 // CHECK: tl.einsum "ik,jk->ij" %{{.+}}, %arg1
@@ -45,4 +46,25 @@ func.func @untouched(%x: tensor<4x3xf32>, %v: tensor<2x3xf32>) -> (tensor<4x2xf3
   %c = tl.einsum "ki,kj->ij" %c3, %w : (tensor<3x4xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
   %d = tl.einsum "...k,jk->...j" %x, %v : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
   return %a, %b, %c, %d : tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>
+}
+
+// -----
+
+// Run-time operands used at least 32 times per element get a copy in the fast layout: g W^T
+// (the weight's output label j outer) transposes W; X^T g for a weight gradient merges the
+// summed rows (a, b, adjacent in both operands) into one label by reshapes, then transposes
+// X so the summed label is innermost on the m side.
+// CHECK-LABEL: func.func @runtime_operands
+// CHECK: %[[WT:.+]] = tl.transpose %arg1 perm = [1, 0] : tensor<32x64xf32> -> tensor<64x32xf32>
+// CHECK: %[[Y:.+]] = tl.einsum "abc,cd->abd" %arg0, %[[WT]] : (tensor<8x16x64xf32>, tensor<64x32xf32>) -> tensor<8x16x32xf32>
+// CHECK: %[[G:.+]] = tl.reshape %arg2 : tensor<8x16x32xf32> -> tensor<128x32xf32>
+// CHECK: %[[X:.+]] = tl.reshape %arg0 : tensor<8x16x64xf32> -> tensor<128x64xf32>
+// CHECK: %[[XT:.+]] = tl.transpose %[[X]] perm = [1, 0] : tensor<128x64xf32> -> tensor<64x128xf32>
+// CHECK: %[[DW:.+]] = tl.einsum "ac,da->dc" %[[G]], %[[XT]] : (tensor<128x32xf32>, tensor<64x128xf32>) -> tensor<64x32xf32>
+// CHECK: return %[[Y]], %[[DW]]
+func.func @runtime_operands(%x: tensor<8x16x64xf32>, %w: tensor<32x64xf32>, %g: tensor<8x16x32xf32>)
+    -> (tensor<8x16x32xf32>, tensor<64x32xf32>) {
+  %y = tl.einsum "abc,dc->abd" %x, %w : (tensor<8x16x64xf32>, tensor<32x64xf32>) -> tensor<8x16x32xf32>
+  %dw = tl.einsum "abc,abd->dc" %g, %x : (tensor<8x16x32xf32>, tensor<8x16x64xf32>) -> tensor<64x32xf32>
+  return %y, %dw : tensor<8x16x32xf32>, tensor<64x32xf32>
 }

@@ -111,3 +111,26 @@ func.func @into_reduction(%a: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4
   } -> tensor<4xf32>
   return %s : tensor<4xf32>
 }
+
+// -----
+
+// A collapsed operand of a contraction stays collapsed: expanding the contraction across it
+// would split its one summed dimension (8 x 16 rows, merged by tl-layout-constant-operands)
+// back into two, which the contraction generator runs about 2x slower.
+// CHECK-LABEL: func.func @no_expansion_into_contraction
+// CHECK: tensor.collapse_shape %arg0 {{\[}}[0, 1], [2]] : tensor<8x16x32xf32> into tensor<128x32xf32>
+// CHECK: linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-NOT: tensor.expand_shape
+func.func @no_expansion_into_contraction(%g: tensor<8x16x32xf32>, %xt: tensor<64x128xf32>,
+                                          %init: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %c = tensor.collapse_shape %g [[0, 1], [2]] : tensor<8x16x32xf32> into tensor<128x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d, c, k) -> (d, k)>, affine_map<(d, c, k) -> (k, c)>, affine_map<(d, c, k) -> (d, c)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%xt, %c : tensor<64x128xf32>, tensor<128x32xf32>) outs(%init : tensor<64x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x32xf32>
+  return %r : tensor<64x32xf32>
+}
