@@ -8,7 +8,9 @@ import argparse
 import sys
 
 
-def program(layers, batch, seq, dim, heads, classes):
+def program(layers, batch, seq, dim, heads, classes, load=False):
+    """The .tl text; with `load`, each param is read from NAME.npy next to the program
+    (test/e2e/check_transformer_training.py gives PyTorch the same values)."""
     hd = dim // heads
     ff = 4 * dim
     lines = [
@@ -22,13 +24,15 @@ def program(layers, batch, seq, dim, heads, classes):
     for l in range(layers):
         for name, shape, std in (("wqkv", (dim, 3 * dim), dim ** -0.5), ("wo", (dim, dim), dim ** -0.5),
                                  ("w1", (dim, ff), dim ** -0.5), ("w2", (ff, dim), ff ** -0.5)):
-            lines.append("param  %s%d : f32[%d, %d] = randn(seed=%d, std=%.6f)"
-                         % (name, l, shape[0], shape[1], seed, std))
+            init = ('load("%s%d.npy")' % (name, l) if load
+                    else "randn(seed=%d, std=%.6f)" % (seed, std))
+            lines.append("param  %s%d : f32[%d, %d] = %s" % (name, l, shape[0], shape[1], init))
             seed += 1
-        lines.append("param  g%da : f32[%d] = ones()" % (l, dim))
-        lines.append("param  g%db : f32[%d] = ones()" % (l, dim))
-    lines.append("param  whead : f32[%d, %d] = randn(seed=%d, std=%.6f)"
-                 % (dim, classes, seed, dim ** -0.5))
+        for g in ("g%da" % l, "g%db" % l):
+            lines.append("param  %s : f32[%d] = %s" % (g, dim, 'load("%s.npy")' % g if load
+                                                        else "ones()"))
+    lines.append("param  whead : f32[%d, %d] = %s" % (
+        dim, classes, 'load("whead.npy")' if load else "randn(seed=%d, std=%.6f)" % (seed, dim ** -0.5)))
     h = "x"
     for l in range(layers):
         def norm(src, g, out):
