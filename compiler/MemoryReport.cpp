@@ -16,9 +16,15 @@ int64_t intField(DictionaryAttr dict, llvm::StringRef name, int64_t otherwise = 
   return attr ? attr.getInt() : otherwise;
 }
 
-
 std::string percent(int64_t part, int64_t whole) {
   return whole ? llvm::formatv("{0:F1}%", 100.0 * part / whole).str() : "-";
+}
+
+/// Bytes, with MiB from 1 MiB on.
+std::string bytes(int64_t n) {
+  if (n >= (int64_t(1) << 20))
+    return llvm::formatv("{0} B ({1:F1} MiB)", n, n / 1048576.0).str();
+  return llvm::formatv("{0} B", n).str();
 }
 } // namespace
 
@@ -120,4 +126,62 @@ void tlc::printMemoryReport(llvm::ArrayRef<FunctionMemoryReport> reports, Report
   }
   if (remat)
     printRematReport(*remat, search, os);
+}
+
+void tlc::printRematReport(const RematPlan &plan, const RematSearch *search,
+                           llvm::raw_ostream &os) {
+  int64_t keptBytes = 0, recomputedBytes = 0;
+  for (const RematValue &v : plan.kept)
+    keptBytes += v.bytes;
+  for (const RematValue &v : plan.recomputed)
+    recomputedBytes += v.bytes;
+  os << "rematerialization: --remat=" << plan.policy << ", " << plan.extraFlops
+     << " extra FLOPs (" << percent(plan.extraFlops, plan.flops) << " of the step's "
+     << plan.flops << ")\n";
+  if (search) {
+    os << llvm::formatv("  {0,-14}  {1,14}  {2,16}\n", "policy", "workspace (B)", "extra FLOPs");
+    for (auto [i, p] : llvm::enumerate(search->tried))
+      os << llvm::formatv("{0} {1,-14}  {2,14}  {3,16}\n",
+                          search->chosen && *search->chosen == i ? "*" : " ", p.policy,
+                          p.workspace, p.extraFlops);
+  }
+  os << "  kept for the backward pass: " << plan.kept.size() << " values, " << bytes(keptBytes)
+     << "\n";
+  for (const RematValue &v : plan.kept)
+    os << llvm::formatv("    {0,-28}  {1,12}  {2}\n", v.type, v.bytes, v.location);
+  os << "  recomputed for the backward pass: " << plan.recomputed.size() << " values, "
+     << bytes(recomputedBytes) << "\n";
+  for (const RematValue &v : plan.recomputed)
+    os << llvm::formatv("    {0,-28}  {1,12}  {2}\n", v.type, v.bytes, v.location);
+}
+
+void tlc::writeRematJSON(const RematPlan &plan, const RematSearch *search,
+                         llvm::json::OStream &j) {
+  auto values = [&](StringRef name, const std::vector<RematValue> &list) {
+    j.attributeArray(name, [&] {
+      for (const RematValue &v : list)
+        j.object([&] {
+          j.attribute("type", v.type);
+          j.attribute("bytes", v.bytes);
+          j.attribute("location", v.location);
+        });
+    });
+  };
+  j.attributeObject("rematerialization", [&] {
+    j.attribute("policy", plan.policy);
+    j.attribute("flops", plan.flops);
+    j.attribute("extra_flops", plan.extraFlops);
+    values("kept", plan.kept);
+    values("recomputed", plan.recomputed);
+    if (search)
+      j.attributeArray("tried", [&] {
+        for (auto [i, p] : llvm::enumerate(search->tried))
+          j.object([&] {
+            j.attribute("policy", p.policy);
+            j.attribute("workspace_bytes", p.workspace);
+            j.attribute("extra_flops", p.extraFlops);
+            j.attribute("chosen", search->chosen && *search->chosen == i);
+          });
+      });
+  });
 }

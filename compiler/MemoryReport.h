@@ -5,6 +5,7 @@
 #include "compiler/RematSearch.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -42,6 +43,11 @@ std::vector<FunctionMemoryReport> readMemoryPlan(mlir::ModuleOp module);
 void printMemoryReport(llvm::ArrayRef<FunctionMemoryReport> reports, ReportFormat format,
                        llvm::raw_ostream &os, const RematPlan *remat = nullptr,
                        const RematSearch *search = nullptr);
+
+/// The rematerialization part of --report=memory: the plan (kept and recomputed values, FLOPs)
+/// and the policies the search tried (`search` may be null), as text or as JSON attributes.
+void printRematReport(const RematPlan &plan, const RematSearch *search, llvm::raw_ostream &os);
+void writeRematJSON(const RematPlan &plan, const RematSearch *search, llvm::json::OStream &j);
 
 } // namespace tlc
 

@@ -6,8 +6,6 @@
 #include "compiler/Pipeline.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 #include <string>
@@ -49,11 +47,6 @@ mlir::FailureOr<RematSearch> searchRematPolicies(mlir::ModuleOp module, GraphOpt
                                                  const LoweringStrategy &strategy,
                                                  llvm::StringRef name, int64_t maxWorkspace,
                                                  mlir::Location loc);
-
-/// The rematerialization part of --report=memory: the plan (kept and recomputed values, FLOPs)
-/// and the policies the search tried (`search` may be null), as text or as JSON attributes.
-void printRematReport(const RematPlan &plan, const RematSearch *search, llvm::raw_ostream &os);
-void writeRematJSON(const RematPlan &plan, const RematSearch *search, llvm::json::OStream &j);
 
 } // namespace tlc
 

@@ -37,7 +37,6 @@ std::string describe(Value value) {
   return name ? "'" + name.str() + "'" : std::string("this value");
 }
 
-/// Replaces the `tl.grad`s of `loss` (all in `block`, in block order) with its gradients.
 /// Moves each op after `last` (the backward graph's last op) that reads gradients, such as an
 /// optimizer's update of a parameter, right after its operands are computed: a gradient then
 /// dies as soon as its own update has read it, instead of living until every update has run
@@ -71,6 +70,7 @@ void scheduleEarly(Block &block, Operation *last) {
   }
 }
 
+/// Replaces the `tl.grad`s of `loss` (all in `block`, in block order) with its gradients.
 /// With `policy`, forward values the backward ops read are kept or recomputed by it
 /// (Rematerialize.h), and what was done is recorded on `func`.
 LogicalResult differentiate(Operation *func, Block &block, Value loss,

@@ -61,6 +61,23 @@ DenseElementsAttr transposeConstant(DenseElementsAttr attr, ArrayRef<int64_t> pe
   return DenseElementsAttr::getFromRawBuffer(newType, dst);
 }
 
+/// The labels {a, b, out} of a two-operand einsum "a,b->out" with plain labels (no "...", no
+/// label repeated within an operand, an explicit output).
+std::optional<std::array<std::string, 3>> plainLabels(tl::EinsumOp op) {
+  StringRef eq = op.getEquation();
+  if (op.getInputs().size() != 2 || eq.contains('.') || eq.contains(' '))
+    return std::nullopt;
+  auto [lhs, out] = eq.split("->");
+  if (lhs.size() == eq.size() || out.empty())
+    return std::nullopt;
+  auto [a, b] = lhs.split(',');
+  std::array<std::string, 3> labels = {a.str(), b.str(), out.str()};
+  for (const std::string &l : labels)
+    if (l.empty() || llvm::any_of(l, [&](char c) { return llvm::count(l, c) != 1; }))
+      return std::nullopt;
+  return labels;
+}
+
 /// Policy + mechanism for one two-operand einsum "A,B->C" with plain labels (no "...", no
 /// label repeated within an operand): if the operand holding C's last label is a constant
 /// that does not have that label innermost, move that axis innermost (others keep their
@@ -68,17 +85,11 @@ DenseElementsAttr transposeConstant(DenseElementsAttr attr, ArrayRef<int64_t> pe
 struct LayoutConstantOperand : OpRewritePattern<tl::EinsumOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tl::EinsumOp op, PatternRewriter &rewriter) const override {
-    StringRef eq = op.getEquation();
-    if (op.getInputs().size() != 2 || eq.contains('.') || eq.contains(' '))
+    std::optional<std::array<std::string, 3>> parsed = plainLabels(op);
+    if (!parsed)
       return failure();
-    auto [lhs, out] = eq.split("->");
-    if (out.empty() || lhs.size() == eq.size())
-      return failure();
-    auto [a, b] = lhs.split(',');
-    SmallVector<std::string> labels = {a.str(), b.str()};
-    for (const std::string &l : labels)
-      if (l.empty() || llvm::any_of(l, [&](char c) { return llvm::count(l, c) != 1; }))
-        return failure();
+    SmallVector<std::string> labels = {(*parsed)[0], (*parsed)[1]};
+    const std::string &out = (*parsed)[2];
     char last = out.back();
     for (unsigned i = 0; i < 2; ++i) {
       std::string &l = labels[i];
@@ -103,7 +114,7 @@ struct LayoutConstantOperand : OpRewritePattern<tl::EinsumOp> {
       l = relabeled;
       SmallVector<Value> inputs(op.getInputs());
       inputs[i] = tl::ConstantOp::create(rewriter, constant.getLoc(), transposed);
-      std::string equation = labels[0] + "," + labels[1] + "->" + out.str();
+      std::string equation = labels[0] + "," + labels[1] + "->" + out;
       rewriter.replaceOpWithNewOp<tl::EinsumOp>(op, op.getType(), rewriter.getStringAttr(equation),
                                                 inputs);
       return success();
@@ -111,25 +122,6 @@ struct LayoutConstantOperand : OpRewritePattern<tl::EinsumOp> {
     return failure();
   }
 };
-
-/// The labels of a two-operand einsum with plain labels and static shapes: {a, b, out}.
-std::optional<std::array<std::string, 3>> plainLabels(tl::EinsumOp op) {
-  StringRef eq = op.getEquation();
-  if (op.getInputs().size() != 2 || eq.contains('.') || eq.contains(' '))
-    return std::nullopt;
-  auto [lhs, out] = eq.split("->");
-  if (lhs.size() == eq.size() || out.empty())
-    return std::nullopt;
-  auto [a, b] = lhs.split(',');
-  std::array<std::string, 3> labels = {a.str(), b.str(), out.str()};
-  for (const std::string &l : labels)
-    if (l.empty() || llvm::any_of(l, [&](char c) { return llvm::count(l, c) != 1; }))
-      return std::nullopt;
-  for (Value v : op->getOperands())
-    if (!cast<RankedTensorType>(v.getType()).hasStaticShape())
-      return std::nullopt;
-  return labels;
-}
 
 /// Policy + mechanism for a run-time operand (constants: the pattern above) of a two-operand
 /// einsum in a layout the contraction code generator reads slowly. Backward graphs are full
@@ -147,7 +139,9 @@ struct LayoutRuntimeOperands : OpRewritePattern<tl::EinsumOp> {
 
   LogicalResult matchAndRewrite(tl::EinsumOp op, PatternRewriter &rewriter) const override {
     std::optional<std::array<std::string, 3>> parsed = plainLabels(op);
-    if (!parsed)
+    if (!parsed || llvm::any_of(op->getOperands(), [](Value v) {
+          return !cast<RankedTensorType>(v.getType()).hasStaticShape();
+        }))
       return failure();
     auto [a, b, out] = *parsed;
     SmallVector<Value> inputs(op.getInputs());

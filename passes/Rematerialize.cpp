@@ -106,10 +106,8 @@ struct CutPoint {
 };
 
 SmallVector<CutPoint> findCutPoints(ArrayRef<Operation *> forward,
+                                    const llvm::DenseMap<Operation *, int64_t> &index,
                                     const llvm::SetVector<Value> &saved) {
-  llvm::DenseMap<Operation *, int64_t> index;
-  for (auto [i, op] : llvm::enumerate(forward))
-    index[op] = i;
   int64_t n = forward.size();
   // Per cut i (after forward[i]): how many values cross it, and the sum of their ids (the id
   // of the one value when one crosses).
@@ -211,7 +209,10 @@ void tlc::rematerialize(Operation *func, Block &block, Operation *backwardBegin,
         saved.insert(r);
         totalSaved += bytesOf(r);
       }
-  SmallVector<CutPoint> cuts = findCutPoints(forward, saved);
+  llvm::DenseMap<Operation *, int64_t> forwardIndex;
+  for (auto [i, op] : llvm::enumerate(forward))
+    forwardIndex[op] = i;
+  SmallVector<CutPoint> cuts = findCutPoints(forward, forwardIndex, saved);
 
   // The kept values: the policy's choice, then every saved value that cannot be recomputed
   // from kept ones (in forward order, so a value kept by force is available to later ones).
@@ -245,14 +246,8 @@ void tlc::rematerialize(Operation *func, Block &block, Operation *backwardBegin,
 
   // Clones, created before the first backward op that needs them (directly or through
   // another clone), in forward order; they read kept values and arguments through barriers.
-  auto needsClone = [&](Value v) {
-    Operation *def = v.getDefiningOp();
-    return def && !isFree(def) && !kept.contains(v) && recomputable.contains(v) &&
-           position.lookup(def) < begin;
-  };
-  llvm::DenseMap<Operation *, int64_t> forwardIndex;
-  for (auto [i, op] : llvm::enumerate(forward))
-    forwardIndex[op] = i;
+  // The recomputable values are exactly those to clone: forward results that are not kept.
+  auto needsClone = [&](Value v) { return recomputable.contains(v); };
   IRMapping clones;
   llvm::DenseMap<Value, Value> barriers;
   llvm::SetVector<Value> checkpoints; // kept values read by clones

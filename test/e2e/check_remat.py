@@ -9,13 +9,12 @@ classifier of examples/train. Prints `PASS remat MODEL POLICY (workspace A -> B 
 lines."""
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
-from train_harness import train_through_c_abi
+from train_harness import train_through_c_abi, workspace_size
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -23,12 +22,6 @@ sys.path.insert(0, os.path.join(ROOT, "benchmarks", "models"))
 import gen_transformer_train  # noqa: E402
 
 STEPS = 3
-
-
-def workspace(header, name):
-    with open(header) as f:
-        m = re.search(r"#define %s_WORKSPACE_SIZE (\d+)" % name.upper(), f.read())
-    return int(m.group(1))
 
 
 def run(args, tmp, name, source, policy, batches, extra):
@@ -40,7 +33,7 @@ def run(args, tmp, name, source, policy, batches, extra):
     subprocess.run([args.tlc, tl, "--remat=" + policy, "-o", os.path.join(d, name + ".o"),
                     "--header", os.path.join(d, name + ".h")], check=True)
     losses, state = train_through_c_abi(args, d, name, batches, [1e-3] * STEPS, extra)
-    return losses, state, workspace(os.path.join(d, name + ".h"), name)
+    return losses, state, workspace_size(os.path.join(d, name + ".h"), name)
 
 
 def main(argv):

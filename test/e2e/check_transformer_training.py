@@ -9,7 +9,6 @@ fits, 40%, but 50 fp32 steps then drift 2.0e-4 from float64 with and without rem
 alike, and the run takes 4 minutes.) Prints `PASS transformer-training ...` or FAIL lines."""
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -17,7 +16,7 @@ import tempfile
 import numpy as np
 import torch
 import torch.nn.functional as F
-from train_harness import train_through_c_abi
+from train_harness import train_through_c_abi, workspace_size
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "benchmarks", "models"))
@@ -68,11 +67,6 @@ def reference(params, batches):
     return np.array(losses), {k: v.detach().numpy() for k, v in p.items()}
 
 
-def workspace(header, name):
-    with open(header) as f:
-        return int(re.search(r"#define %s_WORKSPACE_SIZE (\d+)" % name.upper(), f.read()).group(1))
-
-
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tlc", required=True)
@@ -101,7 +95,7 @@ def main(argv):
             flags = [] if default_ws is None else ["--remat=auto"]
             subprocess.run([args.tlc, tl, "-o", os.path.join(d, "gpt.o"), "--header",
                             os.path.join(d, "gpt.h")] + flags, check=True)
-            ws = workspace(os.path.join(d, "gpt.h"), "gpt")
+            ws = workspace_size(os.path.join(d, "gpt.h"), "gpt")
             smaller = default_ws is None or ws < default_ws
             if default_ws is None:
                 default_ws = ws

@@ -81,3 +81,13 @@ def train_through_c_abi(args, tmp, name, batches, lrs, extra_outputs=()):
                     numel *= int(d)
                 state[key] = blob[offset:offset + 4 * numel].view(np.float32)
     return losses, state
+
+
+def workspace_size(header, name):
+    """NAME_WORKSPACE_SIZE (bytes) from the generated header `header`."""
+    prefix = "#define %s_WORKSPACE_SIZE " % name.upper()
+    with open(header) as f:
+        for line in f:
+            if line.startswith(prefix):
+                return int(line.split()[2])
+    raise ValueError("%s has no %s" % (header, prefix.strip()))
