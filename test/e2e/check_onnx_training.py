@@ -5,7 +5,6 @@ ABI (NAME_init_state, NAME_train_step; the initializers become the trained param
 fresh random batch per step; its loss at every step and its parameters after the last one must
 match PyTorch training the same module in train mode (batch norm on the batch's statistics;
 torch.autograd + torch.optim, float64) within --rtol of their largest magnitude. Prints `PASS onnx-training <optimizer>` or FAIL lines."""
-import argparse
 import os
 import subprocess
 import sys
@@ -13,7 +12,7 @@ import tempfile
 
 import numpy as np
 import torch
-from train_harness import train_through_c_abi
+from train_harness import harness_arguments, train_through_c_abi
 
 STEPS, B, C, H, W, CLASSES = 50, 8, 3, 12, 12, 5
 
@@ -42,11 +41,7 @@ CASES = [
 ]
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--tlc", required=True)
-    ap.add_argument("--runtime-lib", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--cc", default="cc")
+    ap = harness_arguments(__doc__)
     ap.add_argument("--cpu", default="x86-64-v3")
     ap.add_argument("--rtol", type=float, default=1e-4)
     args = ap.parse_args(argv)

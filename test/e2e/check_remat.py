@@ -7,14 +7,13 @@ shrink (a fixed policy may not: its size is printed). Models: a 2-layer transfor
 GELU MLP, cross-entropy, AdamW; benchmarks/models/gen_transformer_train.py) and the spiral
 classifier of examples/train. Prints `PASS remat MODEL POLICY (workspace A -> B bytes)` or FAIL
 lines."""
-import argparse
 import os
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
-from train_harness import train_through_c_abi, workspace_size
+from train_harness import harness_arguments, train_through_c_abi, workspace_size
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -37,11 +36,7 @@ def run(args, tmp, name, source, policy, batches, extra):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tlc", required=True)
-    ap.add_argument("--runtime-lib", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--cc", default="cc")
+    ap = harness_arguments(__doc__.splitlines()[0])
     args = ap.parse_args(argv)
     rng = np.random.default_rng(20261127)
     with open(os.path.join(ROOT, "examples", "train", "spiral.tl")) as f:

@@ -7,7 +7,6 @@ data) within --rtol of their largest magnitude. Twice: as compiled by default, a
 --remat=auto, whose workspace must be smaller. (At 8 layers --max-workspace at half the default
 fits, 40%, but 50 fp32 steps then drift 2.0e-4 from float64 with and without rematerialization
 alike, and the run takes 4 minutes.) Prints `PASS transformer-training ...` or FAIL lines."""
-import argparse
 import os
 import subprocess
 import sys
@@ -16,7 +15,7 @@ import tempfile
 import numpy as np
 import torch
 import torch.nn.functional as F
-from train_harness import train_through_c_abi, workspace_size
+from train_harness import harness_arguments, train_through_c_abi, workspace_size
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "benchmarks", "models"))
@@ -68,11 +67,7 @@ def reference(params, batches):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tlc", required=True)
-    ap.add_argument("--runtime-lib", required=True)
-    ap.add_argument("--include", required=True)
-    ap.add_argument("--cc", default="cc")
+    ap = harness_arguments(__doc__.splitlines()[0])
     ap.add_argument("--rtol", type=float, default=1e-4)
     args = ap.parse_args(argv)
     rng = np.random.default_rng(20261127)

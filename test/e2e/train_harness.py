@@ -1,6 +1,7 @@
 """Trains a model compiled with a training step through its C training ABI (NAME_init_state,
 NAME_train_step) from a generated C program: shared by check_training.py and
 check_onnx_training.py."""
+import argparse
 import os
 import shlex
 import subprocess
@@ -91,3 +92,14 @@ def workspace_size(header, name):
             if line.startswith(prefix):
                 return int(line.split()[2])
     raise ValueError("%s has no %s" % (header, prefix.strip()))
+
+
+def harness_arguments(description):
+    """A parser with the options train_through_c_abi reads (--tlc, --runtime-lib, --include,
+    --cc), for the scripts to add their own to."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--tlc", required=True)
+    ap.add_argument("--runtime-lib", required=True)
+    ap.add_argument("--include", required=True)
+    ap.add_argument("--cc", default="cc")
+    return ap
