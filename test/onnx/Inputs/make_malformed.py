@@ -99,6 +99,11 @@ def build(kind):
     if kind == "output-dtype":
         return model([helper.make_node("Relu", ["x"], ["y"], name="relu")],
                      [vi("x", [2, 3])], [vi("y", [2, 3], I64)])
+    if kind == "blocksize-untyped":
+        # The attribute's type left UNDEFINED (as old writers do): its range is checked anyway.
+        node = helper.make_node("DepthToSpace", ["x"], ["y"], name="d2s", blocksize=2 ** 32)
+        node.attribute[0].ClearField("type")
+        return model([node], [vi("x", [1, 4, 2, 2])], [vi("y", None)])
     if kind == "depth-mode":
         return model([helper.make_node("DepthToSpace", ["x"], ["y"], name="d2s", blocksize=2,
                                        mode="XYZ")],
