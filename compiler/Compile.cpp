@@ -443,19 +443,23 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     // The descriptor NAME_info lets tools introspect the object without its header; the GPU
     // host object is written by the target, which also needs to know the inputs from the
     // outputs among the host function's arguments (GPUProgram.h).
-    if (gpu) {
+    if (gpu)
       (*module)->setAttr(kNumInputsAttr, IntegerAttr::get(IntegerType::get(&context, 64),
                                                           signature->inputs.size()));
-      (*module)->setAttr(kModelInfoAttr,
-                         StringAttr::get(&context, formatModelInfo(*signature, {})));
-    } else {
+    else
       addModelInfo(*module, *signature);
-    }
     if (failed(runPasses(*module, timing, "code generation to the LLVM dialect",
                          [&](OpPassManager &pm) {
                            target->addCodegenPasses(pm, targetOptions);
                          })))
       return failure();
+    if (gpu) {
+      // The GPU kernels' temporaries (split-k partial sums) may have widened the workspace.
+      if (auto size = (*module)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
+        signature->workspaceSize = size.getInt();
+      (*module)->setAttr(kModelInfoAttr,
+                         StringAttr::get(&context, formatModelInfo(*signature, {})));
+    }
   }
 
   if (options.reportMemory) {

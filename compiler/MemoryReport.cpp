@@ -49,6 +49,7 @@ std::vector<FunctionMemoryReport> tlc::readMemoryPlan(ModuleOp module) {
     r.naiveSize = intField(plan, "naive_size");
     r.lowerBound = intField(plan, "lower_bound");
     r.programPoints = intField(plan, "program_points");
+    r.scratchSize = intField(plan, "scratch_size");
     if (auto buffers = plan.getAs<ArrayAttr>("buffers"))
       for (auto b : buffers.getAsRange<DictionaryAttr>()) {
         BufferReport br;
@@ -84,6 +85,8 @@ void tlc::printMemoryReport(llvm::ArrayRef<FunctionMemoryReport> reports, Report
             j.attribute("naive_bytes", r.naiveSize);
             j.attribute("lower_bound_bytes", r.lowerBound);
             j.attribute("program_points", r.programPoints);
+            if (r.scratchSize > 0)
+              j.attribute("gpu_scratch_bytes", r.scratchSize);
             j.attributeArray("buffers", [&] {
               for (const BufferReport &b : r.buffers)
                 j.object([&] {
@@ -111,6 +114,10 @@ void tlc::printMemoryReport(llvm::ArrayRef<FunctionMemoryReport> reports, Report
        << "), lower bound " << r.lowerBound << " B (arena is "
        << percent(r.arenaSize, r.lowerBound) << "), " << r.buffers.size() << " buffers over "
        << r.programPoints << " ops\n";
+    if (r.scratchSize > 0)
+      os << "  plus " << r.scratchSize
+         << " B past the arena for GPU kernels' partial sums (contractions with k split over "
+            "workgroups)\n";
     if (r.buffers.empty())
       continue;
     os << llvm::formatv("  {0,3}  {1,10}  {2,10}  {3,-11}  {4,-28}  {5}\n", "#", "offset",

@@ -25,6 +25,8 @@ struct BufferReport {
 struct FunctionMemoryReport {
   std::string function;
   int64_t arenaSize = 0, naiveSize = 0, lowerBound = 0, programPoints = 0;
+  /// GPU targets: bytes past the arena for the kernels' temporaries (split-k partial sums).
+  int64_t scratchSize = 0;
   std::vector<BufferReport> buffers;
 };
 

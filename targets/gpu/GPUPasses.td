@@ -18,11 +18,15 @@ def TLCMapToGPU : Pass<"tlc-map-to-gpu", "mlir::ModuleOp"> {
     in the function body is an error at its location.
 
     Contractions (one reduction loop, operands read through projected permutations, static
-    sizes of at least 32 x 32 x 16) instead become workgroup tiles: each workgroup computes a
-    128 x 128 or 64 x 64 tile of the output for one point of the other parallel loops (on the
-    grid's z dimension), stepping over k through two slices in workgroup memory (the launch's
+    sizes of at least 32 x 32 x 16) and convolutions (as implicit GEMMs) instead become
+    workgroup tiles: each workgroup computes a 128 x 128, 64 x 128, 128 x 64, 64 x 64 or
+    32 x 64 tile of the output for one point of the other parallel loops (on the grid's z
+    dimension), stepping over k through two slices in workgroup memory (the launch's
     workgroup attributions) that all threads load one step ahead; each thread accumulates an
-    8 x 8 or 4 x 4 tile in registers through the contraction's own body.
+    8 x 8, 4 x 4 or 2 x 4 tile in registers through the contraction's own body. The tile is the
+    one with the least padding, the most multiply-adds per workgroup-memory read and enough
+    threads for a large GPU; when even the best makes too few threads and k is long, k is
+    split over several workgroups (`split-k`).
 
     Other reductions of at least 128 elements into each output element (one output carried
     through one combiner with a neutral element: a row's sum, maximum, sum of squares) get one
@@ -42,6 +46,11 @@ def TLCMapToGPU : Pass<"tlc-map-to-gpu", "mlir::ModuleOp"> {
     Option<"tileContractions", "tile-contractions", "bool", /*default=*/"true",
            "run contractions of at least 32 x 32 x 16 as workgroup tiles staged through "
            "workgroup memory (targets/gpu/TiledContraction.cpp)">,
+    Option<"splitK", "split-k", "bool", /*default=*/"true",
+           "split the k loop of a tiled contraction that makes too few workgroups to fill a "
+           "large GPU over several workgroups, each writing partial sums (the first into the "
+           "output, the others into scratch past the workspace's planned arena), summed in a "
+           "fixed order by a second kernel that also runs the epilogue">,
     Option<"workgroupReductions", "workgroup-reductions", "bool", /*default=*/"true",
            "run reductions of at least 128 elements per output element with one workgroup "
            "per output element (targets/gpu/WorkgroupReduction.cpp)">,

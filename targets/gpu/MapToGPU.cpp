@@ -16,6 +16,10 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+#include "tlc/gpu.h"
+
+#include <optional>
+
 namespace tlc {
 #define GEN_PASS_DEF_TLCMAPTOGPU
 #include "targets/gpu/GPUPasses.h.inc"
@@ -112,6 +116,57 @@ Value absorbableFill(linalg::FillOp fill, linalg::LinalgOp op) {
   return matchPattern(value, m_Constant()) ? value : Value();
 }
 
+/// The tail of `func`'s workspace (its last argument, after tlc-plan-workspace): past the
+/// planned arena, at a binding's alignment.
+std::optional<tlc::WorkspaceTail> workspaceTail(func::FuncOp func) {
+  if (func.getNumArguments() == 0)
+    return std::nullopt;
+  Value workspace = func.getArgument(func.getNumArguments() - 1);
+  auto type = dyn_cast<MemRefType>(workspace.getType());
+  auto name = func.getArgAttrOfType<StringAttr>(func.getNumArguments() - 1, "tl.name");
+  if (!type || type.getRank() != 1 || !type.hasStaticShape() || !name ||
+      name.getValue() != "workspace")
+    return std::nullopt;
+  tlc::WorkspaceTail tail;
+  tail.workspace = workspace;
+  tail.offset = llvm::alignTo(type.getNumElements(), TLC_GPU_BINDING_ALIGNMENT);
+  return tail;
+}
+
+/// Widens `func`'s workspace argument by the tail's bytes and says so in the module's
+/// `tlc.workspace_size` and the function's `tlc.memory_plan` entry (`scratch_size`).
+void growWorkspace(func::FuncOp func, const tlc::WorkspaceTail &tail) {
+  MLIRContext *ctx = func.getContext();
+  int64_t size = tail.offset + tail.bytes;
+  auto type = MemRefType::get({size}, IntegerType::get(ctx, 8));
+  unsigned index = func.getNumArguments() - 1;
+  func.getArgument(index).setType(type);
+  SmallVector<Type> inputs(func.getArgumentTypes());
+  inputs[index] = type;
+  func.setFunctionType(FunctionType::get(ctx, inputs, func.getResultTypes()));
+  auto module = func->getParentOfType<ModuleOp>();
+  auto i64 = IntegerType::get(ctx, 64);
+  int64_t total = size;
+  if (auto old = module->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
+    total = std::max(total, old.getInt());
+  module->setAttr("tlc.workspace_size", IntegerAttr::get(i64, total));
+  auto plans = module->getAttrOfType<ArrayAttr>("tlc.memory_plan");
+  if (!plans)
+    return;
+  SmallVector<Attribute> updated;
+  for (Attribute plan : plans) {
+    auto dict = dyn_cast<DictionaryAttr>(plan);
+    auto function = dict ? dict.getAs<StringAttr>("function") : StringAttr();
+    if (function && function.getValue() == func.getName()) {
+      NamedAttrList entries(dict);
+      entries.set("scratch_size", IntegerAttr::get(i64, size - tail.offset));
+      plan = entries.getDictionary(ctx);
+    }
+    updated.push_back(plan);
+  }
+  module->setAttr("tlc.memory_plan", ArrayAttr::get(ctx, updated));
+}
+
 struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -144,6 +199,8 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
       // it absorbs) and inserts launches.
       SmallVector<Operation *> ops = llvm::map_to_vector(
           func.getBody().front(), [](Operation &op) { return &op; });
+      // Kernels' temporaries (split-k partial sums) go past the planned arena.
+      std::optional<tlc::WorkspaceTail> tail = workspaceTail(func);
       llvm::SmallPtrSet<Operation *, 4> absorbed;
       for (Operation *opPtr : ops) {
         if (absorbed.contains(opPtr)) {
@@ -190,7 +247,8 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
         }
         Operation *epilogue = nullptr;
         if ((tileContractions &&
-             tlc::mapTiledContraction(linalgOp, module, kernel, init, &epilogue)) ||
+             tlc::mapTiledContraction(linalgOp, module, kernel, init, &epilogue,
+                                      splitK && tail ? &*tail : nullptr, nextKernel)) ||
             (workgroupReductions && tlc::mapWorkgroupReduction(linalgOp, module, kernel, init))) {
           if (init) {
             pendingFill->erase();
@@ -205,6 +263,8 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
           failedAny = true;
       }
       mapPendingFill();
+      if (tail && tail->bytes > 0)
+        growWorkspace(func, *tail);
       // Views only the launches used are now dead on the host.
       for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.getBody().front())))
         if (isa<ViewLikeOpInterface, arith::ConstantOp>(op) && op.use_empty() &&

@@ -5,6 +5,13 @@
 // current one is multiplied); each thread keeps a TM x TN tile of accumulators in registers.
 // A thread's rows and columns are strided (ty + i * BM/TM, tx + j * BN/TN), so a warp's reads
 // of workgroup memory and its stores of the output touch consecutive elements.
+//
+// A contraction whose best tiles make too few threads for a large GPU (a late convolution of
+// a CNN: few output channels x image points, thousands of k) splits k over S workgroups per
+// tile (S on the grid's z dimension): the first adds its part into the output as usual, the
+// others store theirs into scratch past the workspace's planned arena, and a second kernel
+// sums the S parts in a fixed order (the result does not depend on scheduling) and runs the
+// epilogue.
 #include "targets/gpu/TiledContraction.h"
 
 #include "targets/gpu/KernelLaunch.h"
@@ -17,6 +24,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+#include <algorithm>
 #include <optional>
 
 using namespace mlir;
@@ -44,7 +52,46 @@ struct ContractionPlan {
   SmallVector<int64_t> ranges;
   int64_t sizeM = 1, sizeN = 1, sizeK = 1, batchCount = 1;
   TileShape tile;
+  /// k split over `splits` workgroups, each `kChunk` deep (a multiple of the tile's bk).
+  int64_t splits = 1, kChunk = 0;
 };
+
+/// Threads a large GPU keeps in flight with room to hide latency (a 132-multiprocessor H100
+/// at 512 threads each: two 256-thread workgroups of 8 x 8 register tiles).
+constexpr int64_t kTargetThreads = 64 * 1024;
+/// A split workgroup steps over at least this much of k, in at most this many parts.
+constexpr int64_t kMinSplitK = 256;
+constexpr int64_t kMaxSplits = 8;
+
+/// The tiles, best first for a large product: 8 x 8 register tiles make 4 multiply-adds per
+/// workgroup-memory read, 4 x 4 make 2, 2 x 4 make 1.33.
+constexpr TileShape kTiles[] = {{128, 128, 8, 8, 8},
+                                {64, 128, 8, 8, 8},
+                                {128, 64, 8, 8, 8},
+                                {64, 64, 16, 4, 4},
+                                {32, 64, 16, 2, 4}};
+
+/// How well `t` suits `plan`'s product, in [0, 1]: the share of its tiles' points inside the
+/// output, times its multiply-adds per workgroup-memory read against the best tile's, times
+/// how much of kTargetThreads its threads fill (after splitting k into `*splits`, when
+/// `allowSplit`). 0 when its grid would exceed the launch limits.
+double scoreTile(const ContractionPlan &plan, const TileShape &t, bool allowSplit,
+                 int64_t *splits) {
+  int64_t tilesM = llvm::divideCeil(plan.sizeM, t.bm), tilesN = llvm::divideCeil(plan.sizeN, t.bn);
+  *splits = 1;
+  if (tilesM > tlc::kMaxGridDim || tilesN > tlc::kMaxGridDim)
+    return 0;
+  int64_t threads = tilesM * tilesN * plan.batchCount * t.threads();
+  if (allowSplit && threads < kTargetThreads)
+    *splits = std::clamp<int64_t>(llvm::divideCeil(kTargetThreads, threads), 1,
+                                  std::min(kMaxSplits, plan.sizeK / kMinSplitK));
+  *splits = std::max<int64_t>(1, std::min(*splits, tlc::kMaxGridDim / plan.batchCount));
+  double inside = double(plan.sizeM) * double(plan.sizeN) /
+                  (double(tilesM * t.bm) * double(tilesN * t.bn));
+  double perRead = double(t.tm * t.tn) / double(t.tm + t.tn) / 4.0;
+  double busy = std::min(1.0, double(threads * *splits) / double(kTargetThreads));
+  return inside * perRead * busy;
+}
 
 /// Sorts `dims` by their position in `map`'s results (dims it does not use last).
 void sortByResults(SmallVector<unsigned> &dims, AffineMap map) {
@@ -126,7 +173,7 @@ std::optional<ContractionPlan> groupConvolution(linalg::LinalgOp op) {
   return plan;
 }
 
-std::optional<ContractionPlan> planContraction(linalg::LinalgOp op) {
+std::optional<ContractionPlan> planContraction(linalg::LinalgOp op, bool allowSplit) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isProjectedPermutation())
     return std::nullopt;
@@ -146,21 +193,28 @@ std::optional<ContractionPlan> planContraction(linalg::LinalgOp op) {
     plan->sizeK *= plan->ranges[d];
   for (unsigned d : plan->batch)
     plan->batchCount *= plan->ranges[d];
-  int64_t sizeM = plan->sizeM, sizeN = plan->sizeN;
   // Small products keep one thread per output point: a tile would leave most threads idle.
-  if (sizeM < 32 || sizeN < 32 || plan->sizeK < 16 || plan->batchCount > tlc::kMaxGridDim)
+  if (plan->sizeM < 32 || plan->sizeN < 32 || plan->sizeK < 16 ||
+      plan->batchCount > tlc::kMaxGridDim)
     return std::nullopt;
-  // The largest tile that still gives about one workgroup per multiprocessor of a large GPU:
-  // 128 x 128 (8 x 8 per thread), 64 x 64 (4 x 4), else 32 x 64 (2 x 4) for the most
-  // workgroups (a small product with a long k: attention's probabilities times V).
-  auto workgroups = [&](const TileShape &t) {
-    return llvm::divideCeil(sizeM, t.bm) * llvm::divideCeil(sizeN, t.bn) * plan->batchCount;
-  };
-  const TileShape big{128, 128, 8, 8, 8}, medium{64, 64, 16, 4, 4}, small{32, 64, 16, 2, 4};
-  plan->tile = workgroups(big) >= 96 ? big : workgroups(medium) >= 96 ? medium : small;
-  if (llvm::divideCeil(sizeM, plan->tile.bm) > tlc::kMaxGridDim ||
-      llvm::divideCeil(sizeN, plan->tile.bn) > tlc::kMaxGridDim)
+  // Between tiles that score the same (a GPU this product cannot fill either way), the one
+  // with fewer points outside the output: it computes nothing it throws away.
+  double best = 0, bestPadded = 0;
+  for (const TileShape &t : kTiles) {
+    int64_t splits;
+    double score = scoreTile(*plan, t, allowSplit, &splits);
+    double padded = double(llvm::alignTo(plan->sizeM, t.bm)) * double(llvm::alignTo(plan->sizeN, t.bn));
+    if (score > best * (1 + 1e-9) || (score >= best * (1 - 1e-9) && score > 0 && padded < bestPadded)) {
+      best = score;
+      bestPadded = padded;
+      plan->tile = t;
+      plan->splits = splits;
+    }
+  }
+  if (best == 0)
     return std::nullopt;
+  plan->kChunk = llvm::alignTo(llvm::divideCeil(plan->sizeK, plan->splits), plan->tile.bk);
+  plan->splits = llvm::divideCeil(plan->sizeK, plan->kChunk);
   return plan;
 }
 
@@ -168,20 +222,17 @@ std::optional<ContractionPlan> planContraction(linalg::LinalgOp op) {
 class TiledContractionEmitter : tlc::KernelEmitterBase {
 public:
   TiledContractionEmitter(OpBuilder &b, linalg::LinalgOp op, const ContractionPlan &plan,
-                          gpu::LaunchOp launch, Value init, linalg::LinalgOp epilogue)
-      : KernelEmitterBase(b, op.getLoc()), op(op), plan(plan), tile(plan.tile), launch(launch),
-        initValue(init), epilogue(epilogue) {}
+                          Value init, linalg::LinalgOp epilogue, Value scratch)
+      : KernelEmitterBase(b, op.getLoc()), op(op), plan(plan), tile(plan.tile), initValue(init),
+        epilogue(epilogue), scratch(scratch) {}
 
-  void emit() {
+  /// The tiled kernel, in `tiled` (b inside its body).
+  void emit(gpu::LaunchOp tiled) {
+    launch = tiled;
     IRMapping views;
     lhs = tlc::cloneViewChain(b, op.getDpsInputOperand(plan.lhs)->get(), views);
     rhs = tlc::cloneViewChain(b, op.getDpsInputOperand(plan.rhs)->get(), views);
-    out = tlc::cloneViewChain(b, op.getDpsInitOperand(0)->get(), views);
-    if (epilogue) {
-      for (Value input : epilogue.getDpsInputs())
-        epilogueInputs.push_back(tlc::cloneViewChain(b, input, views));
-      epilogueOut = tlc::cloneViewChain(b, epilogue.getDpsInitOperand(0)->get(), views);
-    }
+    cloneOutputViews(views);
     lhsTile = launch.getWorkgroupAttributions()[0];
     rhsTile = launch.getWorkgroupAttributions()[1];
     emitCoordinates();
@@ -189,17 +240,22 @@ public:
     Slices rhsSlices = planSlices(plan.rhs, plan.n, plan.sizeN, tile.bn, colStart);
 
     // Accumulators start from the output (the contraction adds into it) or from the constant
-    // of an absorbed fill; the first slices are read before the loop.
+    // of an absorbed fill (the later parts of a split k from zero); the first slices are read
+    // before the loop.
     SmallVector<Value> init;
     Value start = initValue ? b.clone(*initValue.getDefiningOp())->getResult(0) : Value();
     for (int64_t i = 0; i < tile.tm; ++i)
-      for (int64_t j = 0; j < tile.tn; ++j)
-        init.push_back(start ? start : loadOutput(i, j));
+      for (int64_t j = 0; j < tile.tn; ++j) {
+        Value value = start ? start : loadOutput(i, j);
+        if (plan.splits > 1)
+          value = arith::SelectOp::create(b, loc, firstPart, value, zero(outputElementType()));
+        init.push_back(value);
+      }
     size_t numAcc = init.size();
-    llvm::append_range(init, readSlices(lhsSlices, index(0)));
-    llvm::append_range(init, readSlices(rhsSlices, index(0)));
+    llvm::append_range(init, readSlices(lhsSlices, kBegin));
+    llvm::append_range(init, readSlices(rhsSlices, kBegin));
 
-    auto loop = scf::ForOp::create(b, loc, index(0), index(plan.sizeK), index(tile.bk), init);
+    auto loop = scf::ForOp::create(b, loc, kBegin, kEnd, index(tile.bk), init);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -223,7 +279,53 @@ public:
         storeOutput(i, j, loop.getResult(i * tile.tn + j));
   }
 
+  /// The sum of a split k's parts, one thread per output point of `sum` (b inside its body,
+  /// `threads` per workgroup, `gridX` workgroups along x): the output's part (the first) plus
+  /// the scratch's in order, through the epilogue.
+  void emitSum(gpu::LaunchOp sum, int64_t threads, int64_t gridX) {
+    launch = sum;
+    IRMapping views;
+    cloneOutputViews(views);
+    int64_t points = plan.batchCount * plan.sizeM * plan.sizeN;
+    Value group = add(mul(launch.getBlockIds().y, gridX), launch.getBlockIds().x);
+    Value linear = add(mul(group, threads), launch.getThreadIds().x);
+    auto guard = scf::IfOp::create(b, loc, below(linear, points), /*withElseRegion=*/false);
+    b.setInsertionPointToStart(&guard.getThenRegion().front());
+    Value col = arith::RemUIOp::create(b, loc, linear, index(plan.sizeN));
+    Value rest = arith::DivUIOp::create(b, loc, linear, index(plan.sizeN));
+    Value row = arith::RemUIOp::create(b, loc, rest, index(plan.sizeM));
+    Value batch = arith::DivUIOp::create(b, loc, rest, index(plan.sizeM));
+    point.assign(op.getNumLoops(), Value());
+    for (auto [dim, value] : decompose(batch, plan.batch))
+      point[dim] = value;
+    SmallVector<Value> indices = indicesAt(op.getDpsInitOperand(0), outputCoords(row, col));
+    Value value = memref::LoadOp::create(b, loc, out, indices);
+    for (int64_t part = 1; part < plan.splits; ++part) {
+      Value partial = memref::LoadOp::create(b, loc, scratch,
+                                             ValueRange{add(linear, index((part - 1) * points))});
+      value = isa<FloatType>(value.getType())
+                  ? arith::AddFOp::create(b, loc, value, partial).getResult()
+                  : arith::AddIOp::create(b, loc, value, partial).getResult();
+    }
+    memref::StoreOp::create(b, loc, epilogue ? applyEpilogue(value, indices) : value,
+                            epilogue ? epilogueOut : out, indices);
+  }
+
 private:
+  /// The output's and the epilogue's views, cloned into the current launch.
+  void cloneOutputViews(IRMapping &views) {
+    out = tlc::cloneViewChain(b, op.getDpsInitOperand(0)->get(), views);
+    epilogueInputs.clear();
+    if (epilogue) {
+      for (Value input : epilogue.getDpsInputs())
+        epilogueInputs.push_back(tlc::cloneViewChain(b, input, views));
+      epilogueOut = tlc::cloneViewChain(b, epilogue.getDpsInitOperand(0)->get(), views);
+    }
+  }
+
+  Type outputElementType() { return getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()); }
+  Value zero(Type type) { return arith::ConstantOp::create(b, loc, b.getZeroAttr(type)); }
+
   /// One operand's BK-deep slice as this thread reads it: for each element it loads, the
   /// offset along k within the slice, the loop coordinates of its m (or n) group (clamped
   /// into range), whether it is in range, and its place in workgroup memory.
@@ -242,7 +344,22 @@ private:
   /// row and column within the tile.
   void emitCoordinates() {
     point.assign(op.getNumLoops(), Value());
-    for (auto [dim, value] : decompose(launch.getBlockIds().z, plan.batch))
+    // z: the part of a split k, then the batch point.
+    batchIndex = launch.getBlockIds().z;
+    kBegin = index(0);
+    kEnd = index(plan.sizeK);
+    if (plan.splits > 1) {
+      Value part = arith::DivUIOp::create(b, loc, batchIndex, index(plan.batchCount));
+      batchIndex = arith::RemUIOp::create(b, loc, batchIndex, index(plan.batchCount));
+      firstPart = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part, index(0));
+      kBegin = mul(part, plan.kChunk);
+      kEnd = arith::MinUIOp::create(b, loc, add(kBegin, index(plan.kChunk)), index(plan.sizeK));
+      // This part's first element in the scratch (the first part's is in the output).
+      int64_t points = plan.batchCount * plan.sizeM * plan.sizeN;
+      scratchBase = add(mul(arith::SubIOp::create(b, loc, part, index(1)), points),
+                        mul(batchIndex, plan.sizeM * plan.sizeN));
+    }
+    for (auto [dim, value] : decompose(batchIndex, plan.batch))
       point[dim] = value;
     rowStart = mul(launch.getBlockIds().y, tile.bm);
     colStart = mul(launch.getBlockIds().x, tile.bn);
@@ -313,7 +430,10 @@ private:
       SmallVector<std::pair<unsigned, Value>> at = decompose(clampBelow(k, plan.sizeK), plan.k);
       llvm::append_range(at, e.outer);
       Value value = loadAt(operand, slices.operand == plan.lhs ? lhs : rhs, at);
-      Value inRange = arith::AndIOp::create(b, loc, e.outerInRange, below(k, plan.sizeK));
+      Value inK = plan.splits > 1
+                      ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, kEnd).getResult()
+                      : below(k, plan.sizeK);
+      Value inRange = arith::AndIOp::create(b, loc, e.outerInRange, inK);
       values.push_back(arith::SelectOp::create(b, loc, inRange, value, zero));
     }
     return values;
@@ -376,6 +496,16 @@ private:
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&guard.getThenRegion().front());
     SmallVector<Value> indices = indicesAt(op.getDpsInitOperand(0), outputCoords(row, col));
+    if (plan.splits > 1) {
+      // The first part into the output, the others into the scratch; emitSum adds them up.
+      auto first = scf::IfOp::create(b, loc, firstPart, /*withElseRegion=*/true);
+      b.setInsertionPointToStart(&first.getThenRegion().front());
+      memref::StoreOp::create(b, loc, value, out, indices);
+      b.setInsertionPointToStart(&first.getElseRegion().front());
+      Value at = add(scratchBase, add(mul(row, plan.sizeN), col));
+      memref::StoreOp::create(b, loc, value, scratch, ValueRange{at});
+      return;
+    }
     // With an epilogue into another buffer, only its result is stored: the contraction's
     // output has no other reader (fusibleEpilogue).
     memref::StoreOp::create(b, loc, epilogue ? applyEpilogue(value, indices) : value,
@@ -418,9 +548,11 @@ private:
   linalg::LinalgOp epilogue;
   SmallVector<Value> epilogueInputs;
   Value epilogueOut;
+  Value scratch;
   Value lhs, rhs, out, lhsTile, rhsTile;
   SmallVector<Value> point;
   Value rowStart, colStart, threadRow, threadCol;
+  Value batchIndex, kBegin, kEnd, firstPart, scratchBase;
 };
 
 /// The op after `op` (past host-only view and constant ops) when it can run in the tile's
@@ -508,9 +640,18 @@ linalg::LinalgOp fusibleEpilogue(linalg::LinalgOp op) {
 
 } // namespace
 
+Value tlc::WorkspaceTail::view(OpBuilder &b, Location loc, int64_t elements, Type type) {
+  bytes = std::max(bytes, elements * int64_t(llvm::divideCeil(type.getIntOrFloatBitWidth(), 8)));
+  Value shift = arith::ConstantIndexOp::create(b, loc, offset);
+  return memref::ViewOp::create(b, loc, MemRefType::get({elements}, type), workspace, shift,
+                                ValueRange{});
+}
+
 bool tlc::mapTiledContraction(linalg::LinalgOp op, FlatSymbolRefAttr module,
-                              FlatSymbolRefAttr kernel, Value init, Operation **fused) {
-  std::optional<ContractionPlan> plan = planContraction(op);
+                              FlatSymbolRefAttr kernel, Value init, Operation **fused,
+                              WorkspaceTail *tail,
+                              const std::function<FlatSymbolRefAttr()> &nextKernel) {
+  std::optional<ContractionPlan> plan = planContraction(op, tail != nullptr);
   if (!plan)
     return false;
   const TileShape &tile = plan->tile;
@@ -526,12 +667,27 @@ bool tlc::mapTiledContraction(linalg::LinalgOp op, FlatSymbolRefAttr module,
                            workgroup);
   };
   Type slices[] = {sliceType(plan->lhs, tile.bm), sliceType(plan->rhs, tile.bn)};
+  int64_t points = plan->batchCount * plan->sizeM * plan->sizeN;
+  Value scratch;
+  if (plan->splits > 1)
+    scratch = tail->view(b, loc, (plan->splits - 1) * points,
+                         getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()));
   auto launch = createKernelLaunch(b, loc,
                                    {llvm::divideCeilSigned(plan->sizeN, tile.bn),
                                     llvm::divideCeilSigned(plan->sizeM, tile.bm),
-                                    plan->batchCount},
+                                    plan->batchCount * plan->splits},
                                    tile.threads(), slices, module, kernel);
-  TiledContractionEmitter(b, op, *plan, launch, init, epilogue).emit();
+  TiledContractionEmitter emitter(b, op, *plan, init, epilogue, scratch);
+  emitter.emit(launch);
+  if (plan->splits > 1) {
+    constexpr int64_t kSumThreads = 256;
+    int64_t groups = llvm::divideCeil(points, kSumThreads);
+    int64_t gridX = std::min(groups, tlc::kMaxGridDim);
+    b.setInsertionPointAfter(launch);
+    auto sum = createKernelLaunch(b, loc, {gridX, llvm::divideCeilSigned(groups, gridX), 1}, kSumThreads,
+                                  /*workgroup=*/{}, module, nextKernel());
+    emitter.emitSum(sum, kSumThreads, gridX);
+  }
   op->erase();
   if (fused)
     *fused = epilogue;

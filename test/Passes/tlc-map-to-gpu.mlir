@@ -86,17 +86,18 @@ func.func private @helper(%x: memref<8xf32>, %y: memref<8xf32>) {
 
 // -----
 
-// A contraction of at least 32 x 32 x 16 becomes workgroup tiles: here 64 x 64 tiles (10 x 11
-// of them: enough, where 128 x 128 tiles would make fewer than 96) of 256 threads, with two
+// A contraction of at least 32 x 32 x 16 becomes workgroup tiles: here 64 x 64 tiles (16 x 17
+// of them, 69632 threads: enough for a large GPU, where 8 x 8 register tiles would make a
+// quarter of that, and more than 2 x 4 register tiles need) of 256 threads, with two
 // 16-deep slices in workgroup memory (16 rows of 64 + 4 padding). Each thread's first slice
 // elements are read before the k loop, whose iteration arguments are the 4 x 4 accumulators and
 // the 4 + 4 slice elements read one step ahead: each step stores them, synchronizes, reads the
 // next ones, multiplies through the op's body and synchronizes again. Reads at the edges are
 // clamped and zeroed; stores are guarded.
 // CHECK-LABEL: func.func @tiled
-// CHECK-SAME: (%{{.*}}: memref<650x40xf32>, %{{.*}}: memref<40x630xf32>, %[[C:.+]]: memref<650x630xf32>)
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c10{{.*}}, {{.*}} = %c11{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) {{.*}} workgroup(%[[LT:.+]] : memref<1088xf32, #gpu.address_space<workgroup>>, %[[RT:.+]] : memref<1088xf32, #gpu.address_space<workgroup>>)
-// CHECK: arith.minui %{{.*}}, %c649
+// CHECK-SAME: (%{{.*}}: memref<1000x40xf32>, %{{.*}}: memref<40x1030xf32>, %[[C:.+]]: memref<1000x1030xf32>)
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c17{{.*}}, {{.*}} = %c16{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) {{.*}} workgroup(%[[LT:.+]] : memref<1088xf32, #gpu.address_space<workgroup>>, %[[RT:.+]] : memref<1088xf32, #gpu.address_space<workgroup>>)
+// CHECK: arith.minui %{{.*}}, %c999
 // CHECK: arith.minui %{{.*}}, %c39
 // CHECK: arith.select %{{.*}}, %{{.*}}, %cst
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c40{{.*}} step %c16{{.*}} iter_args({{.*}}) -> ({{(f32, ){23}f32}})
@@ -111,14 +112,14 @@ func.func private @helper(%x: memref<8xf32>, %y: memref<8xf32>) {
 // CHECK: scf.if
 // CHECK-NEXT: memref.store %{{.*}}, %[[C]]
 // CHECK-NOT: linalg.matmul
-func.func @tiled(%a: memref<650x40xf32>, %b: memref<40x630xf32>, %c: memref<650x630xf32>) {
-  linalg.matmul ins(%a, %b : memref<650x40xf32>, memref<40x630xf32>) outs(%c : memref<650x630xf32>)
+func.func @tiled(%a: memref<1000x40xf32>, %b: memref<40x1030xf32>, %c: memref<1000x1030xf32>) {
+  linalg.matmul ins(%a, %b : memref<1000x40xf32>, memref<40x1030xf32>) outs(%c : memref<1000x1030xf32>)
   return
 }
 
 // -----
 
-// Where 64 x 64 tiles would make fewer than 96 workgroups, 32 x 64 tiles (2 x 4 per thread):
+// A small product takes 32 x 64 tiles (2 x 4 per thread), the most threads:
 // 2 x 4 of them here, with slices of 16 x (32 + 4) and 16 x (64 + 4), and 8 accumulators plus
 // 2 + 4 slice elements carried by the k loop.
 // CHECK-LABEL: func.func @small_tiles
@@ -131,8 +132,9 @@ func.func @small_tiles(%a: memref<100x40xf32>, %b: memref<40x70xf32>, %c: memref
 
 // -----
 
-// Enough output for 96 or more 128 x 128 tiles (12 x 12 here) takes them: 8-deep slices of
-// 128 + 4. A batch loop goes to the grid's z dimension.
+// Enough output for 128 x 128 tiles (12 x 12 here: 36864 threads, where 64 x 64 tiles would
+// make 4 times as many at half the multiply-adds per workgroup-memory read) takes them:
+// 8-deep slices of 128 + 4. A batch loop goes to the grid's z dimension.
 // CHECK-LABEL: func.func @big_tiles
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c12{{.*}}, {{.*}} = %c12{{.*}}, {{.*}} = %c1{{.*}}) {{.*}} workgroup({{.*}} : memref<1056xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1056xf32, #gpu.address_space<workgroup>>)
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c16{{.*}} step %c8{{.*}} iter_args({{.*}}) -> ({{(f32, ){71}f32}})
@@ -146,6 +148,68 @@ func.func @big_tiles(%a: memref<1536x16xf32>, %b: memref<16x1536xf32>, %c: memre
 func.func @batch(%a: memref<3x64x32xf32>, %b: memref<3x32x64xf32>, %c: memref<3x64x64xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<3x64x32xf32>, memref<3x32x64xf32>) outs(%c : memref<3x64x64xf32>)
   return
+}
+
+// -----
+
+// An output of 64 rows (a convolution's 64 output channels) takes 64 x 128 tiles of 8 x 8 per
+// thread (128 threads), not 128 x 128 tiles half outside it: 1 x 512 of them.
+// CHECK-LABEL: func.func @wide_tiles
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c512{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}}) {{.*}} workgroup({{.*}} : memref<544xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1056xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for %{{.*}} iter_args({{.*}}) -> ({{(f32, ){75}f32}})
+func.func @wide_tiles(%a: memref<64x64xf32>, %b: memref<64x65536xf32>, %c: memref<64x65536xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x65536xf32>) outs(%c : memref<64x65536xf32>)
+  return
+}
+
+// -----
+
+// Too few tiles for a large GPU and a long k: k is split over 8 workgroups per tile (the grid's
+// z), 512 deep each. The first part adds into the output (here from the absorbed fill's
+// zero), the others store into scratch past the workspace's arena (7 x 256 x 256 floats at
+// 4096, the arena's size aligned to 256 bytes); the workspace argument, tlc.workspace_size and
+// the memory plan grow by it. A second kernel, one thread per output element, adds the 7
+// scratch parts to the output's in order and runs the epilogue (bias and ReLU).
+// CHECK: module attributes {tlc.memory_plan = [{arena_size = 4000 : i64, function = "split_k", scratch_size = 1835008 : i64}], tlc.workspace_size = 1839104 : i64}
+// CHECK-LABEL: func.func @split_k
+// CHECK-SAME: %[[C:[a-z0-9]+]]: memref<256x256xf32>, %{{.*}}: memref<256xf32>, %[[WS:.+]]: memref<1839104xi8> {tl.name = "workspace"})
+// CHECK: %[[SCRATCH:.+]] = memref.view %[[WS]][%c4096{{.*}}][] : memref<1839104xi8> to memref<458752xf32>
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}}, {{.*}}, {{.*}} = %c8{{.*}}) threads
+// CHECK: %[[PART:.+]] = arith.divui %{{.*}}, %c1{{.*}}
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[PART]], %c0
+// CHECK: %[[K0:.+]] = arith.muli %[[PART]], %c512
+// CHECK: %[[K1:.+]] = arith.minui %{{.*}}, %c4096
+// CHECK: arith.select %[[FIRST]], %cst{{.*}}, %cst
+// CHECK: scf.for %{{.*}} = %[[K0]] to %[[K1]] step
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: memref.store %{{.*}}, %[[C]]
+// CHECK-NEXT: } else {
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c256{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256{{.*}}
+// CHECK: %[[V0:.+]] = memref.load %[[C]]
+// CHECK-COUNT-7: arith.addf
+// CHECK: arith.addf
+// CHECK-NEXT: %[[R:.+]] = arith.maximumf
+// CHECK-NEXT: memref.store %[[R]], %[[C]]
+// CHECK-NOT: gpu.launch
+// CHECK: return
+module attributes {tlc.memory_plan = [{function = "split_k", arena_size = 4000 : i64}],
+                   tlc.workspace_size = 4000 : i64} {
+func.func @split_k(%a: memref<256x4096xf32>, %b: memref<4096x256xf32>, %c: memref<256x256xf32>,
+                   %bias: memref<256xf32>, %ws: memref<4000xi8> {tl.name = "workspace"}) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)
+  linalg.matmul ins(%a, %b : memref<256x4096xf32>, memref<4096x256xf32>) outs(%c : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%bias : memref<256xf32>) outs(%c : memref<256x256xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
 }
 
 // -----

@@ -138,7 +138,8 @@ prepare-models)
   # Models too large to carry beside the suite (resnet18's 47 MB of weights), on their own:
   # `prepare-models DIR NAME...` (export_models.py names). TIMING_ONLY=1 leaves out the input
   # and expected output (resnet18 at batch 32: they would not fit either); the run then times
-  # the model on seeded random inputs and checks nothing.
+  # the model on seeded random inputs and checks nothing. resnet18's convolutions alone, with
+  # their BatchNorm and ReLU: resnet_conv1_b32, resnet_layer1_b32 ... resnet_layer4_b32.
   [ $# -gt 0 ] || { echo "usage: cuda-check.sh prepare-models DIR NAME..." >&2; exit 2; }
   rm -rf "$dir"
   prepare_models "$dir" "$@"
@@ -151,7 +152,9 @@ run-models)
   {
     echo "== cuda-check models $(date -u +%FT%TZ) target=$target"
     run_models "$dir"
-    if [ "$target" = cuda ]; then "$py" "$root/test/gpu/torch_peer.py" "${names[@]}" || true; fi
+    # PEER_MODELS: the peer's models when they are not all here (one carried beside the suite).
+    read -r -a peers <<< "${PEER_MODELS:-${names[*]}}"
+    if [ "$target" = cuda ]; then "$py" "$root/test/gpu/torch_peer.py" "${peers[@]}" || true; fi
   } 2>&1 | tee "$log"
   grep -q "^FAIL" "$log" && exit 1
   exit 0

@@ -60,7 +60,8 @@ def main():
 
 
 def time_models(names, dev):
-    """The ONNX models of cuda-check.sh, eager in f32 (their shapes; the weights do not matter)."""
+    """The ONNX models of cuda-check.sh, eager in f32 (their shapes; the weights do not matter);
+    those named in TLC_PEER_COMPILE (space-separated) also torch.compile'd (default mode)."""
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "onnx", "models"))
     import export_models
     for name in names:
@@ -71,7 +72,15 @@ def time_models(names, dev):
             continue
         model, x = model.to(dev).eval(), x.to(dev)
         with torch.no_grad():
-            print("peer %s device_ms_median=%.4f (eager)" % (name, time_ms(lambda: model(x))))
+            print("peer %s device_ms_median=%.4f (eager)" % (name, time_ms(lambda: model(x))),
+                  flush=True)
+            if name in os.environ.get("TLC_PEER_COMPILE", "").split():
+                try:
+                    compiled = torch.compile(model)
+                    print("peer %s device_ms_median=%.4f (torch.compile)" %
+                          (name, time_ms(lambda: compiled(x))), flush=True)
+                except Exception as e:  # no Triton, a compile error: say so, go on
+                    print("peer %s: torch.compile failed (%s)" % (name, str(e).splitlines()[0]))
     return 0
 
 

@@ -97,7 +97,36 @@ class LRASPPNet(nn.Module):
         return self.low_classifier(low) + self.high_classifier(y)
 
 
+class ConvBlock(nn.Module):
+    """One of resnet18's convolutions with its BatchNorm and ReLU (the GPU benchmark's
+    per-layer rows)."""
+
+    def __init__(self, cin, cout, kernel, stride):
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, kernel, stride, kernel // 2, bias=False)
+        self.bn = nn.BatchNorm2d(cout)
+
+    def forward(self, x):
+        return torch.relu(self.bn(self.conv(x)))
+
+
+# resnet18's convolution shapes: (input channels, output channels, kernel, stride, image).
+RESNET_CONVS = {
+    "conv1": (3, 64, 7, 2, 224),
+    "layer1": (64, 64, 3, 1, 56),
+    "layer2": (128, 128, 3, 1, 28),
+    "layer3": (256, 256, 3, 1, 14),
+    "layer4": (512, 512, 3, 1, 7),
+}
+
+
 def build(name, size):
+    # resnet_LAYER_bBATCH: one convolution of resnet18 (RESNET_CONVS) with BatchNorm and ReLU.
+    if name.startswith("resnet_") and "_b" in name:
+        layer, batch = name[len("resnet_"):].rsplit("_b", 1)
+        if layer in RESNET_CONVS:
+            cin, cout, kernel, stride, image = RESNET_CONVS[layer]
+            return ConvBlock(cin, cout, kernel, stride), torch.randn(int(batch), cin, image, image)
     if name in ("resnet18", "resnet18_b32"):
         import torchvision
         batch = 32 if name == "resnet18_b32" else 1
