@@ -7,11 +7,13 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Pass/Pass.h"
 
 #include "llvm/Support/FileSystem.h"
 
 #include "tlc/gpu.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 using namespace mlir;
@@ -49,6 +51,30 @@ const CUDAChip *lookupChip(llvm::StringRef name) {
       return &chip;
   return nullptr;
 }
+
+/// Kernels staging tiles through workgroup memory (contraction tiles, flash attention,
+/// workgroup reductions) ask ptxas for at least 512 threads per multiprocessor
+/// (`.minnctapersm`): two 256-thread contraction tiles of 8 x 8 accumulators then fit in 128
+/// registers each instead of one tile in up to 168, which would halve the warps that hide
+/// workgroup-memory and global latency.
+struct MinimumOccupancyPass
+    : PassWrapper<MinimumOccupancyPass, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MinimumOccupancyPass)
+  StringRef getArgument() const override { return "tlc-cuda-minimum-occupancy"; }
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<gpu::GPUFuncOp>()) {
+      std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
+      if (!func.isKernel() || !block || func.getWorkgroupAttributions().empty())
+        continue;
+      int64_t threads = 1;
+      for (int32_t extent : *block)
+        threads *= extent;
+      func->setAttr("nvvm.minctasm",
+                    IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                                     std::max<int64_t>(1, 512 / std::max<int64_t>(threads, 1))));
+    }
+  }
+};
 
 class CUDATarget final : public GPUTarget {
 public:
@@ -88,6 +114,7 @@ public:
     attach.optLevel = 3;
     pm.addPass(createGpuNVVMAttachTarget(attach));
     OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    kernels.addPass(std::make_unique<MinimumOccupancyPass>());
     kernels.addPass(createSCFToControlFlowPass());
     // One pointer per kernel argument: the runtime passes each binding's device address.
     ConvertGpuOpsToNVVMOpsOptions nvvm;

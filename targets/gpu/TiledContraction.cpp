@@ -3,8 +3,11 @@
 // operands' BM x BK and BK x BN slices through workgroup memory, loaded cooperatively by all
 // threads one step ahead (the next slice is read from global memory into registers while the
 // current one is multiplied); each thread keeps a TM x TN tile of accumulators in registers.
-// A thread's rows and columns are strided (ty + i * BM/TM, tx + j * BN/TN), so a warp's reads
-// of workgroup memory and its stores of the output touch consecutive elements.
+// A thread's rows (and columns) come in runs of up to 4 adjacent ones, the runs spread over the
+// tile (rows ty * 4 + [0, 4) and BM/2 + ty * 4 + [0, 4) for an 8 x 8 register tile): each
+// run is one 128-bit read of workgroup memory (LLVM's load-store vectorizer merges the four),
+// a warp's reads of a slice row stay within few bank wavefronts, and its stores of the
+// output touch whole 16-byte pieces.
 //
 // A contraction whose best tiles make too few threads for a large GPU (a late convolution of
 // a CNN: few output channels x image points, thousands of k) splits k over S workgroups per
@@ -364,8 +367,8 @@ private:
     rowStart = mul(launch.getBlockIds().y, tile.bm);
     colStart = mul(launch.getBlockIds().x, tile.bn);
     Value tid = launch.getThreadIds().x;
-    threadRow = arith::DivUIOp::create(b, loc, tid, index(tile.bn / tile.tn));
-    threadCol = arith::RemUIOp::create(b, loc, tid, index(tile.bn / tile.tn));
+    threadRow = mul(arith::DivUIOp::create(b, loc, tid, index(tile.bn / tile.tn)), run(tile.tm));
+    threadCol = mul(arith::RemUIOp::create(b, loc, tid, index(tile.bn / tile.tn)), run(tile.tn));
   }
 
   /// Whether `operand`'s innermost index depends on k loops only (then threads walk along k).
@@ -455,11 +458,11 @@ private:
       for (int64_t i = 0; i < tile.tm; ++i)
         a.push_back(memref::LoadOp::create(
             b, loc, lhsTile,
-            ValueRange{add(threadRow, index(kk * (tile.bm + kRowPad) + i * (tile.bm / tile.tm)))}));
+            ValueRange{add(threadRow, index(kk * (tile.bm + kRowPad) + offsetInTile(i, tile.tm, tile.bm)))}));
       for (int64_t j = 0; j < tile.tn; ++j)
         bv.push_back(memref::LoadOp::create(
             b, loc, rhsTile,
-            ValueRange{add(threadCol, index(kk * (tile.bn + kRowPad) + j * (tile.bn / tile.tn)))}));
+            ValueRange{add(threadCol, index(kk * (tile.bn + kRowPad) + offsetInTile(j, tile.tn, tile.bn)))}));
       for (int64_t i = 0; i < tile.tm; ++i)
         for (int64_t j = 0; j < tile.tn; ++j) {
           IRMapping map;
@@ -474,8 +477,16 @@ private:
     return result;
   }
 
-  Value outputRow(int64_t i) { return add(rowStart, add(threadRow, index(i * (tile.bm / tile.tm)))); }
-  Value outputCol(int64_t j) { return add(colStart, add(threadCol, index(j * (tile.bn / tile.tn)))); }
+  /// A thread's rows (columns) come in runs of this many adjacent ones.
+  static int64_t run(int64_t perThread) { return std::min<int64_t>(perThread, 4); }
+  /// The offset of a thread's `i`-th row (column) from its first, of `perThread` in a tile of
+  /// `extent`: runs of run(perThread), run r in band r of extent / (perThread / run) rows.
+  static int64_t offsetInTile(int64_t i, int64_t perThread, int64_t extent) {
+    int64_t width = run(perThread), bands = perThread / width;
+    return (i / width) * (extent / bands) + i % width;
+  }
+  Value outputRow(int64_t i) { return add(rowStart, add(threadRow, index(offsetInTile(i, tile.tm, tile.bm)))); }
+  Value outputCol(int64_t j) { return add(colStart, add(threadCol, index(offsetInTile(j, tile.tn, tile.bn)))); }
 
   /// The loop coordinates of the output element at linear row `row` and column `col`.
   SmallVector<std::pair<unsigned, Value>> outputCoords(Value row, Value col) {
