@@ -65,6 +65,13 @@ constexpr int64_t kTargetThreads = 64 * 1024;
 /// A split workgroup steps over at least this much of k, in at most this many parts.
 constexpr int64_t kMinSplitK = 256;
 constexpr int64_t kMaxSplits = 8;
+/// Fewer workgroups than a large GPU has multiprocessors (an H100's 132) leave some idle
+/// whatever their threads: such a product splits k as far as it goes. Measured on an H100
+/// (resnet18's convolutions at batch 32, benchmarks/results/gpu-h100-2026-11-27.md, run k):
+/// layer3's 98 tiles ran 0.377 ms in 3 parts, 0.319 in 8; layer4's 52 ran 0.374 in 5, 0.325 in
+/// 8; while layer2's 196 tiles ran best in 2 parts (0.323; 0.364 in 3) and layer1's 784 unsplit
+/// (0.337; 0.402 in 2): each part beyond the first writes and reads m x n partial sums.
+constexpr int64_t kMultiprocessors = 132;
 
 /// The tiles, best first for a large product: 8 x 8 register tiles make 4 multiply-adds per
 /// workgroup-memory read, 4 x 4 make 2, 2 x 4 make 1.33.
@@ -77,17 +84,20 @@ constexpr TileShape kTiles[] = {{128, 128, 8, 8, 8},
 /// How well `t` suits `plan`'s product, in [0, 1]: the share of its tiles' points inside the
 /// output, times its multiply-adds per workgroup-memory read against the best tile's, times
 /// how much of kTargetThreads its threads fill (after splitting k into `*splits`, when
-/// `allowSplit`). 0 when its grid would exceed the launch limits.
+/// `allowSplit`: as far as it goes with fewer workgroups than kMultiprocessors, else to fill
+/// kTargetThreads). 0 when its grid would exceed the launch limits.
 double scoreTile(const ContractionPlan &plan, const TileShape &t, bool allowSplit,
                  int64_t *splits) {
   int64_t tilesM = llvm::divideCeil(plan.sizeM, t.bm), tilesN = llvm::divideCeil(plan.sizeN, t.bn);
   *splits = 1;
   if (tilesM > tlc::kMaxGridDim || tilesN > tlc::kMaxGridDim)
     return 0;
-  int64_t threads = tilesM * tilesN * plan.batchCount * t.threads();
-  if (allowSplit && threads < kTargetThreads)
-    *splits = std::clamp<int64_t>(llvm::divideCeil(kTargetThreads, threads), 1,
-                                  std::min(kMaxSplits, plan.sizeK / kMinSplitK));
+  int64_t workgroups = tilesM * tilesN * plan.batchCount, threads = workgroups * t.threads();
+  int64_t mostSplits = std::min(kMaxSplits, plan.sizeK / kMinSplitK);
+  if (allowSplit && workgroups < kMultiprocessors)
+    *splits = std::max<int64_t>(1, mostSplits);
+  else if (allowSplit && threads < kTargetThreads)
+    *splits = std::clamp<int64_t>(llvm::divideCeil(kTargetThreads, threads), 1, mostSplits);
   *splits = std::max<int64_t>(1, std::min(*splits, tlc::kMaxGridDim / plan.batchCount));
   double inside = double(plan.sizeM) * double(plan.sizeN) /
                   (double(tilesM * t.bm) * double(tilesN * t.bn));
