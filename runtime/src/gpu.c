@@ -567,3 +567,21 @@ tlc_status tlc_gpu_model_run(tlc_gpu_model *model, tlc_gpu_buffer *const *inputs
 double tlc_gpu_model_last_run_ms(tlc_gpu_model *model) {
   return model ? model->ctx->ops->model_last_run_ms(model) : -1.0;
 }
+
+tlc_status tlc_gpu_model_set_profiling(tlc_gpu_model *model, int enabled) {
+  if (!model)
+    return TLC_STATUS_INVALID_ARGUMENT;
+  model->profiling = enabled != 0;
+  return TLC_STATUS_OK;
+}
+
+tlc_status tlc_gpu_model_kernel_times(tlc_gpu_model *model, double *ms, size_t count) {
+  if (!model)
+    return TLC_STATUS_INVALID_ARGUMENT;
+  if (!ms && count)
+    return tlc_gpu_fail(model->ctx, TLC_STATUS_INVALID_ARGUMENT,
+                        "tlc_gpu_model_kernel_times(%s): ms is NULL", model->program.name);
+  if (count > model->program.num_kernels)
+    count = model->program.num_kernels;
+  return model->ctx->ops->model_kernel_times(model, ms, count);
+}

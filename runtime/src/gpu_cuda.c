@@ -104,6 +104,8 @@ typedef struct tlc_cuda_model {
   CUfunction *functions;
   CUevent start, stop;
   int timed;             /* a run has recorded the events */
+  CUevent *marks;        /* profiled runs: one after each kernel (created on the first) */
+  int profiled;          /* the last run recorded the marks */
   CUdeviceptr *pointers; /* per-run scratch: one per argument */
   void **params;         /* &pointers[i], as cuLaunchKernel wants them */
 } tlc_cuda_model;
@@ -325,11 +327,15 @@ static void cuda_model_release(tlc_gpu_model *model) {
       cu->cuEventDestroy(m->start);
     if (m->stop)
       cu->cuEventDestroy(m->stop);
+    for (uint32_t k = 0; m->marks && k < model->program.num_kernels; ++k)
+      if (m->marks[k])
+        cu->cuEventDestroy(m->marks[k]);
     if (m->module)
       cu->cuModuleUnload(m->module);
     leave(ctx, TLC_STATUS_OK);
   }
   free(m->functions);
+  free(m->marks);
   free(m->pointers);
   free(m->params);
   free(m);
@@ -457,6 +463,17 @@ static tlc_status cuda_model_run(tlc_gpu_model *model, tlc_gpu_buffer *const *ar
   if (status != TLC_STATUS_OK)
     return status;
   m->timed = 0; /* until this run's stop event is recorded */
+  m->profiled = 0;
+  if (model->profiling && !m->marks) {
+    m->marks = calloc(p->num_kernels ? p->num_kernels : 1, sizeof *m->marks);
+    if (!m->marks)
+      return leave(ctx, tlc_gpu_fail(ctx, TLC_STATUS_OUT_OF_MEMORY, "out of host memory"));
+    for (uint32_t k = 0; k < p->num_kernels; ++k) {
+      CUresult made = cu->cuEventCreate(&m->marks[k], CU_EVENT_DEFAULT);
+      if (made != CUDA_SUCCESS)
+        return leave(ctx, cuda_fail(ctx, TLC_STATUS_INTERNAL, "cuEventCreate", made));
+    }
+  }
   CUresult result = cu->cuEventRecord(m->start, cu->stream);
   uint32_t slot = 0;
   for (uint32_t k = 0; k < p->num_kernels && result == CUDA_SUCCESS; ++k) {
@@ -480,12 +497,39 @@ static tlc_status cuda_model_run(tlc_gpu_model *model, tlc_gpu_buffer *const *ar
                kernel->block[0], kernel->block[1], kernel->block[2], kernel->shared_bytes);
       return leave(ctx, cuda_fail(ctx, TLC_STATUS_INTERNAL, what, result));
     }
+    if (model->profiling)
+      result = cu->cuEventRecord(m->marks[k], cu->stream);
   }
   if (result == CUDA_SUCCESS)
     result = cu->cuEventRecord(m->stop, cu->stream);
   if (result != CUDA_SUCCESS)
     return leave(ctx, cuda_fail(ctx, TLC_STATUS_INTERNAL, "cuEventRecord", result));
   m->timed = 1;
+  m->profiled = model->profiling;
+  return leave(ctx, TLC_STATUS_OK);
+}
+
+static tlc_status cuda_model_kernel_times(tlc_gpu_model *model, double *ms, size_t count) {
+  tlc_gpu_context *ctx = model->ctx;
+  tlc_cuda_context *cu = ctx->impl;
+  tlc_cuda_model *m = model->impl;
+  if (!m->timed || !m->profiled)
+    return tlc_gpu_fail(ctx, TLC_STATUS_UNSUPPORTED,
+                        "tlc_gpu_model_kernel_times(%s): the last run was not profiled "
+                        "(tlc_gpu_model_set_profiling before it)",
+                        model->program.name);
+  tlc_status status = enter(ctx);
+  if (status != TLC_STATUS_OK)
+    return status;
+  CUresult result = cu->cuEventSynchronize(m->stop);
+  for (size_t k = 0; k < count && result == CUDA_SUCCESS; ++k) {
+    float elapsed = 0;
+    result = cu->cuEventElapsedTime(&elapsed, k ? m->marks[k - 1] : m->start, m->marks[k]);
+    ms[k] = elapsed;
+  }
+  if (result != CUDA_SUCCESS)
+    return leave(ctx, cuda_fail(ctx, TLC_STATUS_INTERNAL,
+                                "timing the last run's kernels (cuEventElapsedTime)", result));
   return leave(ctx, TLC_STATUS_OK);
 }
 
@@ -520,4 +564,5 @@ const tlc_gpu_backend_ops tlc_gpu_cuda_ops = {
     .model_release = cuda_model_release,
     .model_run = cuda_model_run,
     .model_last_run_ms = cuda_model_last_run_ms,
+    .model_kernel_times = cuda_model_kernel_times,
 };

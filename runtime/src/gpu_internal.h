@@ -32,6 +32,9 @@ typedef struct tlc_gpu_backend_ops {
    * kernel 1's, ...); each range is already known to lie inside its buffer. */
   tlc_status (*model_run)(tlc_gpu_model *model, tlc_gpu_buffer *const *args);
   double (*model_last_run_ms)(tlc_gpu_model *model);
+  /* Kernel times of the last completed run (model->profiling was set when it ran); `count` is
+   * at most the number of kernels. */
+  tlc_status (*model_kernel_times)(tlc_gpu_model *model, double *ms, size_t count);
 } tlc_gpu_backend_ops;
 
 struct tlc_gpu_context {
@@ -57,6 +60,7 @@ struct tlc_gpu_model {
   uint32_t num_args;       /* all kernels' arguments together */
   tlc_gpu_buffer **constants;
   tlc_gpu_buffer **arg_buffers; /* num_args: the run's resolved bindings */
+  int profiling;                /* runs time each kernel (tlc_gpu_model_set_profiling) */
   void *impl;
 };
 

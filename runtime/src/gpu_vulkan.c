@@ -588,4 +588,5 @@ const tlc_gpu_backend_ops tlc_gpu_vulkan_ops = {
     .model_release = tlc_vk_model_release,
     .model_run = tlc_vk_model_run,
     .model_last_run_ms = tlc_vk_model_last_run_ms,
+    .model_kernel_times = tlc_vk_model_kernel_times,
 };

@@ -82,7 +82,9 @@ typedef struct tlc_vk_submission {
   VkCommandBuffer commands;
   VkFence fence;
   VkDescriptorPool descriptors; /* the run's sets: they name this run's buffers */
-  VkQueryPool timestamps;       /* VK_NULL_HANDLE when the queue cannot time */
+  VkQueryPool timestamps;       /* VK_NULL_HANDLE when the queue cannot time; 2 + one per
+                                   kernel (start, end, after each kernel) */
+  int profiled;                 /* the run wrote the per-kernel timestamps */
 } tlc_vk_submission;
 
 typedef struct tlc_vk_context {
@@ -145,6 +147,7 @@ tlc_status tlc_vk_model_load(tlc_gpu_model *model, const tlc_gpu_program *progra
 void tlc_vk_model_release(tlc_gpu_model *model);
 tlc_status tlc_vk_model_run(tlc_gpu_model *model, tlc_gpu_buffer *const *args);
 double tlc_vk_model_last_run_ms(tlc_gpu_model *model);
+tlc_status tlc_vk_model_kernel_times(tlc_gpu_model *model, double *ms, size_t count);
 /* Called when a run's fence has signaled: reads its timestamps, hands it back to its model. */
 void tlc_vk_submission_retire(tlc_gpu_context *ctx, tlc_vk_submission *submission);
 

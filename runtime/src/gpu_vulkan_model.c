@@ -17,6 +17,8 @@ typedef struct tlc_vk_model {
   uint32_t num_sets;            /* kernels with arguments: one descriptor set each per run */
   tlc_vk_submission *free_list; /* finished runs, reused by the next ones */
   double last_ms;               /* of the last retired run; negative before one */
+  double *kernel_ms;            /* of the last retired run when it was profiled */
+  int last_profiled;
   /* Per-run scratch, sized at load. */
   VkDescriptorSetLayout *set_layouts;
   VkDescriptorSet *sets;
@@ -179,6 +181,7 @@ void tlc_vk_model_release(tlc_gpu_model *model) {
         vk->vkDestroyDescriptorSetLayout(vk->device, kernel->set_layout, NULL);
     }
   free(m->kernels);
+  free(m->kernel_ms);
   free(m->set_layouts);
   free(m->sets);
   free(m->infos);
@@ -288,12 +291,13 @@ tlc_status tlc_vk_model_load(tlc_gpu_model *model, const tlc_gpu_program *progra
   for (uint32_t k = 0; k < n; ++k)
     m->num_sets += model->program.kernels[k].num_args > 0;
   m->kernels = calloc(n ? n : 1, sizeof *m->kernels);
+  m->kernel_ms = calloc(n ? n : 1, sizeof *m->kernel_ms);
   m->set_layouts = calloc(n ? n : 1, sizeof *m->set_layouts);
   m->sets = calloc(n ? n : 1, sizeof *m->sets);
   m->writes = calloc(n ? n : 1, sizeof *m->writes);
   m->infos = calloc(model->num_args ? model->num_args : 1, sizeof *m->infos);
   tlc_status status = TLC_STATUS_OK;
-  if (!m->kernels || !m->set_layouts || !m->sets || !m->writes || !m->infos)
+  if (!m->kernels || !m->kernel_ms || !m->set_layouts || !m->sets || !m->writes || !m->infos)
     status = tlc_gpu_fail(ctx, TLC_STATUS_OUT_OF_MEMORY, "out of host memory");
   if (status == TLC_STATUS_OK)
     status = load(model, program);
@@ -309,12 +313,26 @@ void tlc_vk_submission_retire(tlc_gpu_context *ctx, tlc_vk_submission *s) {
   tlc_vk_context *vk = ctx->impl;
   tlc_vk_model *m = s->model->impl;
   uint64_t ticks[2];
+  uint64_t mask = vk->timestamp_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << vk->timestamp_bits) - 1;
+  double tick_ms = vk->properties.limits.timestampPeriod * 1e-6;
   if (s->timestamps &&
       vk->vkGetQueryPoolResults(vk->device, s->timestamps, 0, 2, sizeof ticks, ticks,
-                                sizeof ticks[0], VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
-    uint64_t mask = vk->timestamp_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << vk->timestamp_bits) - 1;
-    uint64_t elapsed = (ticks[1] - ticks[0]) & mask;
-    m->last_ms = (double)elapsed * vk->properties.limits.timestampPeriod * 1e-6;
+                                sizeof ticks[0], VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
+    m->last_ms = (double)((ticks[1] - ticks[0]) & mask) * tick_ms;
+  /* After kernel k: query 2 + k; kernel k ran from the one before (the start for kernel 0). */
+  m->last_profiled = 0;
+  uint32_t n = s->model->program.num_kernels;
+  if (s->timestamps && s->profiled) {
+    m->last_profiled = 1;
+    uint64_t previous = ticks[0];
+    for (uint32_t k = 0; k < n && m->last_profiled; ++k) {
+      uint64_t tick = 0;
+      m->last_profiled =
+          vk->vkGetQueryPoolResults(vk->device, s->timestamps, 2 + k, 1, sizeof tick, &tick,
+                                    sizeof tick, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
+      m->kernel_ms[k] = (double)((tick - previous) & mask) * tick_ms;
+      previous = tick;
+    }
   }
   s->next = m->free_list;
   m->free_list = s;
@@ -367,7 +385,7 @@ static tlc_status take_submission(tlc_gpu_model *model, tlc_vk_submission **out)
   if (result == VK_SUCCESS && vk->timestamp_bits) {
     VkQueryPoolCreateInfo queries = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                                      .queryType = VK_QUERY_TYPE_TIMESTAMP,
-                                     .queryCount = 2};
+                                     .queryCount = 2 + model->program.num_kernels};
     result = vk->vkCreateQueryPool(vk->device, &queries, NULL, &s->timestamps);
     what = "vkCreateQueryPool";
   }
@@ -449,8 +467,9 @@ static tlc_status record(tlc_gpu_model *model, tlc_vk_submission *s) {
           VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  s->profiled = s->timestamps && model->profiling;
   if (s->timestamps) {
-    vk->vkCmdResetQueryPool(c, s->timestamps, 0, 2);
+    vk->vkCmdResetQueryPool(c, s->timestamps, 0, 2 + p->num_kernels);
     /* At the compute stage, so it waits for earlier runs and times this one alone. */
     vk->vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, s->timestamps, 0);
   }
@@ -466,6 +485,8 @@ static tlc_status record(tlc_gpu_model *model, tlc_vk_submission *s) {
       vk->vkCmdBindDescriptorSets(c, VK_PIPELINE_BIND_POINT_COMPUTE, m->kernels[k].layout, 0, 1,
                                   &m->sets[set++], 0, NULL);
     vk->vkCmdDispatch(c, kernel->grid[0], kernel->grid[1], kernel->grid[2]);
+    if (s->profiled) /* once this kernel has run (the next one waits for it anyway) */
+      vk->vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, s->timestamps, 2 + k);
   }
   if (s->timestamps)
     vk->vkCmdWriteTimestamp(c, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timestamps, 1);
@@ -508,6 +529,21 @@ tlc_status tlc_vk_model_run(tlc_gpu_model *model, tlc_gpu_buffer *const *args) {
     vk->in_flight = s;
   vk->in_flight_tail = s;
   return tlc_vk_finish(ctx, TLC_STATUS_OK);
+}
+
+tlc_status tlc_vk_model_kernel_times(tlc_gpu_model *model, double *ms, size_t count) {
+  tlc_vk_model *m = model->impl;
+  tlc_status status = tlc_vk_finish(model->ctx, tlc_vk_wait_all(model->ctx));
+  if (status != TLC_STATUS_OK)
+    return status;
+  if (!m->last_profiled)
+    return tlc_gpu_fail(model->ctx, TLC_STATUS_UNSUPPORTED,
+                        "tlc_gpu_model_kernel_times(%s): the last run was not profiled "
+                        "(tlc_gpu_model_set_profiling before it; the queue must write timestamps)",
+                        model->program.name);
+  for (size_t k = 0; k < count; ++k)
+    ms[k] = m->kernel_ms[k];
+  return TLC_STATUS_OK;
 }
 
 double tlc_vk_model_last_run_ms(tlc_gpu_model *model) {

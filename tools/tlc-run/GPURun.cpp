@@ -3,6 +3,9 @@
 
 #include "tlc/gpu.h"
 
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
 #include <chrono>
 #include <dlfcn.h>
 #include <memory>
@@ -27,6 +30,8 @@ struct Runtime {
   decltype(&tlc_gpu_model_release) modelRelease;
   decltype(&tlc_gpu_model_run) modelRun;
   decltype(&tlc_gpu_model_last_run_ms) lastRunMs;
+  decltype(&tlc_gpu_model_set_profiling) setProfiling;
+  decltype(&tlc_gpu_model_kernel_times) kernelTimes;
   decltype(&tlc_status_string) statusString;
 
   std::string load(void *lib) {
@@ -49,6 +54,8 @@ struct Runtime {
     get(modelRelease, "tlc_gpu_model_release");
     get(modelRun, "tlc_gpu_model_run");
     get(lastRunMs, "tlc_gpu_model_last_run_ms");
+    get(setProfiling, "tlc_gpu_model_set_profiling");
+    get(kernelTimes, "tlc_gpu_model_kernel_times");
     get(statusString, "tlc_status_string");
     return missing.empty() ? ""
                            : "the library has no GPU runtime functions (" + missing +
@@ -92,7 +99,7 @@ bool tlcrun::isGPUModel(void *lib, const std::string &name) {
 
 std::string tlcrun::runOnGPU(void *lib, const std::string &name,
                              const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs,
-                             uint64_t workspace, unsigned warmup, unsigned repeat,
+                             uint64_t workspace, unsigned warmup, unsigned repeat, bool profile,
                              GPURunTimes &times) {
   auto *program =
       static_cast<const tlc_gpu_program *>(dlsym(lib, (name + "_program").c_str()));
@@ -127,6 +134,17 @@ std::string tlcrun::runOnGPU(void *lib, const std::string &name,
   tlc_gpu_buffer *ws = nullptr;
   if (workspace > 0 && !(ws = s.buffer(workspace, err)))
     return err;
+  std::vector<double> kernelMs(program->num_kernels);
+  if (profile) {
+    if ((st = rt.setProfiling(s.model, 1)) != TLC_STATUS_OK)
+      return s.error("turning on per-kernel timing", st);
+    for (uint32_t k = 0; k < program->num_kernels; ++k) {
+      const tlc_gpu_kernel &kernel = program->kernels[k];
+      times.kernels.push_back({kernel.name,
+                               {kernel.grid[0], kernel.grid[1], kernel.grid[2]},
+                               {kernel.block[0], kernel.block[1], kernel.block[2]}});
+    }
+  }
   for (unsigned i = 0; i < warmup + std::max(1u, repeat); ++i) {
     auto start = std::chrono::steady_clock::now();
     if ((st = rt.modelRun(s.model, in.data(), out.data(), ws)) != TLC_STATUS_OK)
@@ -142,10 +160,36 @@ std::string tlcrun::runOnGPU(void *lib, const std::string &name,
     double device = rt.lastRunMs(s.model);
     if (device >= 0)
       times.deviceMs.push_back(device);
+    if (!profile)
+      continue;
+    if ((st = rt.kernelTimes(s.model, kernelMs.data(), kernelMs.size())) != TLC_STATUS_OK)
+      return s.error("--profile: reading the kernels' times", st);
+    for (size_t k = 0; k < kernelMs.size(); ++k)
+      times.kernels[k].ms += kernelMs[k];
   }
   for (size_t i = 0; i < outputs.size(); ++i)
     if ((st = rt.download(s.ctx, out[i], 0, outputs[i].data.data(), outputs[i].data.size())) !=
         TLC_STATUS_OK)
       return s.error("downloading output '" + outputs[i].name + "'", st);
   return "";
+}
+
+void tlcrun::printGPUProfile(const GPURunTimes &times, double measuredMs, llvm::raw_ostream &os) {
+  size_t runs = std::max<size_t>(1, times.wallMs.size());
+  std::vector<const GPUKernelTime *> order;
+  double total = 0;
+  for (const GPUKernelTime &k : times.kernels) {
+    order.push_back(&k);
+    total += k.ms / runs;
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const GPUKernelTime *a, const GPUKernelTime *b) { return a->ms > b->ms; });
+  os << llvm::format("%-32s %12s %7s  %s\n", "kernel", "ms/run", "share", "grid x block");
+  for (const GPUKernelTime *k : order)
+    os << llvm::format("%-32s %12.4f %6.1f%%  %ux%ux%u x %ux%ux%u\n", k->name.c_str(),
+                       k->ms / runs, total > 0 ? 100.0 * k->ms / runs / total : 0.0, k->grid[0],
+                       k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
+  os << llvm::format("kernels: %zu, %.4f ms per run together; the run took %.4f ms (median, "
+                     "timestamps after each kernel included)\n",
+                     times.kernels.size(), total, measuredMs);
 }

@@ -55,8 +55,9 @@ cl::opt<std::string> saveDir("save-outputs", cl::desc("Write outputs as .npy int
                              cl::cat(category));
 cl::opt<bool> quiet("quiet", cl::desc("Print only failures and the verdict"), cl::cat(category));
 cl::opt<bool> profile("profile",
-                      cl::desc("Print the time of each kernel over the timed runs (a model "
-                               "compiled with tlc --profile)"),
+                      cl::desc("Print the time of each kernel over the timed runs (a CPU "
+                               "model compiled with tlc --profile; any GPU model: device "
+                               "timestamps after each kernel)"),
                       cl::cat(category));
 cl::opt<std::string> cpuVariant("cpu-variant",
                                 cl::desc("Run this variant of a model compiled for several cpus "
@@ -177,12 +178,9 @@ int main(int argc, char **argv) {
   std::vector<double> times;
   void *workspace = nullptr;
   if (isGPUModel(lib, name)) {
-    if (profile)
-      return fail("--profile: GPU models have no kernel table yet (tlc --profile is for the "
-                  "CPU targets)");
     GPURunTimes gpu;
     std::string gpuError = runOnGPU(lib, name, m.inputs, m.outputs, m.workspace, warmup,
-                                    repeat, gpu);
+                                    repeat, profile, gpu);
     if (!gpuError.empty())
       return fail(gpuError);
     // Device time (GPU timestamps) where the device has it, else wall time per run.
@@ -190,6 +188,11 @@ int main(int argc, char **argv) {
     if (!quiet)
       outs() << "device " << gpu.device << " ("
              << (gpu.deviceMs.empty() ? "host wall time" : "device time") << ")\n";
+    if (profile) {
+      std::vector<double> sorted(times);
+      std::sort(sorted.begin(), sorted.end());
+      printGPUProfile(gpu, sorted[sorted.size() / 2], outs());
+    }
   } else {
     if (m.workspace > 0 && posix_memalign(&workspace, 64, m.workspace) != 0)
       return fail("cannot allocate the " + std::to_string(m.workspace) + "-byte workspace");

@@ -126,6 +126,13 @@ tlc_status tlc_gpu_model_run(tlc_gpu_model *model, tlc_gpu_buffer *const *inputs
 /* Device time of the last completed run in milliseconds (GPU timestamps), or a negative value
  * when the device cannot time. */
 double tlc_gpu_model_last_run_ms(tlc_gpu_model *model);
+/* Per-kernel timing, off by default: while on, each run also records a device timestamp after
+ * every kernel (a small cost per kernel), which tlc_gpu_model_kernel_times reads. */
+tlc_status tlc_gpu_model_set_profiling(tlc_gpu_model *model, int enabled);
+/* The device time of each kernel of the last completed run, in milliseconds and kernel-table
+ * order, into ms[0 .. min(count, num_kernels)); waits for the run. TLC_STATUS_UNSUPPORTED (with
+ * a message) when that run was not profiled or the device cannot time. */
+tlc_status tlc_gpu_model_kernel_times(tlc_gpu_model *model, double *ms, size_t count);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -158,6 +158,22 @@ static void run_two_kernels(tlc_gpu_context *ctx, const tlc_gpu_program *program
   CHECK(ms >= 0.0 && ms < 10000.0);
   CHECK_STATUS(tlc_gpu_synchronize(ctx), TLC_STATUS_OK);
 
+  /* Per-kernel times: refused for a run that was not profiled, then one profiled run whose
+   * kernels' times are each non-negative and together within the run's own. */
+  double kernel_ms[3] = {-1, -1, -1};
+  CHECK_STATUS(tlc_gpu_model_kernel_times(model, kernel_ms, 2), TLC_STATUS_UNSUPPORTED);
+  CHECK(strstr(tlc_gpu_last_error(ctx), "was not profiled") != NULL);
+  CHECK_STATUS(tlc_gpu_model_set_profiling(model, 1), TLC_STATUS_OK);
+  CHECK_STATUS(tlc_gpu_model_run(model, in[0], &outs[0], ws), TLC_STATUS_OK);
+  CHECK_STATUS(tlc_gpu_model_kernel_times(model, kernel_ms, 3), TLC_STATUS_OK);
+  double run_ms = tlc_gpu_model_last_run_ms(model);
+  printf("profiled run: kernels %.3f + %.3f ms of %.3f ms\n", kernel_ms[0], kernel_ms[1], run_ms);
+  CHECK(kernel_ms[0] >= 0.0 && kernel_ms[1] >= 0.0);
+  CHECK(kernel_ms[2] == -1); /* only the program's two kernels are written */
+  CHECK(kernel_ms[0] + kernel_ms[1] <= run_ms * 1.0001 + 1e-6);
+  CHECK_STATUS(tlc_gpu_model_kernel_times(NULL, kernel_ms, 2), TLC_STATUS_INVALID_ARGUMENT);
+  CHECK_STATUS(tlc_gpu_model_set_profiling(NULL, 1), TLC_STATUS_INVALID_ARGUMENT);
+
   for (int r = 0; r < RUNS; ++r) {
     tlc_gpu_buffer_destroy(ctx, in[r][0]);
     tlc_gpu_buffer_destroy(ctx, in[r][1]);
