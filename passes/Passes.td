@@ -745,6 +745,20 @@ def TLCDropRematBarriers : Pass<"tlc-drop-remat-barriers", "mlir::func::FuncOp">
   }];
 }
 
+def TLCUnshareFills : Pass<"tlc-unshare-fills", "mlir::func::FuncOp"> {
+  let summary = "Give every op that writes into a filled tensor its own fill";
+  let description = [{
+    CSE merges identical `linalg.fill`s on tensors: the zeros every padded convolution input
+    starts from, the zeros every contraction accumulates into. When several ops then write
+    into that one filled tensor (a `tensor.insert_slice` into it, a DPS init), one-shot
+    bufferization keeps the fill's buffer for one of them and copies it whole for each other
+    one, every run. Run after the last tensor-level CSE, this gives each such writer but the
+    first a fill of its own (of a fresh `tensor.empty`) right before it: a fill writes what a
+    copy would and reads nothing, and a padded input's fill then shrinks to its border
+    (tlc-lower-memref-copy). Reads of the filled tensor keep sharing it.
+  }];
+}
+
 def TLCBoundForallReplicas : Pass<"tlc-bound-forall-replicas", "mlir::func::FuncOp"> {
   let summary = "Run buffer-allocating scf.forall loops as a bounded number of slots";
   let description = [{
