@@ -14,7 +14,7 @@
 // (f16/bf16 bodies that extend to f32 included). An op marked kPrefetchNextRowAttr prefetches
 // the next row of its row operands as it goes (see nextRowOf).
 #include "passes/BufferFills.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -31,7 +31,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCVECTORIZEROWS
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

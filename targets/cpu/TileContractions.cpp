@@ -1,9 +1,9 @@
 // tlc-tile-contractions: cache- and register-level tiling of linalg contractions on buffers.
 #include "passes/BufferFills.h"
 #include "passes/LinalgBuilders.h"
-#include "passes/LoopUtils.h"
-#include "passes/PackContractionOperands.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
+#include "targets/cpu/LoopUtils.h"
+#include "targets/cpu/PackContractionOperands.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -20,7 +20,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCTILECONTRACTIONS
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

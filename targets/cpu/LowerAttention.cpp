@@ -10,7 +10,7 @@
 // linalg on tiles, so codegen improvements to linalg contractions and elementwise ops apply to
 // the kernel unchanged.
 #include "passes/LinalgBuilders.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "TL/ScalarMath.h"
 #include "TL/TLDialect.h"
@@ -21,7 +21,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLLOWERATTENTION
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;
