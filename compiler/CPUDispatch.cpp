@@ -3,7 +3,7 @@
 
 #include "compiler/MergeCPUVariant.h"
 #include "compiler/ModelInfo.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"

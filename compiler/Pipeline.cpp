@@ -2,6 +2,7 @@
 #include "compiler/Pipeline.h"
 
 #include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -42,6 +43,8 @@ void tlc::buildGraphPipeline(OpPassManager &pm, const GraphOptions &options) {
 }
 
 void tlc::buildLowerToLinalgPipeline(OpPassManager &pm, const LoweringStrategy &strategy) {
+  // The target's strategy picks its own passes (the CPU targets': targets/cpu/CPUPasses.td)
+  // and, through tl-lower-to-linalg's options, its row-loop and tiled-attention patterns.
   if (strategy.tiledAttention)
     pm.addNestedPass<func::FuncOp>(createTLLowerAttention());
   TLLowerToLinalgOptions toLinalg;

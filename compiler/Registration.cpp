@@ -3,6 +3,7 @@
 
 #include "TL/TLDialect.h"
 #include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 #include "targets/gpu/GPUPasses.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -72,6 +73,8 @@ void tlc::registerAllDialects(mlir::DialectRegistry &registry) {
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
   tlc::registerFusedAttentionBufferization(registry);
+  // tl-lower-to-linalg's row loops and tiled attention (the CPU targets' strategies).
+  tlc::registerCPULoweringPatterns(registry);
   memref::registerAllocationOpInterfaceExternalModels(registry);
   arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
   scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
@@ -101,6 +104,7 @@ void tlc::registerAllDialects(mlir::DialectRegistry &registry) {
 
 void tlc::registerAllPasses() {
   tlc::registerTLCPasses();
+  tlc::registerTLCCPUPasses();
   tlc::registerTLCGPUPasses();
   mlir::registerTransformsPasses();
   // Only the conversions tlc's pipelines use (registerConversionPasses would link every one).

@@ -1,6 +1,7 @@
 // tl-lower-to-linalg: tl ops to linalg/tensor/arith/math through the tl op interfaces.
 #include "passes/LinalgBuilders.h"
 #include "passes/Passes.h"
+#include "passes/TargetLoweringPatterns.h"
 
 #include "TL/Einsum.h"
 #include "TL/ScalarMath.h"
@@ -218,9 +219,17 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
                            math::MathDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (!getContext().getLoadedDialect<tl::TLDialect>())
+      return; // no tl op to lower
+    const TargetLoweringPatterns *targetPatterns = TargetLoweringPatterns::lookup(&getContext());
+    if ((rowLoops || tiledAttention) && !targetPatterns) {
+      getOperation().emitError() << "tl-lower-to-linalg: row-loops and tiled-attention are "
+                                    "a target's lowering patterns, and none is registered";
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
-    populateTLToLinalgPatterns(patterns, rowLoops, tiledAttention, fusedAttention,
-                               maxInPlaceConcat);
+    populateTLToLinalgPatterns(patterns, targetPatterns, rowLoops, tiledAttention,
+                               fusedAttention, maxInPlaceConcat);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }
@@ -228,7 +237,15 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
 
 } // namespace
 
-void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns, bool rowLoops,
+MLIR_DEFINE_EXPLICIT_TYPE_ID(tlc::TargetLoweringPatterns)
+
+const TargetLoweringPatterns *TargetLoweringPatterns::lookup(MLIRContext *ctx) {
+  Dialect *dialect = ctx->getLoadedDialect<tl::TLDialect>();
+  return dialect ? dialect->getRegisteredInterface<TargetLoweringPatterns>() : nullptr;
+}
+
+void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns,
+                                     const TargetLoweringPatterns *target, bool rowLoops,
                                      bool tiledAttention, bool fusedAttention,
                                      unsigned maxInPlaceConcat) {
   MLIRContext *ctx = patterns.getContext();
@@ -238,9 +255,9 @@ void tlc::populateTLToLinalgPatterns(RewritePatternSet &patterns, bool rowLoops,
   populateTLShapeOpsToTensorPatterns(patterns, maxInPlaceConcat);
   populateTLNNOpsToLinalgPatterns(patterns);
   if (rowLoops)
-    populateTLRowOpsToLinalgPatterns(patterns);
+    target->populateRowOpPatterns(patterns);
   if (tiledAttention)
-    populateTLAttentionToLinalgPatterns(patterns);
+    target->populateTiledAttentionPatterns(patterns);
   else
     populateTLAttentionDefinitionPatterns(patterns);
   if (!tiledAttention && fusedAttention)

@@ -1,4 +1,5 @@
-// Declarations and registration of tlc's passes.
+// Declarations and registration of tlc's graph-level passes and the shared lowering (each
+// target declares its code generation passes: targets/cpu/CPUPasses.h, targets/gpu/GPUPasses.h).
 #ifndef TLC_PASSES_PASSES_H
 #define TLC_PASSES_PASSES_H
 
@@ -27,10 +28,14 @@ namespace tlc {
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 
+class TargetLoweringPatterns;
+
 /// Patterns lowering tl ops to linalg/tensor/arith/math (the mechanism behind
-/// tl-lower-to-linalg).
-void populateTLToLinalgPatterns(mlir::RewritePatternSet &patterns, bool rowLoops = true,
-                                bool tiledAttention = true, bool fusedAttention = false,
+/// tl-lower-to-linalg). With `rowLoops` or `tiledAttention` the target's patterns for them
+/// come from `target`, which must then be non-null (passes/TargetLoweringPatterns.h).
+void populateTLToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                const TargetLoweringPatterns *target, bool rowLoops,
+                                bool tiledAttention, bool fusedAttention = false,
                                 unsigned maxInPlaceConcat = 32);
 
 /// Patterns lowering tl shape ops to tensor/linalg (part of the above). A concat of more than
@@ -41,11 +46,6 @@ void populateTLShapeOpsToTensorPatterns(mlir::RewritePatternSet &patterns,
 /// Patterns lowering tl neural-network ops (conv2d, pooling, layer_norm, gather, pad, arg_max)
 /// to linalg named ops and linalg.generic (part of populateTLToLinalgPatterns).
 void populateTLNNOpsToLinalgPatterns(mlir::RewritePatternSet &patterns);
-
-/// Row-wise patterns for softmax, log_softmax and layer_norm over trailing axes (an
-/// scf.forall over rows of 1-D linalg ops); preferred over the generic ones of
-/// populateTLToLinalgPatterns, which they are part of.
-void populateTLRowOpsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// Patterns lifting spelled-out LayerNorm, GELU and attention to tl.layer_norm, tl.gelu and
 /// tl.attention (the mechanism behind tl-lift-patterns).
@@ -66,11 +66,6 @@ void populateFastExpPattern(mlir::RewritePatternSet &patterns, bool avx512,
 /// A unit attribute on a math.exp whose argument is known to be <= 0 or NaN (x - max(row) in
 /// softmax): the fast expansion then skips its overflow clamp.
 inline constexpr llvm::StringLiteral kExpNonPositiveArgAttr = "tlc.nonpositive_arg";
-
-/// A unit attribute on a 1-D linalg.generic over rows of a matrix (a row op's pass, set by
-/// tl-lower-to-linalg): tlc-vectorize-rows prefetches the following row of its row operands
-/// while it runs, so that row's cache misses overlap this row's computation.
-inline constexpr llvm::StringLiteral kPrefetchNextRowAttr = "tlc.prefetch_next_row";
 
 /// A short f32 (scalar or vector) math.exp2 expansion (exponent-bits range reduction, a
 /// degree-5 polynomial of 2^f on [-1/2, 1/2], at most ~2 ulp, results below ~1.7e-38 flushed to
@@ -94,19 +89,6 @@ void populateFastErfPattern(mlir::RewritePatternSet &patterns, mlir::PatternBene
 /// instead: ~1e-7 up to |x| = 1e4 only.
 void populateFastTrigPatterns(mlir::RewritePatternSet &patterns, bool fusedFma,
                               mlir::PatternBenefit benefit = 1);
-
-/// Tile sizes (upper bounds) of the flash-attention lowering.
-struct AttentionTiling {
-  // 48 query rows: a whole number of register tiles on every CPU target (6 rows on AVX2, 8 on
-  // AVX-512 and NEON), so the tile contractions have no scalar remainder rows.
-  int64_t blockQ = 48;
-  int64_t blockK = 64;
-};
-
-/// Patterns lowering tl.attention to a tiled online-softmax loop nest of linalg ops on tiles
-/// (the mechanism behind tl-lower-attention; also part of populateTLToLinalgPatterns).
-void populateTLAttentionToLinalgPatterns(mlir::RewritePatternSet &patterns,
-                                         AttentionTiling tiling = {});
 
 /// tl.attention as its definition in tl and linalg ops (scores einsum, scale and causal mask,
 /// the additive mask, softmax, einsum with V): forms the Sq x Sk scores (tl-lower-to-linalg

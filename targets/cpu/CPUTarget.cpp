@@ -4,6 +4,7 @@
 #include "passes/Passes.h"
 #include "targets/Target.h"
 #include "targets/cpu/ByteConstantData.h"
+#include "targets/cpu/CPUPasses.h"
 #include "targets/cpu/LLVMOptimizer.h"
 #include "targets/cpu/RuntimeFeatures.h"
 

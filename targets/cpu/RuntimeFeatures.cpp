@@ -1,7 +1,7 @@
 // CPU features to the runtime's detectable features (see RuntimeFeatures.h).
 #include "targets/cpu/RuntimeFeatures.h"
 
-#include "passes/CPUFeatureNames.h"
+#include "targets/cpu/CPUFeatureNames.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"

@@ -2,7 +2,7 @@
 // in cache (tile the consumer, fuse the contraction and its initial value into the tile loops).
 #include "passes/FusionPolicy.h"
 #include "passes/LinalgBuilders.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -13,7 +13,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCFUSEEPILOGUES
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

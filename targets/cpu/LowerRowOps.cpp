@@ -15,6 +15,7 @@
 // tl-lower-to-linalg, as are dynamically shaped ones.
 #include "passes/LinalgBuilders.h"
 #include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "TL/ScalarMath.h"
 #include "TL/TLDialect.h"

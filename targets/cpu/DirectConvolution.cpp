@@ -1,6 +1,6 @@
 // 2-D stride-1 convolutions as a parallel loop over output row tiles that contract the filter
 // with the input in place (no im2col copy), over the input's padded row pitch.
-#include "passes/ConvolutionTiles.h"
+#include "targets/cpu/ConvolutionTiles.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -1,5 +1,5 @@
 // 2-D convolutions as a parallel loop over output tiles with a per-tile im2col block.
-#include "passes/ConvolutionTiles.h"
+#include "targets/cpu/ConvolutionTiles.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -1,6 +1,6 @@
 // tlc-split-long-functions: runs of loops of a function with very many move into functions.
-#include "passes/LoopUtils.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
+#include "targets/cpu/LoopUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -10,7 +10,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCSPLITLONGFUNCTIONS
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

@@ -1,5 +1,5 @@
 // Loop rewrites shared by the tiling passes (see LoopUtils.h).
-#include "passes/LoopUtils.h"
+#include "targets/cpu/LoopUtils.h"
 
 using namespace mlir;
 

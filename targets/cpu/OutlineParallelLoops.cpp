@@ -1,6 +1,6 @@
 // tlc-outline-parallel-loops: outermost scf.parallel loops become runtime-launched functions.
-#include "passes/LoopUtils.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
+#include "targets/cpu/LoopUtils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/IRMapping.h"
@@ -12,7 +12,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCOUTLINEPARALLELLOOPS
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 // Packing a contraction's operands into contiguous stack buffers (used by tlc-tile-contractions).
-#ifndef TLC_PASSES_PACKCONTRACTIONOPERANDS_H
-#define TLC_PASSES_PACKCONTRACTIONOPERANDS_H
+#ifndef TLC_TARGETS_CPU_PACKCONTRACTIONOPERANDS_H
+#define TLC_TARGETS_CPU_PACKCONTRACTIONOPERANDS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -88,4 +88,4 @@ mlir::LogicalResult packLhsBlock(mlir::RewriterBase &rewriter, const LhsBlock &b
 
 } // namespace tlc
 
-#endif // TLC_PASSES_PACKCONTRACTIONOPERANDS_H
+#endif // TLC_TARGETS_CPU_PACKCONTRACTIONOPERANDS_H

@@ -1,6 +1,6 @@
 // Packs a contraction's operands: right-operand cache panels into contiguous register-tile
 // strips, left-operand cache blocks into compact row-major copies.
-#include "passes/PackContractionOperands.h"
+#include "targets/cpu/PackContractionOperands.h"
 #include "passes/BufferFills.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

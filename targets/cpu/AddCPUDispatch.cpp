@@ -1,7 +1,7 @@
 // tlc-add-cpu-dispatch: the public NAME_run of a multi-CPU object, which runs the variant of the
 // model that libtlcrt picks for the host (tlc/cpu_features.h describes the ABI).
-#include "passes/CPUFeatureNames.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUFeatureNames.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "tlc/runtime.h"
 
@@ -10,7 +10,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCADDCPUDISPATCH
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

@@ -1,8 +1,8 @@
 // tlc-parallelize-loops: large linalg ops outside contractions (elementwise, reductions along
 // inner axes, copies, fills, window copies) get an outer scf.parallel loop over chunks of their
 // outermost parallel dimension, which tlc-outline-parallel-loops hands to the thread pool.
-#include "passes/LoopUtils.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
+#include "targets/cpu/LoopUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -11,7 +11,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCPARALLELIZELOOPS
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

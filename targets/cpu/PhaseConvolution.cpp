@@ -1,6 +1,6 @@
 // Strided 2-D convolutions as row tiles over their row phases: one phase-split copy of the input,
 // per tile a copy of each row phase's rows at each column tap, read in place by every row tap.
-#include "passes/ConvolutionTiles.h"
+#include "targets/cpu/ConvolutionTiles.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -1,9 +1,9 @@
 // tlc-lower-convolutions: 2-D convolutions on tensors as im2col + contraction or as direct
 // contractions over the input (which the contraction tiler and vectorizer handle) and
 // depthwise convolutions as loops in a vectorizable order.
-#include "passes/ConvolutionTiles.h"
 #include "passes/LinalgBuilders.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
+#include "targets/cpu/ConvolutionTiles.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -13,7 +13,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCLOWERCONVOLUTIONS
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

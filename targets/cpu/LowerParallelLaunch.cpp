@@ -1,5 +1,5 @@
 // tlc-lower-parallel-launch: calls of outlined parallel loops become tlc_parallel_for calls.
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -7,7 +7,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCLOWERPARALLELLAUNCH
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

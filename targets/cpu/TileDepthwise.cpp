@@ -5,8 +5,8 @@
 // row times the other operand's value broadcast, and written back, per reduction step), which
 // tlc-vectorize keeps in registers across all reduction steps (taps): the row is written once.
 #include "passes/BufferFills.h"
-#include "passes/LoopUtils.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
+#include "targets/cpu/LoopUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -21,7 +21,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCTILEDEPTHWISE
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

@@ -1,7 +1,7 @@
 // 2-D convolutions as a parallel loop over output tiles, each building its own im2col block
 // right before contracting it with the filter (tlc-lower-convolutions).
-#ifndef TLC_PASSES_CONVOLUTIONTILES_H
-#define TLC_PASSES_CONVOLUTIONTILES_H
+#ifndef TLC_TARGETS_CPU_CONVOLUTIONTILES_H
+#define TLC_TARGETS_CPU_CONVOLUTIONTILES_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -184,4 +184,4 @@ mlir::LogicalResult lowerConvToRowPhaseTiles(mlir::RewriterBase &rewriter,
 
 } // namespace tlc
 
-#endif // TLC_PASSES_CONVOLUTIONTILES_H
+#endif // TLC_TARGETS_CPU_CONVOLUTIONTILES_H

@@ -1,9 +1,9 @@
 // tlc-tile-contractions: cache- and register-level tiling of linalg contractions on buffers.
 #include "passes/BufferFills.h"
 #include "passes/LinalgBuilders.h"
-#include "passes/LoopUtils.h"
-#include "passes/PackContractionOperands.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
+#include "targets/cpu/LoopUtils.h"
+#include "targets/cpu/PackContractionOperands.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -20,7 +20,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCTILECONTRACTIONS
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;
@@ -281,26 +281,83 @@ LogicalResult fuseFillIntoRegisterTile(RewriterBase &rewriter, linalg::FillOp fi
   return success();
 }
 
+/// One contraction to tile: its loops, and the fill its register tiles start from (null:
+/// none).
+struct Work {
+  linalg::LinalgOp op;
+  ContractionLoops loops;
+  linalg::FillOp fill;
+};
+
+/// The operand packing decided for one contraction, on the untiled op: the right operand's
+/// (operand, k result, n result) and the left one's (operand, m result, k result), each
+/// unset when not packed; the loop the whole right operand is packed before (null: per
+/// block); the cache block's n extent.
+struct PackingPlan {
+  std::optional<std::tuple<unsigned, unsigned, unsigned>> rhs, lhs;
+  scf::ForOp wholeOperandBefore;
+  int64_t blockN = 0;
+};
+
+/// A contraction tiled at both levels: the cache block loops, the register tile loops, and
+/// the register tile.
+struct TiledContraction {
+  scf::SCFTilingResult outer, inner;
+  linalg::LinalgOp registerTile;
+};
+
 struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContractionsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    FailureOr<SmallVector<Work>> work = findWork(rewriter);
+    if (failed(work))
+      return signalPassFailure();
+    SmallVector<scf::ForOp> toPeel, parallelLoops;
+    SmallVector<linalg::FillOp> fusedFills;
+    for (auto [op, loops, fill] : *work) {
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      PackingPlan packing = planPacking(op, loops);
+      FailureOr<TiledContraction> tiled = tileContraction(rewriter, op, loops, packing.blockN);
+      if (failed(tiled))
+        return signalPassFailure();
+      if (fill && fuseFillIntoRegisterLoops(rewriter, fill, loops, *tiled))
+        fusedFills.push_back(fill);
+      scf::ForOp parallelLoop = chooseParallelLoop(loops, iterators, tiled->outer, packing.blockN);
+      if (parallelLoop)
+        parallelLoops.push_back(parallelLoop);
+      packOperands(rewriter, loops, packing, *tiled, parallelLoop);
+      // Peel the register-level m and n loops so full tiles get static shapes (once a
+      // canonicalization folds the constant sizes into the subviews).
+      // Innermost first, so the outer peel copies an already peeled inner loop.
+      for (LoopLikeOpInterface loop : llvm::reverse(tiled->inner.loops))
+        if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+          if (auto step = getConstantIntValue(forOp.getStep());
+              step && (*step == registerM || *step == registerN) && *step > 1)
+            toPeel.push_back(forOp);
+    }
+    for (linalg::FillOp fill : fusedFills)
+      rewriter.eraseOp(fill);
+    for (scf::ForOp forOp : toPeel) {
+      scf::ForOp partial;
+      rewriter.setInsertionPoint(forOp);
+      (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+    }
+    for (scf::ForOp forOp : parallelLoops)
+      tlc::forToParallel(rewriter, forOp);
+  }
+
+  /// The contractions to tile. A contraction onto a freshly filled output starts its
+  /// accumulators from the fill value in registers (fuseFillIntoRegisterTile). That needs the
+  /// whole k range in one cache block, so a longer one is split at `cacheK` first: the first
+  /// part starts from the fill value, the second accumulates onto it.
+  FailureOr<SmallVector<Work>> findWork(IRRewriter &rewriter) {
     SmallVector<std::pair<linalg::LinalgOp, ContractionLoops>> found;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (std::optional<ContractionLoops> loops = matchContraction(op, maxJoinedK))
         found.push_back({op, *loops});
     });
-    MLIRContext *ctx = &getContext();
-    IRRewriter rewriter(ctx);
-    // A contraction onto a freshly filled output starts its accumulators from the fill value
-    // in registers (fuseFillIntoRegisterTile). That needs the whole k range in one cache
-    // block, so a longer one is split at `cacheK` first: the first part starts from the fill
-    // value, the second accumulates onto it.
-    struct Work {
-      linalg::LinalgOp op;
-      ContractionLoops loops;
-      linalg::FillOp fill;
-    };
     SmallVector<Work> work;
     for (auto [op, loops] : found) {
       // Other reduction dimensions not joined are tiled by 1 outside the register tile: a
@@ -317,10 +374,8 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       }
       FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>> parts =
           splitReduction(rewriter, op, loops.k, cacheK);
-      if (failed(parts)) {
-        op.emitOpError("splitting the reduction failed");
-        return signalPassFailure();
-      }
+      if (failed(parts))
+        return op.emitOpError("splitting the reduction failed");
       std::optional<ContractionLoops> first = matchContraction(parts->first, maxJoinedK),
                                       rest = matchContraction(parts->second, maxJoinedK);
       if (first)
@@ -328,179 +383,178 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       if (rest)
         work.push_back({parts->second, *rest, nullptr});
     }
-    SmallVector<scf::ForOp> toPeel, parallelLoops;
-    SmallVector<linalg::FillOp> fusedFills;
-    for (auto [op, loops, fill] : work) {
-      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-      // Packing policy, decided on the untiled op: pack the right operand when it is wider
-      // than one strip and enough rows reuse each packed panel (packMinRows: the copy costs
-      // about as much as a few register tiles' reads of it); pack all of it at once, before
-      // the enclosing loop it is invariant in (inside the thread's parallel loop, e.g. the row
-      // tiles of an epilogue-fused contraction), when it fits packMaxBytes.
-      // The rows that read a packed panel: the op's m extent, times the trip counts of the
-      // enclosing loops it is packed outside of (whole-operand packing).
-      std::optional<std::tuple<unsigned, unsigned, unsigned>> rhs;
-      scf::ForOp wholeOperandBefore;
-      if (packRhs && loops.nRange > registerN)
-        rhs = tlc::matchRhsOperand(op, loops.m, loops.n, loops.k);
-      int64_t wholeRows = 0;
-      if (rhs) {
-        Value operand = op->getOperand(std::get<0>(*rhs));
-        auto type = cast<MemRefType>(operand.getType());
-        Operation *threadBody = packedBufferHome(nullptr, op);
-        if (isa<scf::ParallelOp>(threadBody) &&
-            type.getNumElements() * type.getElementTypeBitWidth() / 8 <= packMaxBytes)
-          wholeOperandBefore = tlc::outermostInvariantLoop(operand, op, threadBody);
-        if (wholeOperandBefore) {
-          wholeRows = loops.mRange;
-          for (Operation *p = op->getParentOp(); p != wholeOperandBefore->getParentOp();
-               p = p->getParentOp())
-            if (auto loop = dyn_cast<scf::ForOp>(p))
-              wholeRows *= constantTripCount(loop).value_or(1);
-        }
-        if (wholeRows < packMinRows)
-          wholeOperandBefore = nullptr;
-        if (!wholeOperandBefore && loops.mRange < packMinRows)
-          rhs.reset();
+    return work;
+  }
+
+  /// Packing policy, decided on the untiled op: pack the right operand when it is wider than
+  /// one strip and enough rows reuse each packed panel (packMinRows: the copy costs about as
+  /// much as a few register tiles' reads of it); pack all of it at once, before the enclosing
+  /// loop it is invariant in (inside the thread's parallel loop, e.g. the row tiles of an
+  /// epilogue-fused contraction), when it fits packMaxBytes. Pack the left operand when enough
+  /// register strips of n read its blocks.
+  PackingPlan planPacking(linalg::LinalgOp op, const ContractionLoops &loops) {
+    PackingPlan plan;
+    if (packRhs && loops.nRange > registerN)
+      plan.rhs = tlc::matchRhsOperand(op, loops.m, loops.n, loops.k);
+    // The rows that read a packed panel: the op's m extent, times the trip counts of the
+    // enclosing loops it is packed outside of (whole-operand packing).
+    int64_t wholeRows = 0;
+    if (plan.rhs) {
+      Value operand = op->getOperand(std::get<0>(*plan.rhs));
+      auto type = cast<MemRefType>(operand.getType());
+      Operation *threadBody = packedBufferHome(nullptr, op);
+      if (isa<scf::ParallelOp>(threadBody) &&
+          type.getNumElements() * type.getElementTypeBitWidth() / 8 <= packMaxBytes)
+        plan.wholeOperandBefore = tlc::outermostInvariantLoop(operand, op, threadBody);
+      if (plan.wholeOperandBefore) {
+        wholeRows = loops.mRange;
+        for (Operation *p = op->getParentOp(); p != plan.wholeOperandBefore->getParentOp();
+             p = p->getParentOp())
+          if (auto loop = dyn_cast<scf::ForOp>(p))
+            wholeRows *= constantTripCount(loop).value_or(1);
       }
-      // Left-operand packing: its blocks must be read by enough register strips of n, and
-      // the operand large enough (packLhsMinBytes: a small one stays cached between the n
-      // blocks that re-read it, so the copy only adds work).
-      std::optional<std::tuple<unsigned, unsigned, unsigned>> lhs;
-      if (packLhs && std::min<int64_t>(cacheN, loops.nRange) >= packLhsMinCols)
-        lhs = tlc::matchLhsOperand(op, loops.m, loops.n, loops.k);
-      // A bf16/f16 left operand is packed whatever its size: packing converts it once per
-      // block, where the register tiles would convert each element once per n strip.
-      if (lhs && bufferBytes(op->getOperand(std::get<0>(*lhs))) < packLhsMinBytes &&
-          !tlc::extendedOperandType(op, std::get<0>(*lhs)))
-        lhs.reset();
-      // A packed left-operand block may serve a wider n block (more strips per copy, and the
-      // operand re-read by half as many n blocks).
-      int64_t blockN = lhs && packLhsCacheN > 0 ? packLhsCacheN : cacheN;
-      // Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left).
-      FailureOr<scf::SCFTilingResult> outer =
-          tile(rewriter, op, tileSizes(ctx, loops, cacheM, blockN, cacheK, 0),
-               interchange(loops, {loops.n, loops.k, loops.m}));
-      if (failed(outer)) {
-        op.emitOpError("cache-level tiling failed");
-        return signalPassFailure();
-      }
-      // Level 2: register tiles registerM x registerN, the k loop innermost (one rank-1
-      // update per iteration, the accumulators stay in registers across it).
-      auto block = cast<linalg::LinalgOp>(outer->tiledOps.back());
-      SmallVector<unsigned> registerOrder = {loops.n, loops.m};
-      llvm::append_range(registerOrder, loops.joinedK);
-      registerOrder.push_back(loops.k);
-      FailureOr<scf::SCFTilingResult> inner =
-          tile(rewriter, block, tileSizes(ctx, loops, registerM, registerN, 1, 1),
-               interchange(loops, registerOrder));
-      if (failed(inner)) {
-        block.emitOpError("register-level tiling failed");
-        return signalPassFailure();
-      }
-      auto registerTile = cast<linalg::LinalgOp>(inner->tiledOps.back());
-      registerTile->setAttr("tlc.register_tile", UnitAttr::get(ctx));
-      if (!loops.joinedK.empty())
-        registerTile = dropJoinedK(rewriter, registerTile, loops);
-      if (fill) {
-        // The register loops run (others, n, m, joined k..., k): the last ones are the k
-        // loops (none is made for a k of one iteration); the fill goes before the first.
-        size_t kLoops = loops.joinedK.size() + (loops.kRange > 1 ? 1 : 0);
-        scf::ForOp kLoop;
-        if (kLoops > 0 && inner->loops.size() >= kLoops)
-          kLoop = dyn_cast<scf::ForOp>(inner->loops[inner->loops.size() - kLoops].getOperation());
-        if (kLoop && !kLoop->isProperAncestor(registerTile))
-          kLoop = nullptr;
-        if ((kLoops == 0 || kLoop) &&
-            succeeded(fuseFillIntoRegisterTile(rewriter, fill, registerTile, kLoop)))
-          fusedFills.push_back(fill);
-      }
-      scf::ForOp parallelLoop;
-      // The outermost block loop over a parallel dimension (batch or n) with more than one
-      // iteration: blocks are independent, so threads may take them
-      // (tlc-outline-parallel-loops). Loops with one iteration (e.g. the batch of a
-      // convolution's contraction, or its only n block) are skipped. When no batch or n loop
-      // splits (e.g. a convolution over 14x14 or 7x7 pixels: one n block), the cache-level m
-      // loop is taken, inside the k block loop: one launch per k block, each over the m
-      // blocks, when that launch has at least `parallelMinFlops` of work.
-      // A contraction inside a parallel loop (an epilogue-fused tile) runs on that loop's thread.
-      if (parallelOuter && !outer->loops.front()->getParentOfType<scf::ParallelOp>()) {
-        SmallVector<int64_t> order = interchange(loops, {loops.n, loops.k, loops.m});
-        int64_t launches = 1;
-        for (auto [i, loop] : llvm::enumerate(outer->loops)) {
-          auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
-          if (!forOp || i >= order.size())
-            break;
-          std::optional<int64_t> trips = constantTripCount(forOp);
-          if (trips && *trips <= 1)
-            continue;
-          if (iterators[order[i]] != utils::IteratorType::parallel) {
-            if (!trips)
-              break;
-            launches *= *trips; // a reduction loop: what runs inside it launches each time
-            continue;
-          }
-          if (launches > 1 &&
-              (order[i] != loops.m || 2 * loops.mRange * std::min<int64_t>(blockN, loops.nRange) *
-                                              std::min<int64_t>(cacheK, loops.kRange) <
-                                          parallelMinFlops))
-            break;
-          parallelLoop = forOp;
+      if (wholeRows < packMinRows)
+        plan.wholeOperandBefore = nullptr;
+      if (!plan.wholeOperandBefore && loops.mRange < packMinRows)
+        plan.rhs.reset();
+    }
+    // Left-operand packing: its blocks must be read by enough register strips of n, and
+    // the operand large enough (packLhsMinBytes: a small one stays cached between the n
+    // blocks that re-read it, so the copy only adds work).
+    if (packLhs && std::min<int64_t>(cacheN, loops.nRange) >= packLhsMinCols)
+      plan.lhs = tlc::matchLhsOperand(op, loops.m, loops.n, loops.k);
+    // A bf16/f16 left operand is packed whatever its size: packing converts it once per
+    // block, where the register tiles would convert each element once per n strip.
+    if (plan.lhs && bufferBytes(op->getOperand(std::get<0>(*plan.lhs))) < packLhsMinBytes &&
+        !tlc::extendedOperandType(op, std::get<0>(*plan.lhs)))
+      plan.lhs.reset();
+    // A packed left-operand block may serve a wider n block (more strips per copy, and the
+    // operand re-read by half as many n blocks).
+    plan.blockN = plan.lhs && packLhsCacheN > 0 ? packLhsCacheN : cacheN;
+    return plan;
+  }
+
+  /// Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left);
+  /// level 2: register tiles registerM x registerN, the k loop innermost (one rank-1 update
+  /// per iteration, the accumulators stay in registers across it).
+  FailureOr<TiledContraction> tileContraction(IRRewriter &rewriter, linalg::LinalgOp op,
+                                              const ContractionLoops &loops, int64_t blockN) {
+    MLIRContext *ctx = &getContext();
+    FailureOr<scf::SCFTilingResult> outer =
+        tile(rewriter, op, tileSizes(ctx, loops, cacheM, blockN, cacheK, 0),
+             interchange(loops, {loops.n, loops.k, loops.m}));
+    if (failed(outer))
+      return op.emitOpError("cache-level tiling failed");
+    auto block = cast<linalg::LinalgOp>(outer->tiledOps.back());
+    SmallVector<unsigned> registerOrder = {loops.n, loops.m};
+    llvm::append_range(registerOrder, loops.joinedK);
+    registerOrder.push_back(loops.k);
+    FailureOr<scf::SCFTilingResult> inner =
+        tile(rewriter, block, tileSizes(ctx, loops, registerM, registerN, 1, 1),
+             interchange(loops, registerOrder));
+    if (failed(inner))
+      return block.emitOpError("register-level tiling failed");
+    auto registerTile = cast<linalg::LinalgOp>(inner->tiledOps.back());
+    registerTile->setAttr("tlc.register_tile", UnitAttr::get(ctx));
+    if (!loops.joinedK.empty())
+      registerTile = dropJoinedK(rewriter, registerTile, loops);
+    return TiledContraction{std::move(*outer), std::move(*inner), registerTile};
+  }
+
+  /// The fill moved to the register tile's accumulators, right before its k loops; whether
+  /// it was (then the whole-output fill goes once every contraction is tiled).
+  bool fuseFillIntoRegisterLoops(IRRewriter &rewriter, linalg::FillOp fill,
+                                 const ContractionLoops &loops, TiledContraction &tiled) {
+    // The register loops run (others, n, m, joined k..., k): the last ones are the k
+    // loops (none is made for a k of one iteration); the fill goes before the first.
+    auto &innerLoops = tiled.inner.loops;
+    size_t kLoops = loops.joinedK.size() + (loops.kRange > 1 ? 1 : 0);
+    scf::ForOp kLoop;
+    if (kLoops > 0 && innerLoops.size() >= kLoops)
+      kLoop = dyn_cast<scf::ForOp>(innerLoops[innerLoops.size() - kLoops].getOperation());
+    if (kLoop && !kLoop->isProperAncestor(tiled.registerTile))
+      kLoop = nullptr;
+    return (kLoops == 0 || kLoop) &&
+           succeeded(fuseFillIntoRegisterTile(rewriter, fill, tiled.registerTile, kLoop));
+  }
+
+  /// The outermost block loop over a parallel dimension (batch or n) with more than one
+  /// iteration: blocks are independent, so threads may take them
+  /// (tlc-outline-parallel-loops). Loops with one iteration (e.g. the batch of a
+  /// convolution's contraction, or its only n block) are skipped. When no batch or n loop
+  /// splits (e.g. a convolution over 14x14 or 7x7 pixels: one n block), the cache-level m
+  /// loop is taken, inside the k block loop: one launch per k block, each over the m
+  /// blocks, when that launch has at least `parallelMinFlops` of work.
+  /// A contraction inside a parallel loop (an epilogue-fused tile) runs on that loop's
+  /// thread: null then, as without parallel-outer.
+  scf::ForOp chooseParallelLoop(const ContractionLoops &loops,
+                                ArrayRef<utils::IteratorType> iterators,
+                                scf::SCFTilingResult &outer, int64_t blockN) {
+    if (!parallelOuter || outer.loops.front()->getParentOfType<scf::ParallelOp>())
+      return nullptr;
+    SmallVector<int64_t> order = interchange(loops, {loops.n, loops.k, loops.m});
+    int64_t launches = 1;
+    for (auto [i, loop] : llvm::enumerate(outer.loops)) {
+      auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+      if (!forOp || i >= order.size())
+        break;
+      std::optional<int64_t> trips = constantTripCount(forOp);
+      if (trips && *trips <= 1)
+        continue;
+      if (iterators[order[i]] != utils::IteratorType::parallel) {
+        if (!trips)
           break;
-        }
+        launches *= *trips; // a reduction loop: what runs inside it launches each time
+        continue;
       }
-      if (parallelLoop)
-        parallelLoops.push_back(parallelLoop);
-      if (rhs) {
-        auto [operand, kResult, nResult] = *rhs;
-        tlc::RhsPanel panel{
-            registerTile, operand, cast<scf::ForOp>(outer->loops.back().getOperation()),
-            // The panel is packed before the m loop: when that loop is the
-            // parallel one, the buffer lives outside it.
-            packedBufferHome(parallelLoop == outer->loops.back().getOperation() ? scf::ForOp()
-                                                                                : parallelLoop,
-                             outer->loops.front()),
-            wholeOperandBefore, kResult, nResult, std::min<int64_t>(cacheK, loops.kRange),
-            std::min<int64_t>(blockN, loops.nRange), registerN};
-        // Whole-operand packing may not apply (e.g. a batch of panels): then per block.
-        if (failed(tlc::packRhsPanel(rewriter, panel)) && panel.wholeOperandBefore) {
-          panel.wholeOperandBefore = nullptr;
-          (void)tlc::packRhsPanel(rewriter, panel);
-        }
-      }
-      if (lhs) {
-        auto [operand, mResult, kResult] = *lhs;
-        // The copy is inside the m block loop: when that loop runs on threads, the buffer
-        // lives in its body (one per thread).
-        tlc::LhsBlock block{registerTile,
-                            operand,
-                            inner->loops.front().getOperation(),
-                            packedBufferHome(parallelLoop, outer->loops.front()),
-                            mResult,
-                            kResult,
-                            std::min<int64_t>(cacheM, loops.mRange),
-                            std::min<int64_t>(cacheK, loops.kRange),
-                            registerN};
-        (void)tlc::packLhsBlock(rewriter, block);
-      }
-      // Peel the register-level m and n loops so full tiles get static shapes (once a
-      // canonicalization folds the constant sizes into the subviews).
-      // Innermost first, so the outer peel copies an already peeled inner loop.
-      for (LoopLikeOpInterface loop : llvm::reverse(inner->loops))
-        if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
-          if (auto step = getConstantIntValue(forOp.getStep());
-              step && (*step == registerM || *step == registerN) && *step > 1)
-            toPeel.push_back(forOp);
+      if (launches > 1 &&
+          (order[i] != loops.m || 2 * loops.mRange * std::min<int64_t>(blockN, loops.nRange) *
+                                          std::min<int64_t>(cacheK, loops.kRange) <
+                                      parallelMinFlops))
+        break;
+      return forOp;
     }
-    for (linalg::FillOp fill : fusedFills)
-      rewriter.eraseOp(fill);
-    for (scf::ForOp forOp : toPeel) {
-      scf::ForOp partial;
-      rewriter.setInsertionPoint(forOp);
-      (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+    return nullptr;
+  }
+
+  /// Packs the operands `packing` chose into buffers that live in `parallelLoop`'s body (one
+  /// per thread) or, without one, outside the tiled loops.
+  void packOperands(IRRewriter &rewriter, const ContractionLoops &loops,
+                    const PackingPlan &packing, TiledContraction &tiled,
+                    scf::ForOp parallelLoop) {
+    scf::SCFTilingResult &outer = tiled.outer;
+    if (packing.rhs) {
+      auto [operand, kResult, nResult] = *packing.rhs;
+      tlc::RhsPanel panel{
+          tiled.registerTile, operand, cast<scf::ForOp>(outer.loops.back().getOperation()),
+          // The panel is packed before the m loop: when that loop is the
+          // parallel one, the buffer lives outside it.
+          packedBufferHome(parallelLoop == outer.loops.back().getOperation() ? scf::ForOp()
+                                                                             : parallelLoop,
+                           outer.loops.front()),
+          packing.wholeOperandBefore, kResult, nResult, std::min<int64_t>(cacheK, loops.kRange),
+          std::min<int64_t>(packing.blockN, loops.nRange), registerN};
+      // Whole-operand packing may not apply (e.g. a batch of panels): then per block.
+      if (failed(tlc::packRhsPanel(rewriter, panel)) && panel.wholeOperandBefore) {
+        panel.wholeOperandBefore = nullptr;
+        (void)tlc::packRhsPanel(rewriter, panel);
+      }
     }
-    for (scf::ForOp forOp : parallelLoops)
-      tlc::forToParallel(rewriter, forOp);
+    if (packing.lhs) {
+      auto [operand, mResult, kResult] = *packing.lhs;
+      // The copy is inside the m block loop: when that loop runs on threads, the buffer
+      // lives in its body (one per thread).
+      tlc::LhsBlock block{tiled.registerTile,
+                          operand,
+                          tiled.inner.loops.front().getOperation(),
+                          packedBufferHome(parallelLoop, outer.loops.front()),
+                          mResult,
+                          kResult,
+                          std::min<int64_t>(cacheM, loops.mRange),
+                          std::min<int64_t>(cacheK, loops.kRange),
+                          registerN};
+      (void)tlc::packLhsBlock(rewriter, block);
+    }
   }
 };
 

@@ -6,14 +6,14 @@
 // dominated compile time. A flat global is one ConstantDataArray; uses view it in the original
 // shape through memref.expand_shape, which costs nothing at run time.
 #include "passes/LinalgBuilders.h"
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCFLATTENCONSTANTGLOBALS
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 // The run-time feature tables of tlc/cpu_features.h as LLVM feature names, for the compiler.
-#ifndef TLC_PASSES_CPUFEATURENAMES_H
-#define TLC_PASSES_CPUFEATURENAMES_H
+#ifndef TLC_TARGETS_CPU_CPUFEATURENAMES_H
+#define TLC_TARGETS_CPU_CPUFEATURENAMES_H
 
 #include "tlc/cpu_features.h"
 
@@ -31,4 +31,4 @@ inline llvm::ArrayRef<const char *> runtimeCPUFeatureNames(llvm::StringRef arch)
 
 } // namespace tlc
 
-#endif // TLC_PASSES_CPUFEATURENAMES_H
+#endif // TLC_TARGETS_CPU_CPUFEATURENAMES_H

@@ -1,6 +1,6 @@
 // Loop rewrites shared by the tiling and outlining passes.
-#ifndef TLC_PASSES_LOOPUTILS_H
-#define TLC_PASSES_LOOPUTILS_H
+#ifndef TLC_TARGETS_CPU_LOOPUTILS_H
+#define TLC_TARGETS_CPU_LOOPUTILS_H
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -19,4 +19,4 @@ bool isBarePointerPassable(mlir::Type type);
 
 } // namespace tlc
 
-#endif // TLC_PASSES_LOOPUTILS_H
+#endif // TLC_TARGETS_CPU_LOOPUTILS_H

@@ -1,5 +1,5 @@
 // tlc-vectorize: register tiles to vector code (vector.contract -> outer products -> FMAs).
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
@@ -11,7 +11,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCVECTORIZE
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

@@ -1,167 +1,22 @@
-// tlc-vectorize-rows: linalg ops whose innermost loop walks contiguous rows to vector loops.
-//
-// The innermost loop of each qualifying op is strip-mined by the target's vector length. A
-// reduction along it keeps several independent vector accumulators (hiding the combiner's
-// latency; the unrolled steps are emitted op by op, interleaved, so a long body such as
-// softmax's exp overlaps its dependence chains), folds them into one at the end of the row and
-// reduces that horizontally into the output element; an elementwise innermost loop loads,
-// computes and stores whole vectors. A reduction may also write a value per column (softmax's
-// exp(x - max) beside their sum; its scaling in place beside the next row's maximum): such
-// outputs are loaded (when the body reads them) and stored vector by vector in the same loop. The
-// row's last partial vector is masked. Outer loops become scf.for loops around the row. Operands
-// the innermost loop does not index (a per-row mean or maximum, a scalar) are read once per row
-// and broadcast. The scalar body is cloned on vectors, so every elementwise-mappable body works
-// (f16/bf16 bodies that extend to f32 included). An op marked kPrefetchNextRowAttr prefetches
-// the next row of its row operands as it goes (see nextRowOf).
-#include "passes/BufferFills.h"
-#include "passes/Passes.h"
+// The vector loops of tlc-vectorize-rows (see VectorizeRows.cpp for what they compute): per
+// row, whole-vector steps and a masked tail; a reduction's accumulators folded pairwise, across
+// lanes and into the output; the next row prefetched as the row goes (nextRowOf).
+#include "targets/cpu/RowEmitter.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-
-namespace tlc {
-#define GEN_PASS_DEF_TLCVECTORIZEROWS
-#include "passes/Passes.h.inc"
-} // namespace tlc
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
+using tlc::RowPlan;
 
 namespace {
-
-/// How the rewrite treats one op: which operands are read as vectors along the innermost loop
-/// (the others once per row), and for a reduction each output's combining kind and identity.
-struct RowPlan {
-  unsigned inner = 0;
-  int64_t extent = 0;
-  bool reduction = false;
-  SmallVector<bool> isVector; // per operand
-  // Per output (placeholders for the per-column outputs of a reduction, which are only written).
-  SmallVector<vector::CombiningKind> kinds;
-  SmallVector<TypedAttr> identities;
-  // Per output: a maxnumf/minnumf reduction combined by compare-and-select (see numCombine).
-  SmallVector<bool> selectCombine;
-  // The op asks for the next row of its row operands to be prefetched (kPrefetchNextRowAttr).
-  bool prefetchNextRow = false;
-};
-
-bool isVectorizableScalar(Type t) {
-  return (isa<FloatType>(t) || isa<IntegerType>(t)) && t.getIntOrFloatBitWidth() >= 8;
-}
-
-/// Whether output `init` of `op` holds a non-NaN value when `op` starts: the last write to it
-/// is a linalg.fill with a non-NaN constant (lastFillOf).
-bool initializedNotNaN(linalg::GenericOp op, unsigned init) {
-  linalg::FillOp fill = tlc::lastFillOf(op, op.getDpsInitOperand(init)->get());
-  FloatAttr value;
-  return fill && matchPattern(fill.getInputs()[0], m_Constant(&value)) && !value.getValue().isNaN();
-}
-
-/// Mechanism: whether `op` qualifies. Buffers, a static row length; every operand either indexes
-/// the innermost loop in its last, unit-stride dimension (and nowhere else) or not at all; map
-/// results are loop dimensions or constants; the body is elementwise-mappable scalar code; for
-/// a reduction, each output is one recognized combiner applied to the accumulator.
-std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes, int64_t minRow) {
-  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0)
-    return std::nullopt;
-  RowPlan plan;
-  plan.inner = op.getNumLoops() - 1;
-  // Only the row needs a static length (whole vectors, the masked tail); outer loops may run
-  // to dynamic bounds, e.g. the last, shorter chunk tlc-parallelize-loops cuts.
-  plan.extent = op.getStaticLoopRanges()[plan.inner];
-  if (ShapedType::isDynamic(plan.extent))
-    return std::nullopt;
-  plan.reduction = op.getIteratorTypesArray()[plan.inner] == utils::IteratorType::reduction;
-  if (!plan.reduction && plan.extent < (minRow > 0 ? minRow : lanes))
-    return std::nullopt; // a short elementwise row: scalar code is as good
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !isVectorizableScalar(type.getElementType()))
-      return std::nullopt;
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    bool usesInner = false;
-    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        if (dim.getPosition() != plan.inner)
-          continue;
-        if (i + 1 != map.getNumResults())
-          return std::nullopt; // the innermost loop walks a strided dimension
-        usesInner = true;
-      } else if (!isa<AffineConstantExpr>(expr)) {
-        return std::nullopt;
-      }
-    }
-    if (usesInner) {
-      SmallVector<int64_t> strides;
-      int64_t offset;
-      if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
-        return std::nullopt;
-    }
-    plan.isVector.push_back(usesInner);
-  }
-  for (unsigned i = 0; i < op.getNumDpsInits(); ++i) {
-    bool vectorOut = plan.isVector[op.getNumDpsInputs() + i];
-    if (!plan.reduction) {
-      if (!vectorOut)
-        return std::nullopt;
-      continue;
-    }
-    if (vectorOut) {
-      // A per-column output of a reduction: each column's element is read (its value before
-      // the op: softmax scales its row in place while taking the next row's maximum) and
-      // written once, like an elementwise op's output; nothing is carried through it.
-      plan.selectCombine.push_back(false);
-      plan.kinds.push_back(vector::CombiningKind::ADD);
-      plan.identities.push_back(TypedAttr());
-      continue;
-    }
-    SmallVector<Operation *> combiners;
-    if (!matchReduction(op.getRegionOutputArgs(), i, combiners) || combiners.size() != 1)
-      return std::nullopt;
-    std::optional<vector::CombiningKind> kind = linalg::getCombinerOpKind(combiners[0]);
-    std::optional<TypedAttr> identity = arith::getNeutralElement(combiners[0]);
-    if (!kind || !identity)
-      return std::nullopt;
-    // A maxnumf/minnumf reduction into a non-NaN initial value is combined by compare-and-
-    // select (see numCombine), starting from -inf/+inf rather than the neutral NaN, which a
-    // compare would never leave. With a NaN (or unknown) initial value that would turn an
-    // all-NaN row's NaN into -inf/+inf, so such reductions keep maxnumf.
-    bool select = isa<arith::MaxNumFOp, arith::MinNumFOp>(combiners[0]) && initializedNotNaN(op, i);
-    if (select) {
-      auto ft = cast<FloatType>(identity->getType());
-      identity = FloatAttr::get(
-          ft, APFloat::getInf(ft.getFloatSemantics(), isa<arith::MaxNumFOp>(combiners[0])));
-    }
-    plan.selectCombine.push_back(select);
-    plan.kinds.push_back(*kind);
-    plan.identities.push_back(*identity);
-  }
-  plan.prefetchNextRow = op->hasAttr(tlc::kPrefetchNextRowAttr) && op.getNumLoops() == 1;
-  for (Operation &bodyOp : op.getBlock()->without_terminator()) {
-    if (bodyOp.getNumRegions() != 0)
-      return std::nullopt;
-    bool constant = matchPattern(&bodyOp, m_Constant());
-    if (!constant && !OpTrait::hasElementwiseMappableTraits(&bodyOp))
-      return std::nullopt;
-    // Integer division traps on the zero lanes of a masked tail (and x86 has no vector form).
-    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::CeilDivSIOp,
-            arith::CeilDivUIOp, arith::FloorDivSIOp>(bodyOp))
-      return std::nullopt;
-    for (Type t : llvm::concat<Type>(bodyOp.getOperandTypes(), bodyOp.getResultTypes()))
-      if (!t.isIntOrFloat())
-        return std::nullopt;
-  }
-  return plan;
-}
 
 /// The start of the row after a row operand in the buffer it is a view of.
 struct NextRow {
@@ -480,14 +335,11 @@ private:
       vector::StoreOp::create(b, loc, v, base, indices(b, operand, k));
   }
 
-  void emitReductionRow(OpBuilder &b) {
-    unsigned numOut = op.getNumDpsInits();
-    int64_t block = lanes * accumulators;
-    int64_t unrolled = plan.extent / block * block;
-    int64_t full = plan.extent / lanes * lanes, rest = plan.extent - full;
-    // accs[o * accumulators + u]: accumulator u of output o (null for per-column outputs).
+  /// accs[o * accumulators + u]: accumulator u of output o, each at its identity (null for
+  /// per-column outputs).
+  SmallVector<Value> initialAccumulators(OpBuilder &b) {
     SmallVector<Value> accs;
-    for (unsigned o = 0; o < numOut; ++o) {
+    for (unsigned o = 0; o < op.getNumDpsInits(); ++o) {
       if (isPerColumn(o)) {
         accs.append(accumulators, Value());
         continue;
@@ -497,38 +349,42 @@ private:
           b, loc, type, DenseElementsAttr::get(type, ArrayRef<Attribute>(plan.identities[o])));
       accs.append(accumulators, identity);
     }
-    // Vector steps at columns `ks`, step i into accumulators `us[i]`, their bodies
-    // interleaved (see bodies).
-    auto steps = [&](OpBuilder &nb, ArrayRef<Value> ks, Value mask, ArrayRef<unsigned> us,
-                     MutableArrayRef<Value> state) {
-      SmallVector<SmallVector<Value>> currents, argSets;
-      for (auto [k, u] : llvm::zip(ks, us)) {
-        if (!mask)
-          prefetchNextRow(nb, k);
-        SmallVector<Value> current;
-        for (unsigned o = 0; o < numOut; ++o)
-          current.push_back(state[o * accumulators + u]);
-        argSets.push_back(bodyArgs(nb, load(nb, k, mask), current));
-        currents.push_back(std::move(current));
-      }
-      SmallVector<SmallVector<Value>> nexts = bodies(nb, argSets);
-      for (auto [k, u, current, next] : llvm::zip(ks, us, currents, nexts)) {
-        for (unsigned o = 0; o < numOut; ++o) {
-          Value v = next[o];
-          if (isPerColumn(o)) {
-            storeColumn(nb, o, k, mask, v);
-            continue;
-          }
-          if (mask) // lanes past the row keep their accumulator
-            v = arith::SelectOp::create(nb, loc, mask, v, current[o]);
-          state[o * accumulators + u] = v;
+    return accs;
+  }
+
+  /// Reduction steps at columns `ks`, step i into accumulators `us[i]` of `state`, their
+  /// bodies interleaved (see bodies); per-column outputs are stored as they go.
+  void reductionSteps(OpBuilder &b, ArrayRef<Value> ks, Value mask, ArrayRef<unsigned> us,
+                      MutableArrayRef<Value> state) {
+    unsigned numOut = op.getNumDpsInits();
+    SmallVector<SmallVector<Value>> currents, argSets;
+    for (auto [k, u] : llvm::zip(ks, us)) {
+      if (!mask)
+        prefetchNextRow(b, k);
+      SmallVector<Value> current;
+      for (unsigned o = 0; o < numOut; ++o)
+        current.push_back(state[o * accumulators + u]);
+      argSets.push_back(bodyArgs(b, load(b, k, mask), current));
+      currents.push_back(std::move(current));
+    }
+    SmallVector<SmallVector<Value>> nexts = bodies(b, argSets);
+    for (auto [k, u, current, next] : llvm::zip(ks, us, currents, nexts)) {
+      for (unsigned o = 0; o < numOut; ++o) {
+        Value v = next[o];
+        if (isPerColumn(o)) {
+          storeColumn(b, o, k, mask, v);
+          continue;
         }
+        if (mask) // lanes past the row keep their accumulator
+          v = arith::SelectOp::create(b, loc, mask, v, current[o]);
+        state[o * accumulators + u] = v;
       }
-    };
-    auto step = [&](OpBuilder &nb, Value k, Value mask, unsigned u, MutableArrayRef<Value> state) {
-      steps(nb, {k}, mask, {u}, state);
-    };
-    // Only the accumulators are loop-carried.
+    }
+  }
+
+  /// The loop over blocks of `accumulators` whole vectors up to column `unrolled`, one step
+  /// into each accumulator per iteration; only the accumulators are loop-carried.
+  void emitUnrolledSteps(OpBuilder &b, int64_t unrolled, MutableArrayRef<Value> accs) {
     auto carried = [&](ArrayRef<Value> all) {
       SmallVector<Value> live;
       for (Value v : all)
@@ -542,99 +398,81 @@ private:
         if (v)
           v = live[i++];
     };
-    if (unrolled > 0) {
-      auto loop = scf::ForOp::create(
-          b, loc, index(b, 0), index(b, unrolled), index(b, block), carried(accs),
-          [&](OpBuilder &nb, Location, Value k, ValueRange args) {
-            SmallVector<Value> state(accs);
-            uncarry(args, state);
-            SmallVector<Value> ks;
-            SmallVector<unsigned> us;
-            for (int64_t u = 0; u < accumulators; ++u) {
-              ks.push_back(arith::AddIOp::create(nb, loc, k, index(nb, u * lanes)));
-              us.push_back(u);
-            }
-            steps(nb, ks, Value(), us, state);
-            scf::YieldOp::create(nb, loc, carried(state));
-          });
-      uncarry(loop.getResults(), accs);
+    auto loop = scf::ForOp::create(
+        b, loc, index(b, 0), index(b, unrolled), index(b, lanes * accumulators), carried(accs),
+        [&](OpBuilder &nb, Location, Value k, ValueRange args) {
+          SmallVector<Value> state(accs);
+          uncarry(args, state);
+          SmallVector<Value> ks;
+          SmallVector<unsigned> us;
+          for (int64_t u = 0; u < accumulators; ++u) {
+            ks.push_back(arith::AddIOp::create(nb, loc, k, index(nb, u * lanes)));
+            us.push_back(u);
+          }
+          reductionSteps(nb, ks, Value(), us, state);
+          scf::YieldOp::create(nb, loc, carried(state));
+        });
+    uncarry(loop.getResults(), accs);
+  }
+
+  /// Folds output `o`'s accumulators `partial` pairwise, then across lanes, into the output's
+  /// current value, and stores it.
+  void storeReducedRow(OpBuilder &b, unsigned o, SmallVector<Value> partial) {
+    while (partial.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i + 1 < partial.size(); i += 2)
+        next.push_back(combine(b, o, partial[i], partial[i + 1]));
+      if (partial.size() % 2)
+        next.push_back(partial.back());
+      partial = std::move(next);
     }
+    unsigned operand = op.getNumDpsInputs() + o;
+    bool isFloat = isa<FloatType>(plan.identities[o].getType());
+    Value result;
+    if (plan.selectCombine[o] && llvm::isPowerOf2_64(lanes)) {
+      // Across lanes by halves, each a compare-and-select (vector.reduction <maxnumf> is a
+      // serial chain of scalar maxima with NaN checks on x86), then into the row's value
+      // with maxnumf itself.
+      Value v = partial[0];
+      for (int64_t n = lanes / 2; n >= 1; n /= 2) {
+        Value low = vector::ExtractStridedSliceOp::create(b, loc, v, {0}, {n}, {1});
+        Value high = vector::ExtractStridedSliceOp::create(b, loc, v, {n}, {n}, {1});
+        v = combine(b, o, low, high);
+      }
+      Value lane = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
+      result = vector::makeArithReduction(b, loc, plan.kinds[o], lane, rowScalars[operand]);
+    } else {
+      auto reassoc = arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::reassoc);
+      result =
+          vector::ReductionOp::create(b, loc, plan.kinds[o], partial[0], rowScalars[operand],
+                                      isFloat ? reassoc.getValue() : arith::FastMathFlags::none);
+    }
+    memref::StoreOp::create(b, loc, result, op->getOperand(operand), indices(b, operand, {}));
+  }
+
+  void emitReductionRow(OpBuilder &b) {
+    int64_t block = lanes * accumulators;
+    int64_t unrolled = plan.extent / block * block;
+    int64_t full = plan.extent / lanes * lanes, rest = plan.extent - full;
+    SmallVector<Value> accs = initialAccumulators(b);
+    if (unrolled > 0)
+      emitUnrolledSteps(b, unrolled, accs);
     // Whole vectors left after the unrolled loop (fewer than `accumulators`), then the tail.
     for (int64_t k = unrolled, u = 0; k < full; k += lanes, ++u)
-      step(b, index(b, k), Value(), u, accs);
+      reductionSteps(b, {index(b, k)}, Value(), {static_cast<unsigned>(u)}, accs);
     if (rest)
-      step(b, index(b, full), tailMask(b, rest), 0, accs);
-    auto reassoc = arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::reassoc);
-    for (unsigned o = 0; o < numOut; ++o) {
-      if (isPerColumn(o))
-        continue;
-      // Pairwise, then across lanes, then into the output's current value.
-      SmallVector<Value> partial(accs.begin() + o * accumulators,
-                                 accs.begin() + (o + 1) * accumulators);
-      while (partial.size() > 1) {
-        SmallVector<Value> next;
-        for (size_t i = 0; i + 1 < partial.size(); i += 2)
-          next.push_back(combine(b, o, partial[i], partial[i + 1]));
-        if (partial.size() % 2)
-          next.push_back(partial.back());
-        partial = std::move(next);
-      }
-      unsigned operand = op.getNumDpsInputs() + o;
-      bool isFloat = isa<FloatType>(plan.identities[o].getType());
-      Value result;
-      if (plan.selectCombine[o] && llvm::isPowerOf2_64(lanes)) {
-        // Across lanes by halves, each a compare-and-select (vector.reduction <maxnumf> is a
-        // serial chain of scalar maxima with NaN checks on x86), then into the row's value
-        // with maxnumf itself.
-        Value v = partial[0];
-        for (int64_t n = lanes / 2; n >= 1; n /= 2) {
-          Value low = vector::ExtractStridedSliceOp::create(b, loc, v, {0}, {n}, {1});
-          Value high = vector::ExtractStridedSliceOp::create(b, loc, v, {n}, {n}, {1});
-          v = combine(b, o, low, high);
-        }
-        Value lane = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
-        result = vector::makeArithReduction(b, loc, plan.kinds[o], lane, rowScalars[operand]);
-      } else {
-        result =
-            vector::ReductionOp::create(b, loc, plan.kinds[o], partial[0], rowScalars[operand],
-                                        isFloat ? reassoc.getValue() : arith::FastMathFlags::none);
-      }
-      memref::StoreOp::create(b, loc, result, op->getOperand(operand), indices(b, operand, {}));
-    }
-  }
-};
-
-struct TLCVectorizeRowsPass : tlc::impl::TLCVectorizeRowsBase<TLCVectorizeRowsPass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    int64_t lanes = std::max<int64_t>(vectorBits / 32, 2);
-    int64_t accs = std::max<int64_t>(accumulators, 1);
-    // Copies on buffers (tlc-lower-memref-copy's, e.g. a convolution's padding copy and its
-    // tiles' copy-out) are rows like any elementwise op: as generics they take the same
-    // vector path (LLVM left their short rows as unrolled scalar moves).
-    SmallVector<linalg::CopyOp> copies;
-    getOperation().walk([&](linalg::CopyOp op) {
-      if (op.hasPureBufferSemantics())
-        copies.push_back(op);
-    });
-    IRRewriter rewriter(&getContext());
-    for (linalg::CopyOp copy : copies) {
-      rewriter.setInsertionPoint(copy);
-      if (failed(linalg::generalizeNamedOp(rewriter, copy)))
-        return signalPassFailure();
-    }
-    SmallVector<std::pair<linalg::GenericOp, RowPlan>, 4> work;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (std::optional<RowPlan> plan = analyze(op, lanes, minRow))
-        work.push_back({op, std::move(*plan)});
-    });
-    for (auto &[op, plan] : work) {
-      OpBuilder b(op);
-      RowEmitter(op, plan, lanes, accs).emit(b);
-      op->erase();
-    }
+      reductionSteps(b, {index(b, full)}, tailMask(b, rest), {0u}, accs);
+    for (unsigned o = 0; o < op.getNumDpsInits(); ++o)
+      if (!isPerColumn(o))
+        storeReducedRow(b, o,
+                        SmallVector<Value>(accs.begin() + o * accumulators,
+                                           accs.begin() + (o + 1) * accumulators));
   }
 };
 
 } // namespace
+
+void tlc::emitVectorRows(OpBuilder &b, linalg::GenericOp op, const RowPlan &plan, int64_t lanes,
+                         int64_t accumulators) {
+  RowEmitter(op, plan, lanes, accumulators).emit(b);
+}

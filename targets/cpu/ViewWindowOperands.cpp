@@ -2,7 +2,7 @@
 // dimensions (a direct convolution's q + y * W + x) becomes a strided view of the same memory
 // read through plain loop dimensions, so the op is a contraction the tiler and vectorizer
 // take.
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -10,7 +10,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCVIEWWINDOWOPERANDS
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

@@ -1,5 +1,5 @@
 // tlc-interchange-loops: make the loop with the most unit-stride traffic innermost.
-#include "passes/Passes.h"
+#include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
@@ -7,7 +7,7 @@
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCINTERCHANGELOOPS
-#include "passes/Passes.h.inc"
+#include "targets/cpu/CPUPasses.h.inc"
 } // namespace tlc
 
 using namespace mlir;

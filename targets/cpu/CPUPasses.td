@@ -1,0 +1,490 @@
+// Declarations of the CPU targets' code generation passes: tiled attention, convolution
+// strategies, contraction tiling and packing, vectorization, thread-pool outlining,
+// multi-versioning.
+#ifndef TLC_TARGETS_CPU_CPUPASSES_TD
+#define TLC_TARGETS_CPU_CPUPASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TLLowerAttention : Pass<"tl-lower-attention", "mlir::func::FuncOp"> {
+  let summary = "Lower tl.attention to a tiled online-softmax (flash attention) loop nest";
+  let description = [{
+    Rewrites each `tl.attention` into an `scf.forall` over the flattened batch axes (independent
+    iterations: after bufferization they run on the thread pool), `scf.for` loops over blocks of
+    `block-q` query rows and blocks of `block-k` keys (a length that is not a multiple of its
+    block gets one smaller block after the loop), on tensors with `tensor.extract_slice`/`insert_slice`, and
+    linalg ops on the tiles: the scores tile `Q_blk K_blk^T`, scaling, mask and causal masking,
+    a running row maximum and sum (online softmax), and the rescaled accumulation of `P V_blk`
+    into the output tile. Extra memory is independent of the sequence length times itself:
+    no `Sq x Sk` tensor is formed. Causal attention skips key blocks after the query block.
+    `tl-lower-to-linalg` applies the same patterns with the default tiles.
+  }];
+  let options = [
+    Option<"blockQ", "block-q", "int64_t", /*default=*/"48",
+           "query rows per tile (at most; 48 = whole register tiles on every CPU target)">,
+    Option<"blockK", "block-k", "int64_t", /*default=*/"64", "keys per tile (at most)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
+def TLCInterchangeLoops : Pass<"tlc-interchange-loops", "mlir::func::FuncOp"> {
+  let summary = "Order linalg.generic loops so the innermost one walks memory contiguously";
+  let description = [{
+    Permutes the iteration space of each `linalg.generic` so that the innermost loop is the one
+    that walks the last (contiguous) axis of the most operand bytes; ties go to parallel loops,
+    then to the loop that writes the output contiguously. The other loops keep their order.
+    After lowering to loops, the innermost loop then touches unit-stride memory and LLVM
+    vectorizes it (e.g. matmul runs i-k-j, and needs no reassociation of its sums).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> {
+  let summary = "Rewrite 2-D convolutions on tensors as im2col + contraction or ordered loops";
+  let description = [{
+    `linalg.conv_2d_nchw_fchw` (static shapes, one float element type) becomes a copy of the
+    input's windows into a `[N, C, KH, KW, OH, OW]` tensor (an affine-indexed
+    `linalg.generic`, unit stride innermost; skipped for 1x1 stride-1 convolutions, whose input
+    already is that matrix), collapsed to `[N, C*KH*KW, OH*OW]`, and a `linalg.generic`
+    contraction with the filter collapsed to `[F, C*KH*KW]`: a matmul with the output's pixels
+    as its contiguous n dimension, which `tlc-tile-contractions` and `tlc-vectorize` turn into
+    register-tiled FMA code. `linalg.depthwise_conv_2d_nchw_chw` becomes a `linalg.generic`
+    whose loops run (n, c, oh, kh, kw, ow), so the innermost loop walks output and input rows
+    with unit stride (for stride 1) and vectorizes. A grouped convolution
+    (`linalg.conv_2d_ngchw_gfchw`) takes the same paths group by group: its whole im2col
+    matrix `[N, G, C/G*KH*KW, OH*OW]` and one contraction batched over the groups, or the
+    per-tile blocks and direct tiles below, where each tile's contraction gets the group as a
+    batch dimension (`[G, F/G, K] x [G, K, pixels]`; direct: over (g, m, q, c, y, x)). Other
+    convolutions are left alone.
+
+    With `tile-im2col` (the default), a convolution with a window wider than 1x1 whose whole
+    im2col matrix is larger than `min-im2col-bytes` and whose output splits into at least
+    `min-tiles` tiles of whole output rows (about `tile-pixels` pixels each, at least
+    `min-tile-pixels`, an im2col block of at most `tile-bytes`) instead becomes an
+    `scf.forall` over those tiles. Each tile copies its own
+    `[C, KH, KW, rows, OW]` im2col block (one unit-stride row copy per channel and filter
+    tap; a strided convolution reads the input's stride phases, made once by a
+    `linalg.transpose`) and contracts the filter with it into its output slice, so the block
+    is consumed from cache right after it is written, and tiles run on different threads. A
+    zero-filled output is not filled up front (the whole-output fill is erased): each tile
+    fills its own output slice, viewed as `[F, rows * OW]`, right before contracting into it,
+    and `tlc-tile-contractions` moves that fill into the register tiles.
+
+    With `direct` (the default), such a tiled convolution of stride 1 over a zero-filled
+    output copies nothing: each tile contracts the filter `[F, C, KH, KW]` with its input
+    rows in place, one `linalg.generic` over (m, q, c, y, x) whose input map is
+    `(c, q + y * DH * W + x * DW)` (each channel's image as one row of pixels, the tile's
+    output pixels counted over the input's row pitch W), into a `[F, rows * W]` accumulator
+    whose `[F, rows, OW]` part is then copied into the output. The pixel range is rounded
+    up to a multiple of `direct-align` (whole register tiles); the rows this reads past an
+    image are added below it (the padding rebuilt taller). `tlc-view-window-operands`
+    turns that input map into a strided view on buffers.
+
+    With `phases` (the default) and `direct`, such a tiled convolution with a stride other than
+    1 (undilated, over a zero-filled output) reads its row taps in place from its stride
+    phases: the input is split once into SH x SW phase images, each tile copies, per row
+    phase py and column tap x, the rows of phase (py, x % SW) it needs from column x / SW on
+    into X[C, SH, KW, rows + ceil(KH / SH) - 1, OW] (SH * KW row copies against im2col's
+    KH * KW), and accumulates straight into its output rows one contraction per group of row
+    phases with the same number of taps (one when SH divides KH, else two), over
+    (c, (phase rows), a, x) reading X[c, py, x, p + a * OW], with the sub-filters (taps
+    (SH * a + py, x)) packed at compile time when constant. With two groups, the tile's pixels
+    run in blocks whose output part fits in `phase-block-bytes` (both groups accumulate into
+    a block before the next).
+  }];
+  let options = [
+    Option<"tileIm2col", "tile-im2col", "bool", /*default=*/"true",
+           "build the im2col matrix per output tile inside a parallel loop">,
+    Option<"tilePixels", "tile-pixels", "int64_t", /*default=*/"256",
+           "output pixels per tile to aim for (whole output rows)">,
+    Option<"tileBytes", "tile-bytes", "int64_t", /*default=*/"524288",
+           "largest im2col block per tile, in bytes (it should stay in L2)">,
+    Option<"tileSlots", "tile-slots", "int64_t", /*default=*/"8",
+           "parallel slots the tile loop runs as (tlc-bound-forall-replicas' max-slots): "
+           "tile counts that spread evenly over them are preferred">,
+    Option<"minTiles", "min-tiles", "int64_t", /*default=*/"4",
+           "tile only convolutions with at least this many row tiles">,
+    Option<"minTilePixels", "min-tile-pixels", "int64_t", /*default=*/"128",
+           "tile only convolutions whose tiles have at least this many pixels">,
+    Option<"minIm2colBytes", "min-im2col-bytes", "int64_t", /*default=*/"4194304",
+           "tile only convolutions whose whole im2col matrix is larger (bytes)">,
+    Option<"direct", "direct", "bool", /*default=*/"true",
+           "tile stride-1 convolutions as direct contractions over the input (no im2col)">,
+    Option<"phases", "phases", "bool", /*default=*/"true",
+           "tile strided convolutions as contractions over their row phases (per-tile copies "
+           "of the column taps only)">,
+    Option<"phaseBlockBytes", "phase-block-bytes", "int64_t", /*default=*/"32768",
+           "largest output block (bytes) a row-phase tile fills and accumulates all its "
+           "groups into before the next (it should stay in L1)">,
+    Option<"directAlign", "direct-align", "int64_t", /*default=*/"32",
+           "round a direct tile's pixel range up to a multiple of this (the register tile "
+           "width)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::bufferization::BufferizationDialect"];
+}
+
+def TLCFuseEpilogues : Pass<"tlc-fuse-epilogues", "mlir::func::FuncOp"> {
+  let summary = "Run elementwise consumers of contractions on each output tile (epilogue fusion)";
+  let description = [{
+    For each static contraction on tensors (matmul, batch matmul, the im2col contraction of a
+    convolution) whose only consumer is an elementwise `linalg.generic` reading it with an
+    identity map (bias add, activation, residual add, scale, folded batch norm), possibly
+    through the `tensor.expand_shape` back to a convolution's output shape (the consumer is
+    then collapsed to the contraction's shape), the consumer is tiled into cache-sized output
+    tiles and the contraction with its initial value is fused into the tile loops
+    (`scf::tileConsumerAndFuseProducersUsingSCF`): an `scf.forall` over the result dimension
+    with the most tiles, an `scf.for` over the others. The consumer first becomes an in-place
+    update of the contraction's result, so the contraction and its fill are fused through the
+    destination: each tile is filled, contracted over all of k and finished by the epilogue
+    in the output's own slice, while it is in cache, with no intermediate buffers. Tile extents divide the shape (static tiles,
+    which `tlc-tile-contractions` needs), multiples of the register tile where possible.
+    Contractions left alone get a `tlc.fusion_unfused` reason: a result with several uses
+    (fusing would compute the contraction again), a reduction or transposing consumer, or an
+    output that is a single tile. A consumer collapsed to the contraction's shape may read
+    broadcast operands at 0 in size-1 dimensions (a 1xCx1x1 gate of an NxCxHxW output):
+    those operands are first rank-reduced to their other dimensions.
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"64", "output tile rows (at most)">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"256", "output tile columns (at most)">,
+    Option<"alignM", "align-m", "int64_t", /*default=*/"8",
+           "preferred multiple for tile rows (register tile rows)">,
+    Option<"alignN", "align-n", "int64_t", /*default=*/"32",
+           "preferred multiple for tile columns (register tile columns)">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::scf::SCFDialect", "mlir::affine::AffineDialect"];
+}
+
+def TLCViewWindowOperands : Pass<"tlc-view-window-operands", "mlir::func::FuncOp"> {
+  let summary = "Read sliding-window operands of linalg ops on buffers through strided views";
+  let description = [{
+    A `linalg.generic` input on buffers (a memref with static strides) read through a map
+    whose results are sums of distinct loop dimensions with positive coefficients, e.g. a
+    direct convolution's `(c, q + y * 58 + x)`, is replaced by a `memref.reinterpret_cast` of
+    the same memory with one dimension per loop dimension (size: the loop's range, stride:
+    the coefficient times the stride of its result; dimensions of equal stride may overlap)
+    and read through those dimensions, e.g. `(c, y, x, q)` with strides
+    `[HW, 58, 1, 1]`. The op then has projected-permutation maps only, so it is a
+    contraction for `tlc-tile-contractions` and `tlc-vectorize`. The view's dimensions run by
+    decreasing stride, parallel loops after reduction loops among equal strides. Operands
+    with a constant term, a repeated dimension, a non-positive coefficient or dynamic
+    strides are left alone.
+
+    Example:
+    ```mlir
+    linalg.generic {indexing_maps = [..., affine_map<(m, q, c, y, x) -> (c, q + y * 58 + x)>, ...]}
+      ins(%w, %in : memref<64x64x3x3xf32>, memref<64x520xf32, strided<[3364, 1], offset: ?>>)
+    // becomes
+    %v = memref.reinterpret_cast %in to offset: [%off], sizes: [64, 3, 3, 404],
+         strides: [3364, 58, 1, 1]
+    linalg.generic {indexing_maps = [..., affine_map<(m, q, c, y, x) -> (c, y, x, q)>, ...]}
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
+def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
+  let summary = "Tile linalg contractions on buffers for the caches and the register file";
+  let description = [{
+    Tiles every statically shaped contraction (`linalg.generic` or named op with m, n and k
+    dimensions, e.g. matmul or batched matmul) twice with `scf::tileUsingSCF`: cache blocks
+    of `cache-m` x `cache-n` x `cache-k` in n, k, m order (a k x n panel of the right operand
+    is reused across the m blocks), then register tiles of `register-m` x `register-n` x 1
+    with the k loop innermost. Batch and other extra dimensions are tiled by 1. The register
+    tile ops are marked `tlc.register_tile` and the register-level m and n loops are peeled,
+    so full tiles get static shapes after canonicalization (for `tlc-vectorize`). With
+    `parallel-outer`, the outermost block loop (a batch or n dimension) becomes an
+    `scf.parallel` for `tlc-outline-parallel-loops`; when neither has more than one block
+    (e.g. a convolution over 14x14 pixels), the m block loop does, one launch per k block,
+    if each launch has at least `parallel-min-flops` of work. Tile sizes
+    are policy: the CPU target derives them from its vector width and register count.
+    Ops with dynamic shapes or tensor semantics are left alone.
+
+    A contraction with several reduction dimensions of more than one iteration whose total
+    k extent is at most `max-joined-k` (e.g. a direct convolution's c x kh x kw) keeps all of
+    them inside the register tile (loops n, m, then every k, so the accumulators stay in
+    registers across the whole reduction) and leaves the outer ones untiled at the cache
+    level; larger ones tile their outer k dimensions by 1 outside the register tile.
+
+    With `pack-rhs`, the right operand's k x n slice of each cache block (read with n as its
+    contiguous axis) is copied, before the m block loop, into a 64-byte aligned stack buffer
+    (a static `memref.alloca` at the top of the thread's loop body or of the function: one per
+    thread, no heap) laid out as `register-n`-wide strips of all k rows (a panel of 256 x 256
+    f32 takes 256 KiB of stack), and the register tiles read their strip from
+    there: each strip is contiguous, so the k loop streams it from L1 without the cache-set
+    conflicts of a power-of-two row stride. Contractions with fewer than `pack-min-rows` rows
+    of m (too little reuse for the copy) are not packed. A contraction inside a parallel loop
+    whose right operand (at most `pack-max-bytes`) is invariant in an enclosing scf.for (e.g.
+    the row-tile loop of an epilogue-fused contraction, tlc-fuse-epilogues) has the whole
+    operand packed once before that loop, and all its row tiles read it from there.
+
+    With `pack-lhs`, the left operand's m x k slice of each cache block (read with k or m as
+    its contiguous axis) is copied, right before the block's register loops, into a 64-byte
+    aligned stack buffer of the block's shape (`cache-m` x `cache-k`, one per thread like the
+    right operand's), and the register tiles read their rows from there: a register tile's
+    rows are then `cache-k` elements apart instead of the operand's row length (8 KiB at
+    k = 2048, so all of a tile's rows fall into one L1 set and onto as many pages), and the
+    copy reads the block as long contiguous rows. Blocks read by fewer than
+    `pack-lhs-min-cols` columns of n, and left operands whose buffer (behind any views) is
+    smaller than `pack-lhs-min-bytes`, are not packed. A contraction whose left operand is
+    packed takes n blocks of `pack-lhs-cache-n` columns when set (each copy then serves more
+    register strips, and the operand is re-read by fewer n blocks).
+
+    With `fuse-fill` (the default), a contraction whose output buffer a `linalg.fill` sets
+    right before it (only view ops between) has that fill moved into its register tiles: each
+    tile fills its own output slice right before its k loop (the fill is marked
+    `tlc.register_tile`), so `tlc-vectorize` starts the accumulators from the fill value in
+    registers and the output is written once, not memset, loaded and stored. A contraction
+    with more than `cache-k` k iterations is first split into k < `cache-k` (starting from
+    the fill) and the rest (accumulating onto it), which adds in the same order.
+  }];
+  let options = [
+    Option<"cacheM", "cache-m", "int64_t", /*default=*/"64", "m block (rows of the output)">,
+    Option<"cacheN", "cache-n", "int64_t", /*default=*/"256", "n block (output columns)">,
+    Option<"cacheK", "cache-k", "int64_t", /*default=*/"256", "k block (reduction)">,
+    Option<"maxJoinedK", "max-joined-k", "int64_t", /*default=*/"1024",
+           "most total k iterations for which several k dimensions all run inside the "
+           "register tile">,
+    Option<"registerM", "register-m", "int64_t", /*default=*/"8", "register tile rows">,
+    Option<"registerN", "register-n", "int64_t", /*default=*/"32",
+           "register tile columns (a multiple of the vector length)">,
+    Option<"parallelOuter", "parallel-outer", "bool", /*default=*/"true",
+           "make the outermost block loop (batch or n) an scf.parallel">,
+    Option<"parallelMinFlops", "parallel-min-flops", "int64_t", /*default=*/"4000000",
+           "without a batch or n loop to split, make the m block loop (inside the k block "
+           "loop: one launch per k block) an scf.parallel when a launch has this much work">,
+    Option<"packRhs", "pack-rhs", "bool", /*default=*/"false",
+           "copy each k x n block of the right operand into register-tile strips">,
+    Option<"packMinRows", "pack-min-rows", "int64_t", /*default=*/"32",
+           "pack only when at least this many rows of m read each packed panel">,
+    Option<"packMaxBytes", "pack-max-bytes", "int64_t", /*default=*/"1048576",
+           "pack a right operand whole, before an enclosing loop it is invariant in, up to "
+           "this size">,
+    Option<"fuseFill", "fuse-fill", "bool", /*default=*/"true",
+           "move the fill of a contraction's output into its register tiles">,
+    Option<"packLhs", "pack-lhs", "bool", /*default=*/"false",
+           "copy each m x k block of the left operand into a compact stack buffer">,
+    Option<"packLhsMinCols", "pack-lhs-min-cols", "int64_t", /*default=*/"64",
+           "pack only when at least this many columns of n read each packed block">,
+    Option<"packLhsMinBytes", "pack-lhs-min-bytes", "int64_t", /*default=*/"0",
+           "pack only a left operand whose buffer has at least this many bytes">,
+    Option<"packLhsCacheN", "pack-lhs-cache-n", "int64_t", /*default=*/"0",
+           "n block of a contraction whose left operand is packed (0: cache-n)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",
+                           "mlir::vector::VectorDialect", "mlir::arith::ArithDialect"];
+}
+
+def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
+  let summary = "Vectorize register tiles and lower their contractions to FMAs";
+  let description = [{
+    Vectorizes each linalg op marked `tlc.register_tile` with
+    `linalg::vectorize` (contractions become `vector.contract`; an edge tile whose n extent is
+    not a power of two is vectorized at the next power of two with masked transfers, e.g.
+    8x17 as 8x32, since odd-length vectors become scalar shuffles), hoists the loop-invariant
+    accumulator transfers out of the enclosing k loops (the register tile stays in registers),
+    forwards stores to loads (`vector::transferOpflowOpt`: a fused fill's splat becomes the
+    accumulators' initial value, its store dead), and lowers `vector.contract` to outer products and those to `vector.fma`, transfers with
+    permutation maps to broadcasts. A tile with a dynamic extent (an edge tile of a cache
+    block whose size depends on the block index) is vectorized with masks at the extent's
+    constant upper bound (`ValueBoundsConstraintSet`, e.g. an affine.min of the register tile
+    size). Unmarked ops, and tiles with an unbounded dynamic extent, are left to
+    `convert-linalg-to-loops`.
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect", "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+}
+
+def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
+  let summary = "Vectorize linalg ops along contiguous rows: multi-accumulator reductions, masked tails";
+  let description = [{
+    Generalizes each `linalg.copy` on buffers (a convolution's padding copy, a tile's copy-out)
+    and then rewrites each `linalg.generic` on buffers with a static innermost extent (outer
+    loops may be dynamic, as in the last chunk tlc-parallelize-loops cuts) whose innermost
+    loop walks the last, unit-stride dimension of every operand that it indexes (operands it does not index
+    are read once per row and broadcast; map results must be loop dimensions or constants)
+    and whose body is elementwise-mappable scalar code. Outer loops become `scf.for`; the row
+    is strip-mined by `vector-bits`/32 lanes. A reduction along the row (each output one
+    combiner recognized by `matchReduction`: add, mul, max/min, and/or/xor) keeps
+    `accumulators` independent vector accumulators (the loop is unrolled by that many vector
+    steps, emitted op by op so their dependence chains interleave), folds them pairwise and reduces across
+    lanes (`vector.reduction`, reassociating float sums) into the output's current value; an
+    elementwise row stores whole vectors. The last partial vector is masked. Ops whose
+    innermost loop walks a strided dimension (e.g. a reduction over a non-last axis, left
+    with a parallel innermost loop by tlc-interchange-loops, qualifies as elementwise instead),
+    elementwise rows shorter than one vector, a dynamic row length, index computations
+    (`linalg.index`) and i1 buffers are left to `convert-linalg-to-loops`. A 1-D op marked
+    `tlc.prefetch_next_row` (a row op's compute-bound pass, set by tl-lower-to-linalg) also
+    prefetches, at each whole-vector step, the same columns of the next row of each operand
+    that is one row of a 2-D buffer (a rank-reducing `memref.subview`, through further
+    subviews to their root buffer; the row index clamped to the root's last row): `read` for
+    inputs, `write` for outputs, so the next row's cache misses overlap this row's arithmetic.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "the target's vector register width in bits (lanes = bits / 32)">,
+    Option<"accumulators", "accumulators", "int64_t", /*default=*/"4",
+           "independent vector accumulators per reduction output">,
+    Option<"minRow", "min-row", "int64_t", /*default=*/"0",
+           "shortest elementwise row vectorized, in elements (0: one whole vector); a shorter "
+           "one is a single masked step">,
+  ];
+  let dependentDialects = ["mlir::vector::VectorDialect", "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
+def TLCTileDepthwise : Pass<"tlc-tile-depthwise", "mlir::func::FuncOp"> {
+  let summary = "Register tiles for contractions without an m dimension (depthwise convolutions)";
+  let description = [{
+    A statically shaped `linalg.generic` on buffers that multiplies and accumulates rows of
+    one input by values of the other broadcast along them (a depthwise convolution after
+    `tlc-view-window-operands`: out[n, c, oh, ow] += in[n, c, kh, oh, kw, ow] * w[c, kh, kw],
+    where no dimension belongs to the weights and the output but not the input) has no
+    register tile in `tlc-tile-contractions`. Left alone it becomes loops with the reductions
+    outside the contiguous one, which read and write the output row once per tap. Here the
+    contiguous output dimension is tiled by a row of `vector-bits` / 32 x `vectors` lanes
+    (the largest divisor of its extent up to that, when it is at least one vector; else that
+    size, with the last tile peeled), every other parallel dimension by 1, and the reductions
+    by 1 inside: the tile op is marked `tlc.register_tile`, so `tlc-vectorize` keeps its row
+    of accumulators in registers across all taps. A fill of the whole output right before
+    it becomes a fill of each tile before its reduction loops (starting the accumulators from
+    the fill value). An elementwise op right after it that reads the output through the
+    identity and writes a buffer of its shape (bias, activation, residual: the epilogue)
+    runs on each finished row instead, after the reductions, and is removed (only if every
+    tile takes it). The outermost parallel loop with more than one iteration becomes an
+    `scf.parallel` (`tlc-outline-parallel-loops`). The contiguous dimension must be the last
+    of the output, with unit stride; the row operand reads it as its last dimension at unit
+    stride, or (a strided convolution's input, whose innermost dimension is then a tap) as any
+    dimension at stride 2, read as a contiguous span of twice the length whose every other
+    element is kept.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "the target's vector register width in bits (lanes = bits / 32)">,
+    Option<"vectors", "vectors", "int64_t", /*default=*/"4",
+           "vector registers per tile row (accumulators)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::memref::MemRefDialect",
+                           "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def TLCParallelizeLoops : Pass<"tlc-parallelize-loops", "mlir::func::FuncOp"> {
+  let summary = "Split large linalg ops on buffers into parallel chunks for the thread pool";
+  let description = [{
+    Each linalg op directly in the function body (not already inside a loop nest such as the
+    contraction tiles) with static loop ranges and at least `min-work` iterations is tiled
+    along its outermost parallel dimension into at most `max-chunks` chunks (each of at least
+    `min-work`/4 iterations), and the tile loop becomes a one-dimensional `scf.parallel`
+    (run on the thread pool by tlc-outline-parallel-loops). Reduction dimensions are never
+    split, so every output element is computed in the same order whatever the thread count.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"65536",
+           "smallest iteration count worth a parallel launch">,
+    Option<"maxChunks", "max-chunks", "int64_t", /*default=*/"64", "most chunks per op">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def TLCOutlineParallelLoops : Pass<"tlc-outline-parallel-loops", "mlir::ModuleOp"> {
+  let summary = "Outline outermost scf.parallel loops into functions the runtime runs on threads";
+  let description = [{
+    Each one-dimensional `scf.parallel` that is not nested in another one becomes a private
+    function `@<func>_par(%begin: index, %end: index, captures...)` (marked
+    `tlc.parallel_body`) running iterations [begin, end) of the normalized loop, and the loop
+    becomes `func.call @<func>_par_launch(%trip_count, captures...)`, a declaration marked
+    `tlc.parallel_launch = @<func>_par`. Constants are rematerialized; captured memrefs must
+    have static shapes and identity layouts (they cross as bare pointers), other captures must
+    be scalars or views (e.g. `memref.subview`, `memref.expand_shape`, free of memory effects)
+    of such captures, which are rebuilt in the body; otherwise the loop stays serial. `tlc-lower-parallel-launch` finishes the job in the
+    LLVM dialect. Statically sized `memref.alloca`s at the top level of the loop body (e.g.
+    packed contraction panels) are allocated once per call in the outlined function's entry
+    block (once before a loop that stays serial) instead of once per iteration.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def TLCSplitLongFunctions : Pass<"tlc-split-long-functions", "mlir::ModuleOp"> {
+  let summary = "Move runs of loops of a function with very many into separate functions";
+  let description = [{
+    LLVM keeps a function's dominator tree up to date as its loop passes rewrite each loop; in
+    a function of n loops in sequence that tree is a chain n deep, so LoopRotate alone takes
+    time quadratic in n (a model of a thousand unfused ops spent most of its compile there).
+    In a function whose body holds more than `max-loops` top-level ops with regions (loop
+    nests), runs of about `max-loops` of them, with the ops between, move into private
+    `no_inline` functions `@<func>_chunk(captures...)` called in their place. Ops free of
+    memory effects and regions (constants, views, index arithmetic) that a run uses are
+    cloned into it; other captures must be scalars or memrefs of static shape and identity
+    layout (they cross as bare pointers); a run is cut only where no value with memory effects
+    crosses the cut. A run whose captures cannot cross stays where it is. Functions with fewer
+    loops are left unchanged.
+  }];
+  let options = [
+    Option<"maxLoops", "max-loops", "unsigned", /*default=*/"256",
+           "split functions with more top-level loop nests than this, into runs of this many">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
+def TLCLowerParallelLaunch : Pass<"tlc-lower-parallel-launch", "mlir::ModuleOp"> {
+  let summary = "Turn calls of outlined parallel loops into tlc_parallel_for runtime calls";
+  let description = [{
+    In the LLVM dialect, replaces every call of a declaration marked `tlc.parallel_launch =
+    @body` with: the captured arguments stored into a context struct (an alloca in the
+    caller's entry block), and `tlc_parallel_for(@body_tramp, ctx, n)`, where the internal
+    `@body_tramp(ctx, begin, end)` loads them and calls `@body(begin, end, ...)`. The launch
+    declarations are erased. The runtime (libtlcrt) splits [0, n) over its thread pool.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+def TLCFlattenConstantGlobals : Pass<"tlc-flatten-constant-globals", "mlir::ModuleOp"> {
+  let summary = "Make multi-dimensional memref.globals one-dimensional, viewed through expand_shape";
+  let description = [{
+    Each static, identity-layout `memref.global` of rank > 1 gets the flat type `memref<N x T>`
+    (its dense initializer reshaped) and each `memref.get_global` of it becomes a get_global of
+    the flat global followed by a `memref.expand_shape` back to the original type. LLVM IR
+    translation then emits one constant array per global instead of one per innermost row,
+    which is what made compiling models with large weights slow. Globals with a non-dense
+    initializer (uninitialized, resource blobs) are left unchanged.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
+def TLCAddCPUDispatch : Pass<"tlc-add-cpu-dispatch", "mlir::ModuleOp"> {
+  let summary = "Add `NAME_run` choosing among CPU variants of the model at run time";
+  let description = [{
+    For an LLVM-dialect module holding one entry point `NAME_run.CPU` per CPU variant (each
+    tagged `tlc.cpu_features = ["avx2", ...]`, the run-time features its code may use, named
+    as in runtime/include/tlc/cpu_features.h for `arch`), adds the public `NAME_run` with the same
+    signature. On its first call it asks libtlcrt's `tlc_cpu_select_variant` (host cpuid,
+    TLC_CPU_VARIANT) for the variant to run, from a table ordered as `variants` (most capable
+    first), caches the answer in an internal global, and forwards the call; it returns
+    TLC_STATUS_UNSUPPORTED when no variant runs on the host. Example:
+
+    ```
+    tlc-opt --tlc-add-cpu-dispatch="model-name=m variants=x86-64-v4,x86-64-v3"
+    ```
+  }];
+  let options = [
+    Option<"modelName", "model-name", "std::string", /*default=*/"\"\"", "the model's C name">,
+    ListOption<"variants", "variants", "std::string",
+               "the CPU variants, most capable first (functions NAME_run.CPU)">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"x86_64\"",
+           "whose feature table names the features: x86_64 or aarch64">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TLC_TARGETS_CPU_CPUPASSES_TD

@@ -1,0 +1,180 @@
+// tlc-vectorize-rows: linalg ops whose innermost loop walks contiguous rows to vector loops.
+//
+// The innermost loop of each qualifying op is strip-mined by the target's vector length. A
+// reduction along it keeps several independent vector accumulators (hiding the combiner's
+// latency; the unrolled steps are emitted op by op, interleaved, so a long body such as
+// softmax's exp overlaps its dependence chains), folds them into one at the end of the row and
+// reduces that horizontally into the output element; an elementwise innermost loop loads,
+// computes and stores whole vectors. A reduction may also write a value per column (softmax's
+// exp(x - max) beside their sum; its scaling in place beside the next row's maximum): such
+// outputs are loaded (when the body reads them) and stored vector by vector in the same loop. The
+// row's last partial vector is masked. Outer loops become scf.for loops around the row. Operands
+// the innermost loop does not index (a per-row mean or maximum, a scalar) are read once per row
+// and broadcast. The scalar body is cloned on vectors, so every elementwise-mappable body works
+// (f16/bf16 bodies that extend to f32 included). An op marked kPrefetchNextRowAttr prefetches
+// the next row of its row operands as it goes (RowEmitter.cpp, nextRowOf).
+#include "passes/BufferFills.h"
+#include "targets/cpu/CPUPasses.h"
+#include "targets/cpu/RowEmitter.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+
+namespace tlc {
+#define GEN_PASS_DEF_TLCVECTORIZEROWS
+#include "targets/cpu/CPUPasses.h.inc"
+} // namespace tlc
+
+using namespace mlir;
+using tlc::RowPlan;
+
+namespace {
+
+bool isVectorizableScalar(Type t) {
+  return (isa<FloatType>(t) || isa<IntegerType>(t)) && t.getIntOrFloatBitWidth() >= 8;
+}
+
+/// Whether output `init` of `op` holds a non-NaN value when `op` starts: the last write to it
+/// is a linalg.fill with a non-NaN constant (lastFillOf).
+bool initializedNotNaN(linalg::GenericOp op, unsigned init) {
+  linalg::FillOp fill = tlc::lastFillOf(op, op.getDpsInitOperand(init)->get());
+  FloatAttr value;
+  return fill && matchPattern(fill.getInputs()[0], m_Constant(&value)) && !value.getValue().isNaN();
+}
+
+/// Mechanism: whether `op` qualifies. Buffers, a static row length; every operand either indexes
+/// the innermost loop in its last, unit-stride dimension (and nowhere else) or not at all; map
+/// results are loop dimensions or constants; the body is elementwise-mappable scalar code; for
+/// a reduction, each output is one recognized combiner applied to the accumulator.
+std::optional<RowPlan> analyze(linalg::GenericOp op, int64_t lanes, int64_t minRow) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0)
+    return std::nullopt;
+  RowPlan plan;
+  plan.inner = op.getNumLoops() - 1;
+  // Only the row needs a static length (whole vectors, the masked tail); outer loops may run
+  // to dynamic bounds, e.g. the last, shorter chunk tlc-parallelize-loops cuts.
+  plan.extent = op.getStaticLoopRanges()[plan.inner];
+  if (ShapedType::isDynamic(plan.extent))
+    return std::nullopt;
+  plan.reduction = op.getIteratorTypesArray()[plan.inner] == utils::IteratorType::reduction;
+  if (!plan.reduction && plan.extent < (minRow > 0 ? minRow : lanes))
+    return std::nullopt; // a short elementwise row: scalar code is as good
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || !isVectorizableScalar(type.getElementType()))
+      return std::nullopt;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    bool usesInner = false;
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        if (dim.getPosition() != plan.inner)
+          continue;
+        if (i + 1 != map.getNumResults())
+          return std::nullopt; // the innermost loop walks a strided dimension
+        usesInner = true;
+      } else if (!isa<AffineConstantExpr>(expr)) {
+        return std::nullopt;
+      }
+    }
+    if (usesInner) {
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+        return std::nullopt;
+    }
+    plan.isVector.push_back(usesInner);
+  }
+  for (unsigned i = 0; i < op.getNumDpsInits(); ++i) {
+    bool vectorOut = plan.isVector[op.getNumDpsInputs() + i];
+    if (!plan.reduction) {
+      if (!vectorOut)
+        return std::nullopt;
+      continue;
+    }
+    if (vectorOut) {
+      // A per-column output of a reduction: each column's element is read (its value before
+      // the op: softmax scales its row in place while taking the next row's maximum) and
+      // written once, like an elementwise op's output; nothing is carried through it.
+      plan.selectCombine.push_back(false);
+      plan.kinds.push_back(vector::CombiningKind::ADD);
+      plan.identities.push_back(TypedAttr());
+      continue;
+    }
+    SmallVector<Operation *> combiners;
+    if (!matchReduction(op.getRegionOutputArgs(), i, combiners) || combiners.size() != 1)
+      return std::nullopt;
+    std::optional<vector::CombiningKind> kind = linalg::getCombinerOpKind(combiners[0]);
+    std::optional<TypedAttr> identity = arith::getNeutralElement(combiners[0]);
+    if (!kind || !identity)
+      return std::nullopt;
+    // A maxnumf/minnumf reduction into a non-NaN initial value is combined by compare-and-
+    // select (RowEmitter::numCombine), starting from -inf/+inf rather than the neutral NaN, which a
+    // compare would never leave. With a NaN (or unknown) initial value that would turn an
+    // all-NaN row's NaN into -inf/+inf, so such reductions keep maxnumf.
+    bool select = isa<arith::MaxNumFOp, arith::MinNumFOp>(combiners[0]) && initializedNotNaN(op, i);
+    if (select) {
+      auto ft = cast<FloatType>(identity->getType());
+      identity = FloatAttr::get(
+          ft, APFloat::getInf(ft.getFloatSemantics(), isa<arith::MaxNumFOp>(combiners[0])));
+    }
+    plan.selectCombine.push_back(select);
+    plan.kinds.push_back(*kind);
+    plan.identities.push_back(*identity);
+  }
+  plan.prefetchNextRow = op->hasAttr(tlc::kPrefetchNextRowAttr) && op.getNumLoops() == 1;
+  for (Operation &bodyOp : op.getBlock()->without_terminator()) {
+    if (bodyOp.getNumRegions() != 0)
+      return std::nullopt;
+    bool constant = matchPattern(&bodyOp, m_Constant());
+    if (!constant && !OpTrait::hasElementwiseMappableTraits(&bodyOp))
+      return std::nullopt;
+    // Integer division traps on the zero lanes of a masked tail (and x86 has no vector form).
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::CeilDivSIOp,
+            arith::CeilDivUIOp, arith::FloorDivSIOp>(bodyOp))
+      return std::nullopt;
+    for (Type t : llvm::concat<Type>(bodyOp.getOperandTypes(), bodyOp.getResultTypes()))
+      if (!t.isIntOrFloat())
+        return std::nullopt;
+  }
+  return plan;
+}
+
+struct TLCVectorizeRowsPass : tlc::impl::TLCVectorizeRowsBase<TLCVectorizeRowsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    int64_t lanes = std::max<int64_t>(vectorBits / 32, 2);
+    int64_t accs = std::max<int64_t>(accumulators, 1);
+    // Copies on buffers (tlc-lower-memref-copy's, e.g. a convolution's padding copy and its
+    // tiles' copy-out) are rows like any elementwise op: as generics they take the same
+    // vector path (LLVM left their short rows as unrolled scalar moves).
+    SmallVector<linalg::CopyOp> copies;
+    getOperation().walk([&](linalg::CopyOp op) {
+      if (op.hasPureBufferSemantics())
+        copies.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::CopyOp copy : copies) {
+      rewriter.setInsertionPoint(copy);
+      if (failed(linalg::generalizeNamedOp(rewriter, copy)))
+        return signalPassFailure();
+    }
+    SmallVector<std::pair<linalg::GenericOp, RowPlan>, 4> work;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (std::optional<RowPlan> plan = analyze(op, lanes, minRow))
+        work.push_back({op, std::move(*plan)});
+    });
+    for (auto &[op, plan] : work) {
+      OpBuilder b(op);
+      tlc::emitVectorRows(b, op, plan, lanes, accs);
+      op->erase();
+    }
+  }
+};
+
+} // namespace
