@@ -44,6 +44,33 @@ bool readTensors(const flatbuffers::Vector<flatbuffers::Offset<mf::Tensor>> &in,
   return true;
 }
 
+/// (An empty vector has no element to misalign, and FlatBufferBuilder does not align it.)
+template <typename T> bool misaligned(const flatbuffers::Vector<T> *v) {
+  return v && v->size() && reinterpret_cast<uintptr_t>(v->Data()) % alignof(T) != 0;
+}
+
+bool hasMisalignedShape(const flatbuffers::Vector<flatbuffers::Offset<mf::Tensor>> *tensors) {
+  if (tensors)
+    for (const mf::Tensor *t : *tensors)
+      if (misaligned(t->shape()))
+        return true;
+  return false;
+}
+
+/// FlatBuffers 2.0.8's verifier checks where a vector's length lies, not its elements'
+/// alignment (later versions do): the schema's vectors of 8-byte scalars and structs are
+/// checked here, before anything reads them (found by fuzz-manifest).
+bool hasMisalignedVector(const mf::Model &model) {
+  if (hasMisalignedShape(model.inputs()) || hasMisalignedShape(model.outputs()) ||
+      (model.train() && hasMisalignedShape(model.train()->tensors())))
+    return true;
+  if (const auto *kernels = model.kernels())
+    for (const mf::Kernel *k : *kernels)
+      if (misaligned(k->args()))
+        return true;
+  return false;
+}
+
 std::string str(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
 
 std::string dims(const mf::Dim3 &d) {
@@ -53,12 +80,21 @@ std::string dims(const mf::Dim3 &d) {
 } // namespace
 
 bool tlcrun::readManifest(const void *data, size_t size, Manifest &m, std::string &error) {
+  // The verifier checks alignment relative to the buffer's start: the start must be aligned.
+  if (reinterpret_cast<uintptr_t>(data) % 8 != 0) {
+    error = "is not 8-byte aligned";
+    return false;
+  }
   flatbuffers::Verifier verifier(static_cast<const uint8_t *>(data), size);
   if (!mf::VerifySizePrefixedModelBuffer(verifier)) {
     error = "fails FlatBuffers verification";
     return false;
   }
   const mf::Model *model = mf::GetSizePrefixedModel(data);
+  if (hasMisalignedVector(*model)) {
+    error = "fails FlatBuffers verification (a misaligned vector)";
+    return false;
+  }
   if (model->version() != 1) {
     error = "has version " + std::to_string(model->version()) + " (this tlc-run reads version 1)";
     return false;
