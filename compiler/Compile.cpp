@@ -5,6 +5,7 @@
 #include "compiler/CopyRepeatedResults.h"
 #include "compiler/HeaderWriter.h"
 #include "compiler/InputFile.h"
+#include "compiler/Manifest.h"
 #include "compiler/ModelInfo.h"
 #include "compiler/Pipeline.h"
 #include "compiler/RematSearch.h"
@@ -462,15 +463,31 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     }
   }
 
+  // The manifest describes the lowered model: its final workspace, plan and GPU kernels.
+  std::vector<FunctionMemoryReport> plan = readMemoryPlan(*module);
+  std::vector<GPUKernelLaunch> kernels;
+  if (gpu) {
+    FailureOr<GPUProgram> program = describeGPUProgram(*module);
+    if (failed(program))
+      return failure();
+    kernels = std::move(program->kernels);
+  }
+  std::vector<std::string> cpuNames;
+  for (const CPUVariant &v : variants)
+    cpuNames.push_back(v.name);
+  std::string manifest = buildManifest({*signature, options, *target, cpuNames, plan, kernels});
+  if (gpu)
+    (*module)->setAttr(kManifestAttr, StringAttr::get(&context, manifest));
+  else
+    addManifest(*module, name, manifest);
+
   if (options.reportMemory) {
-    std::vector<FunctionMemoryReport> plan = readMemoryPlan(*module);
     if (failed(writeReport(options, fileLoc, [&](llvm::raw_ostream &os) {
           printMemoryReport(plan, options.reportFormat, os, remat ? &*remat : nullptr,
                             search ? &*search : nullptr);
         })))
       return failure();
   }
-
 
   OutputKind kind = options.emit == EmitKind::LLVMIR     ? OutputKind::LLVMIR
                     : options.emit == EmitKind::Assembly ? OutputKind::Assembly
@@ -529,8 +546,9 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
         cpu += " " + v.name;
       cpu += ", chosen at run time; TLC_STATUS_UNSUPPORTED if none runs)";
     }
-    std::string provenance = "0.1.0 from " + llvm::sys::path::filename(options.inputPath).str() +
-                             " for " + options.target + cpu;
+    std::string provenance = kTLCVersion.str() + " from " +
+                             llvm::sys::path::filename(options.inputPath).str() + " for " +
+                             options.target + cpu;
     if (gpu) {
       GPUHeaderInfo info;
       info.target = target->getName();

@@ -17,6 +17,9 @@
 
 namespace tlc {
 
+/// tlc's version, as the header's provenance, the manifest and `tlc --version` state it.
+inline constexpr llvm::StringLiteral kTLCVersion = "0.1.0";
+
 enum class EmitKind { TL, Linalg, LLVMIR, Assembly, Object };
 
 struct CompileOptions {

@@ -127,6 +127,15 @@ void writeTraining(const ModelSignature &sig, llvm::raw_ostream &os) {
      << "  return status;\n}\n\n";
 }
 
+/// NAME_info and NAME_manifest, which every object exports (docs/generated-abi.md).
+void writeDescriptors(const ModelSignature &sig, llvm::raw_ostream &os) {
+  os << "/* The model descriptor (inputs, outputs, workspace) as text; see docs/generated-abi.md. */\n";
+  os << "extern const char " << sig.name << "_info[];\n";
+  os << "/* The model manifest (signature, memory plan, target, options; GPU: kernels): a\n"
+     << " * size-prefixed FlatBuffer of the schema tlc/tlc_manifest.fbs. */\n";
+  os << "extern const unsigned char " << sig.name << "_manifest[];\n\n";
+}
+
 void writeClosing(const ModelSignature &sig, llvm::raw_ostream &os) {
   os << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* TLC_MODEL_"
      << llvm::StringRef(sig.name).upper() << "_H */\n";
@@ -159,8 +168,7 @@ void tlc::writeHeader(const ModelSignature &sig, llvm::StringRef provenance,
     param(cTypeOf(t.type.getElementType()).first, t.name);
   param("void", "workspace");
   os << ");\n\n";
-  os << "/* The model descriptor (inputs, outputs, workspace) as text; see docs/generated-abi.md. */\n";
-  os << "extern const char " << sig.name << "_info[];\n\n";
+  writeDescriptors(sig, os);
   if (sig.train)
     writeTraining(sig, os);
   if (sig.profiled) {
@@ -206,5 +214,6 @@ void tlc::writeGPUHeader(const ModelSignature &sig, llvm::StringRef provenance,
   os << ", tlc_gpu_buffer *workspace);\n\n";
   os << "/* Releases what " << sig.name << "_init made; NULL is a no-op. */\n";
   os << "void " << sig.name << "_release(tlc_gpu_model *model);\n\n";
+  writeDescriptors(sig, os);
   writeClosing(sig, os);
 }

@@ -29,24 +29,30 @@ std::string tlc::formatModelInfo(const ModelSignature &sig,
   return s;
 }
 
-void tlc::addModelInfo(ModuleOp module, const ModelSignature &sig,
-                       llvm::ArrayRef<std::string> cpuVariants) {
+/// Appends the exported constant byte array `name` holding `bytes` to `module`.
+static void addBytes(ModuleOp module, const std::string &name, llvm::StringRef bytes,
+                     unsigned alignment) {
   MLIRContext *ctx = module.getContext();
   ctx->getOrLoadDialect<LLVM::LLVMDialect>();
-  std::string text = formatModelInfo(sig, cpuVariants);
-  text.push_back('\0');
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module.getBody());
-  auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
-  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/true, LLVM::Linkage::External,
-                         sig.name + "_info", b.getStringAttr(text));
-  if (!sig.train)
-    return;
+  auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), bytes.size());
+  auto global = LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/true,
+                                       LLVM::Linkage::External, name, b.getStringAttr(bytes));
+  if (alignment > 1)
+    global.setAlignment(alignment);
+}
+
+void tlc::addModelInfo(ModuleOp module, const ModelSignature &sig,
+                       llvm::ArrayRef<std::string> cpuVariants) {
+  std::string text = formatModelInfo(sig, cpuVariants);
+  text.push_back('\0');
+  addBytes(module, sig.name + "_info", text, 1);
   // The training state's initial bytes, which NAME_init_state (in the header) copies.
-  std::string state = initialStateBytes(*sig.train);
-  auto stateType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), state.size());
-  auto global = LLVM::GlobalOp::create(b, module.getLoc(), stateType, /*isConstant=*/true,
-                                       LLVM::Linkage::External, sig.name + "_initial_state",
-                                       b.getStringAttr(state));
-  global.setAlignment(64);
+  if (sig.train)
+    addBytes(module, sig.name + "_initial_state", initialStateBytes(*sig.train), 64);
+}
+
+void tlc::addManifest(ModuleOp module, llvm::StringRef name, llvm::StringRef manifest) {
+  addBytes(module, (name + "_manifest").str(), manifest, kManifestAlignment);
 }

@@ -1,9 +1,11 @@
-// The model descriptor embedded in every compiled object: an exported, NUL-terminated text
-// `const char NAME_info[]` that tools (tlc-run) read after dlopen, without the header.
+// The descriptions embedded in every compiled object: the text `const char NAME_info[]`
+// (readable from C without a library) and the FlatBuffers manifest `NAME_manifest` (Manifest.h)
+// that tools (tlc-run) read after dlopen, without the header.
 #ifndef TLC_COMPILER_MODELINFO_H
 #define TLC_COMPILER_MODELINFO_H
 
 #include "compiler/Signature.h"
+#include "targets/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -23,6 +25,9 @@ std::string formatModelInfo(const ModelSignature &signature,
 /// (an llvm.mlir.global, so it survives every lowering untouched).
 void addModelInfo(mlir::ModuleOp module, const ModelSignature &signature,
                   llvm::ArrayRef<std::string> cpuVariants = {});
+
+/// Adds the exported constant `NAME_manifest` holding the bytes of `manifest` (buildManifest).
+void addManifest(mlir::ModuleOp module, llvm::StringRef name, llvm::StringRef manifest);
 
 } // namespace tlc
 

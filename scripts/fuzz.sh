@@ -2,8 +2,9 @@
 # Builds the libFuzzer harnesses (ASan + UBSan, in build-fuzz/) and runs one, or each in turn:
 #   scripts/fuzz.sh NAME|all [SECONDS] [LIBFUZZER-ARGS...]
 # NAME: tl (the .tl parser and emitter), onnx (ONNX loader, validation and importer),
-# tensor-file (.npy/.pb readers of tlc-run and the compiler), descriptor (tlc-run's NAME_info
-# parser). SECONDS defaults to 60. Seeds come from the tests (and the ONNX backend node tests);
+# tensor-file (.npy/.pb readers of tlc-run and the compiler), manifest (tlc-run's reader of
+# NAME_manifest: the FlatBuffers verifier, then --describe). SECONDS defaults to 60. Seeds come
+# from the tests (and the ONNX backend node tests; the manifests from test/fuzz/seeds, by flatc);
 # the corpus grows in build-fuzz/fuzz/corpus/NAME, crashes land in build-fuzz/fuzz/artifacts/NAME,
 # logs in build-fuzz/fuzz/logs. Exit status: 0 when every run ended without a finding. Leaks are
 # not hunted (LeakSanitizer needs ptrace, which containers often block; it then hangs).
@@ -13,7 +14,7 @@ build=${TLC_FUZZ_BUILD_DIR:-$root/build-fuzz}
 name=${1:?usage: fuzz.sh NAME|all [SECONDS] [LIBFUZZER-ARGS...]}
 seconds=${2:-60}
 shift $(($# < 2 ? $# : 2))
-all=(tl onnx tensor-file descriptor)
+all=(tl onnx tensor-file manifest)
 if [ "$name" = all ]; then
   status=0
   for n in "${all[@]}"; do "$0" "$n" "$seconds" "$@" || status=1; done
@@ -57,8 +58,11 @@ if [ ! -d "$seeds" ]; then
     for d in /usr/share/libonnx-testdata/data/node/*/test_data_set_0; do
       [ -e "$d/input_0.pb" ] && cp "$d/input_0.pb" "$seeds.tmp/$(basename "$(dirname "$d")").pb"
     done ;;
-  descriptor)
-    cp "$root"/test/fuzz/seeds/descriptor/* "$seeds.tmp" ;;
+  manifest)
+    # Manifests of compiled models (CPU, multi-cpu, training, Vulkan) kept as JSON; the flatc
+    # that built the fuzzer's header turns them back into size-prefixed binaries.
+    flatc --binary --size-prefixed -o "$seeds.tmp" "$root/compiler/manifest/tlc_manifest.fbs" \
+      "$root"/test/fuzz/seeds/manifest/*.json ;;
   esac
   mv "$seeds.tmp" "$seeds"
 fi

@@ -24,6 +24,10 @@ struct CPUVariant {
   std::vector<std::string> runtimeFeatures; // every detectable feature its code may use
 };
 
+/// Alignment of the model manifest NAME_manifest in every object, whoever writes it:
+/// FlatBuffers reads its scalars (8 bytes at most) in place.
+inline constexpr unsigned kManifestAlignment = 16;
+
 /// What a target writes.
 enum class OutputKind { LLVMIR, Assembly, Object };
 

@@ -85,6 +85,8 @@ FailureOr<GPUProgram> tlc::describeGPUProgram(ModuleOp module) {
   program.name = host.getName().str();
   if (auto info = module->getAttrOfType<StringAttr>(kModelInfoAttr))
     program.info = info.str();
+  if (auto manifest = module->getAttrOfType<StringAttr>(kManifestAttr))
+    program.manifest = manifest.str();
   FunctionType type = host.getFunctionType();
   for (auto [i, input] : llvm::enumerate(type.getInputs())) {
     uint64_t size = byteSize(cast<MemRefType>(input));

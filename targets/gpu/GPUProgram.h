@@ -36,7 +36,8 @@ struct GPUProgram {
   std::vector<uint64_t> inputSizes, outputSizes;
   uint64_t workspaceSize = 0;
   std::vector<mlir::DenseElementsAttr> constants;
-  std::string info; // NAME_info, the model descriptor tools read (compiler/ModelInfo.h)
+  std::string info;     // NAME_info, the model descriptor as text (compiler/ModelInfo.h)
+  std::string manifest; // NAME_manifest, the FlatBuffers manifest (compiler/Manifest.h)
 };
 
 /// The module attribute the compiler sets (before code generation) to the model's number of
@@ -44,6 +45,8 @@ struct GPUProgram {
 inline constexpr llvm::StringLiteral kNumInputsAttr = "tlc.num_inputs";
 /// The module attribute holding the text of NAME_info, which the host object exports.
 inline constexpr llvm::StringLiteral kModelInfoAttr = "tlc.model_info";
+/// The module attribute holding the bytes of NAME_manifest, which the host object exports.
+inline constexpr llvm::StringLiteral kManifestAttr = "tlc.manifest";
 
 /// The C name of a tlc_gpu_backend value ("TLC_GPU_BACKEND_METAL"), for headers.
 llvm::StringRef gpuBackendMacro(int backend);

@@ -201,14 +201,16 @@ mlir::LogicalResult tlc::writeHostObject(const GPUProgram &program, OutputKind k
   module.setTargetTriple(triple);
   module.setDataLayout(tm->createDataLayout());
   GlobalVariable *table = ProgramBuilder(module, program).build();
-  if (!program.info.empty()) {
-    auto *info = new GlobalVariable(module, ArrayType::get(Type::getInt8Ty(ctx),
-                                                           program.info.size() + 1),
-                                    /*isConstant=*/true, GlobalValue::ExternalLinkage,
-                                    ConstantDataArray::getString(ctx, program.info),
-                                    program.name + "_info");
-    info->setAlignment(Align(1));
-  }
+  auto exportBytes = [&](StringRef suffix, StringRef bytes, bool addNull, unsigned align) {
+    Constant *init = ConstantDataArray::getString(ctx, bytes, addNull);
+    auto *g = new GlobalVariable(module, init->getType(), /*isConstant=*/true,
+                                 GlobalValue::ExternalLinkage, init, program.name + suffix);
+    g->setAlignment(Align(align));
+  };
+  if (!program.info.empty())
+    exportBytes("_info", program.info, /*addNull=*/true, 1);
+  if (!program.manifest.empty())
+    exportBytes("_manifest", program.manifest, /*addNull=*/false, tlc::kManifestAlignment);
   buildWrappers(module, program, table);
   if (verifyModule(module, &errs()))
     return mlir::emitError(loc) << "internal error: invalid host module for the GPU model";

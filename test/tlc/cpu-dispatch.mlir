@@ -45,13 +45,14 @@
 // A64-DAG: define internal {{.*}} @matmul_run.a64fx({{.*}} #[[SVE:[0-9]+]]
 // A64-DAG: attributes #[[SVE]] = { {{.*}}"target-cpu"="a64fx"
 
-// The object exports exactly the one-cpu ABI: NAME_run and NAME_info. The variants are local
-// symbols; the weights are stored once.
+// The object exports exactly the one-cpu ABI: NAME_run, NAME_info and NAME_manifest. The
+// variants are local symbols; the weights are stored once.
 // RUN: tlc %s --name=matmul --cpu=x86-64-v3,x86-64-v4 -o %t/m.o --header %t/m.h
 // RUN: llvm-nm --extern-only --defined-only %t/m.o | FileCheck %s --check-prefix=EXPORTS
 // RUN: llvm-nm --defined-only %t/m.o | FileCheck %s --check-prefix=LOCALS
 // RUN: llvm-nm --undefined-only %t/m.o | FileCheck %s --check-prefix=IMPORTS
 // EXPORTS: {{^[0-9a-f]+ R matmul_info$}}
+// EXPORTS-NEXT: {{^[0-9a-f]+ R matmul_manifest$}}
 // EXPORTS-NEXT: {{^[0-9a-f]+ T matmul_run$}}
 // EXPORTS-NOT: {{.}}
 // LOCALS-DAG: t matmul_run.x86-64-v3

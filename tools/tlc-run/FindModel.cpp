@@ -1,5 +1,6 @@
-// Finds the models a shared library holds from its exported NAME_info descriptors.
+// Finds the models a shared library holds from its exported NAME_manifest symbols.
 #include "FindModel.h"
+#include "Manifest.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -7,12 +8,11 @@
 #include "llvm/Support/Error.h"
 
 #include <algorithm>
-#include <cstring>
 #include <dlfcn.h>
 
 using namespace llvm;
 
-bool tlcrun::findModels(const std::string &path, void *lib, std::vector<std::string> &names,
+bool tlcrun::findModels(const std::string &path, void *lib, std::vector<ModelSymbols> &models,
                         std::string &error) {
   Expected<object::OwningBinary<object::ObjectFile>> file =
       object::ObjectFile::createObjectFile(path);
@@ -25,7 +25,6 @@ bool tlcrun::findModels(const std::string &path, void *lib, std::vector<std::str
     error = "'" + path + "' is not an ELF shared library";
     return false;
   }
-  constexpr StringRef magic = "tlc-model-info ";
   for (const object::ELFSymbolRef &symbol : elf->getDynamicSymbolIterators()) {
     Expected<StringRef> symbolName = symbol.getName();
     if (!symbolName) {
@@ -33,7 +32,7 @@ bool tlcrun::findModels(const std::string &path, void *lib, std::vector<std::str
       continue;
     }
     StringRef model = *symbolName;
-    if (!model.consume_back("_info") || model.empty())
+    if (!model.consume_back("_manifest") || model.empty())
       continue;
     Expected<uint32_t> flags = symbol.getFlags();
     if (!flags) {
@@ -42,14 +41,18 @@ bool tlcrun::findModels(const std::string &path, void *lib, std::vector<std::str
     }
     if (*flags & object::SymbolRef::SF_Undefined)
       continue;
-    // dlsym finds what the loader bound, so a descriptor is only read where it really lies.
-    auto *info = static_cast<const char *>(dlsym(lib, symbolName->str().c_str()));
-    if (!info || !dlsym(lib, (model + "_run").str().c_str()) ||
-        std::memcmp(info, magic.data(), magic.size()) != 0)
+    // dlsym finds what the loader bound, so a manifest is only read where it really lies; its
+    // extent is the symbol's, never a length read from the bytes themselves.
+    const void *manifest = dlsym(lib, symbolName->str().c_str());
+    if (!manifest || !dlsym(lib, (model + "_run").str().c_str()))
       continue;
-    names.push_back(model.str());
+    uint64_t size = symbol.getSize();
+    models.push_back({model.str(), manifest, size, hasManifestIdentifier(manifest, size)});
   }
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
+  llvm::sort(models, [](const ModelSymbols &a, const ModelSymbols &b) { return a.name < b.name; });
+  models.erase(
+      std::unique(models.begin(), models.end(),
+                  [](const ModelSymbols &a, const ModelSymbols &b) { return a.name == b.name; }),
+      models.end());
   return true;
 }

@@ -1,9 +1,9 @@
-// tlc-run: loads a model compiled with `tlc --shared`, reads its embedded descriptor
-// (NAME_info), feeds inputs (.npy, ONNX TensorProto .pb, or seeded random data), compares the
+// tlc-run: loads a model compiled with `tlc --shared`, verifies and reads its embedded manifest
+// (NAME_manifest), feeds inputs (.npy, ONNX TensorProto .pb, or seeded random data), compares the
 // outputs with expected ones, and times the run (warm-up, then the median of N runs).
 #include "FindModel.h"
 #include "GPURun.h"
-#include "ModelDescriptor.h"
+#include "Manifest.h"
 #include "Profile.h"
 #include "TensorIO.h"
 
@@ -59,6 +59,10 @@ cl::opt<bool> profile("profile",
                                "model compiled with tlc --profile; any GPU model: device "
                                "timestamps after each kernel)"),
                       cl::cat(category));
+cl::opt<bool> describe("describe",
+                       cl::desc("Print the model's manifest (signature, target, options, memory "
+                                "plan; GPU: kernels) and exit without running it"),
+                       cl::cat(category));
 cl::opt<std::string> cpuVariant("cpu-variant",
                                 cl::desc("Run this variant of a model compiled for several cpus "
                                          "(sets TLC_CPU_VARIANT)"),
@@ -100,46 +104,47 @@ int main(int argc, char **argv) {
   void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib)
     return fail(std::string("cannot load '") + libraryPath + "': " + dlerror());
-  std::string name = modelName;
-  if (name.empty()) {
-    std::vector<std::string> models;
-    std::string findError;
-    if (!findModels(path, lib, models, findError))
-      return fail(findError);
-    if (models.empty())
-      return fail("'" + libraryPath.getValue() +
-                  "' holds no tlc model (no NAME_info descriptor with a NAME_run)");
-    if (models.size() > 1)
-      return fail("'" + libraryPath.getValue() + "' holds " + std::to_string(models.size()) +
-                  " models (" + join(models, ", ") + "); pass --name");
-    name = models.front();
-  }
-  auto *info = static_cast<const char *>(dlsym(lib, (name + "_info").c_str()));
-  void *run = dlsym(lib, (name + "_run").c_str());
-  if (!info || !run)
-    return fail("'" + libraryPath.getValue() + "' has no model '" + name + "' (no " + name +
-                "_info / " + name + "_run symbols; pass --name)");
-  Manifest m;
+  std::vector<ModelSymbols> models;
   std::string error;
-  if (!parseManifest(info, m, error))
+  if (!findModels(path, lib, models, error))
     return fail(error);
-
-  if (!quiet) {
-    outs() << "model " << m.name << "\n";
-    for (const Tensor &t : m.inputs)
-      outs() << "  input  " << t.name << ": " << dtypeName(t.dtype) << "[" << t.shapeString()
-             << "]\n";
-    for (const Tensor &t : m.outputs)
-      outs() << "  output " << t.name << ": " << dtypeName(t.dtype) << "[" << t.shapeString()
-             << "]\n";
-    outs() << "  workspace " << m.workspace << " bytes\n";
-    if (!m.cpus.empty()) {
-      outs() << "  cpu variants";
-      for (const std::string &cpu : m.cpus)
-        outs() << " " << cpu;
-      outs() << " (chosen at run time)\n";
-    }
+  const ModelSymbols *model = nullptr;
+  if (modelName.empty()) {
+    std::vector<std::string> names;
+    for (const ModelSymbols &candidate : models)
+      if (candidate.identified) {
+        names.push_back(candidate.name);
+        model = &candidate;
+      }
+    if (names.empty())
+      return fail("'" + libraryPath.getValue() +
+                  "' holds no tlc model (no NAME_manifest with a NAME_run)");
+    if (names.size() > 1)
+      return fail("'" + libraryPath.getValue() + "' holds " + std::to_string(names.size()) +
+                  " models (" + join(names, ", ") + "); pass --name");
+  } else {
+    for (const ModelSymbols &candidate : models)
+      if (candidate.name == modelName)
+        model = &candidate;
+    if (!model)
+      return fail("'" + libraryPath.getValue() + "' has no model '" + modelName + "' (no " +
+                  modelName + "_manifest / " + modelName + "_run symbols; pass --name)");
   }
+  std::string name = model->name;
+  void *run = dlsym(lib, (name + "_run").c_str());
+  // Nothing of the manifest is read before the verifier has checked all of it.
+  Manifest m;
+  if (!readManifest(model->manifest, model->manifestSize, m, error))
+    return fail("model '" + name + "' in '" + libraryPath.getValue() + "': its manifest (" + name +
+                "_manifest, " + std::to_string(model->manifestSize) + " bytes) " + error +
+                "; the library is damaged or was not written by this tlc");
+  if (describe) {
+    printManifest(m, outs());
+    return 0;
+  }
+
+  if (!quiet)
+    printSignature(m, outs());
   if (!cpuVariant.empty()) {
     if (std::find(m.cpus.begin(), m.cpus.end(), cpuVariant.getValue()) == m.cpus.end()) {
       std::string has;

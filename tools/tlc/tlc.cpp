@@ -187,7 +187,7 @@ LogicalResult printUnpositioned(mlir::Diagnostic &diag) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::SetVersionPrinter([](raw_ostream &os) {
-    os << "tlc 0.1.0 (LLVM/MLIR " << LLVM_VERSION_STRING << ")\n";
+    os << "tlc " << tlc::kTLCVersion << " (LLVM/MLIR " << LLVM_VERSION_STRING << ")\n";
   });
   // --list-targets needs no input; let it through the Required positional.
   for (int i = 1; i < argc; ++i)
