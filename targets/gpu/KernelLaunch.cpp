@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -44,6 +45,33 @@ gpu::LaunchOp tlc::createKernelLaunch(OpBuilder &b, Location loc, std::array<int
   auto terminator = gpu::TerminatorOp::create(b, loc);
   b.setInsertionPoint(terminator);
   return launch;
+}
+
+std::optional<tlc::PointGrid> tlc::pointGrid(int64_t points, int64_t blockSize) {
+  int64_t block = std::min<int64_t>(blockSize, llvm::alignTo(points, 32));
+  int64_t groups = llvm::divideCeil(points, block);
+  int64_t x = std::min(groups, kMaxGridDim);
+  int64_t y = llvm::divideCeil(groups, x);
+  if (y > kMaxGridDim)
+    return std::nullopt;
+  return PointGrid{points, block, x, y};
+}
+
+Value tlc::createPointLaunch(OpBuilder &b, Location loc, const PointGrid &grid,
+                             FlatSymbolRefAttr module, FlatSymbolRefAttr kernel) {
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  auto launch = createKernelLaunch(b, loc, {grid.x, grid.y, 1}, grid.block, /*workgroup=*/{},
+                                   module, kernel);
+  Value group = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().y, index(grid.x)),
+      launch.getBlockIds().x);
+  Value linear = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, group, index(grid.block)), launch.getThreadIds().x);
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear, index(grid.points));
+  auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&guard.getThenRegion().front());
+  return linear;
 }
 
 SmallVector<std::pair<unsigned, Value>> tlc::delinearize(OpBuilder &b, Location loc, Value linear,

@@ -7,6 +7,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <optional>
+
 namespace tlc {
 
 /// The most workgroups along one grid dimension every API allows (Vulkan's minimum limit).
@@ -30,6 +32,23 @@ mlir::gpu::LaunchOp createKernelLaunch(mlir::OpBuilder &b, mlir::Location loc,
                                        mlir::TypeRange workgroup,
                                        mlir::FlatSymbolRefAttr module,
                                        mlir::FlatSymbolRefAttr kernel);
+
+/// One thread per point of a linear range of `points`: workgroups of `block` threads on a grid
+/// of `x` (at most kMaxGridDim) by `y`.
+struct PointGrid {
+  int64_t points, block, x, y;
+};
+
+/// The grid for `points` (> 0) points with workgroups of `blockSize` threads (fewer, a whole
+/// number of warps, for a smaller range); nullopt when it would need more than kMaxGridDim
+/// rows of workgroups.
+std::optional<PointGrid> pointGrid(int64_t points, int64_t blockSize);
+
+/// A launch of `grid` (kernel `kernel` of gpu.module `module`) at `b`'s insertion point and the
+/// linear index of its thread's point, (block_y * x + block_x) * block + thread_x; `b` is left
+/// inside the guard `point < points` in the launch's body.
+mlir::Value createPointLaunch(mlir::OpBuilder &b, mlir::Location loc, const PointGrid &grid,
+                              mlir::FlatSymbolRefAttr module, mlir::FlatSymbolRefAttr kernel);
 
 /// The coordinates of loop dimensions `dims` (outermost first, extents in `ranges` by
 /// dimension) from their linear index, the innermost fastest: (dimension, value) pairs,

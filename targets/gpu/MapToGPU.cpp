@@ -56,30 +56,14 @@ LogicalResult mapOneThreadPerPoint(linalg::LinalgOp op, int64_t blockSize,
     op->erase();
     return success();
   }
-  int64_t block = std::min<int64_t>(blockSize, llvm::alignTo(points, 32));
-  int64_t groups = llvm::divideCeil(points, block);
-  int64_t gridX = std::min(groups, tlc::kMaxGridDim);
-  int64_t gridY = llvm::divideCeil(groups, gridX);
-  if (gridY > tlc::kMaxGridDim)
+  std::optional<tlc::PointGrid> grid = tlc::pointGrid(points, blockSize);
+  if (!grid)
     return op->emitError() << "this op has " << points
                            << " output points, more than one GPU launch can cover";
 
   OpBuilder b(op);
   Location loc = op.getLoc();
-  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
-  auto launch = tlc::createKernelLaunch(b, loc, {gridX, gridY, 1}, block,
-                                        /*workgroup=*/{}, module, kernel);
-  // linear = (block_y * grid_x + block_x) * block + thread_x
-  Value group = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().y, index(gridX)),
-      launch.getBlockIds().x);
-  Value linear = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, group, index(block)),
-                                       launch.getThreadIds().x);
-  Value inside =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear, index(points));
-  auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
-
-  b.setInsertionPointToStart(&guard.getThenRegion().front());
+  Value linear = tlc::createPointLaunch(b, loc, *grid, module, kernel);
   // The point's coordinates, innermost parallel dimension fastest (adjacent threads touch
   // adjacent elements of a row-major output); linear < points bounds the outermost already.
   SmallVector<OpFoldResult> offsets(ranges.size()), sizes(ranges.size());

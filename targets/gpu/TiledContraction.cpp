@@ -57,6 +57,8 @@ struct ContractionPlan {
   TileShape tile;
   /// k split over `splits` workgroups, each `kChunk` deep (a multiple of the tile's bk).
   int64_t splits = 1, kChunk = 0;
+  /// The output points of all batch points (one part of a split k's partial sums).
+  int64_t points() const { return batchCount * sizeM * sizeN; }
 };
 
 /// Threads a large GPU keeps in flight with room to hide latency (a 132-multiprocessor H100
@@ -292,18 +294,12 @@ public:
         storeOutput(i, j, loop.getResult(i * tile.tn + j));
   }
 
-  /// The sum of a split k's parts, one thread per output point of `sum` (b inside its body,
-  /// `threads` per workgroup, `gridX` workgroups along x): the output's part (the first) plus
-  /// the scratch's in order, through the epilogue.
-  void emitSum(gpu::LaunchOp sum, int64_t threads, int64_t gridX) {
-    launch = sum;
+  /// The sum of a split k's parts at output point `linear` (b inside the point's guard of a
+  /// launch with one thread per output point): the output's part (the first) plus the
+  /// scratch's in order, through the epilogue.
+  void emitSum(Value linear) {
     IRMapping views;
     cloneOutputViews(views);
-    int64_t points = plan.batchCount * plan.sizeM * plan.sizeN;
-    Value group = add(mul(launch.getBlockIds().y, gridX), launch.getBlockIds().x);
-    Value linear = add(mul(group, threads), launch.getThreadIds().x);
-    auto guard = scf::IfOp::create(b, loc, below(linear, points), /*withElseRegion=*/false);
-    b.setInsertionPointToStart(&guard.getThenRegion().front());
     Value col = arith::RemUIOp::create(b, loc, linear, index(plan.sizeN));
     Value rest = arith::DivUIOp::create(b, loc, linear, index(plan.sizeN));
     Value row = arith::RemUIOp::create(b, loc, rest, index(plan.sizeM));
@@ -315,7 +311,7 @@ public:
     Value value = memref::LoadOp::create(b, loc, out, indices);
     for (int64_t part = 1; part < plan.splits; ++part) {
       Value partial = memref::LoadOp::create(b, loc, scratch,
-                                             ValueRange{add(linear, index((part - 1) * points))});
+                                             ValueRange{add(linear, index((part - 1) * plan.points()))});
       value = isa<FloatType>(value.getType())
                   ? arith::AddFOp::create(b, loc, value, partial).getResult()
                   : arith::AddIOp::create(b, loc, value, partial).getResult();
@@ -368,8 +364,7 @@ private:
       kBegin = mul(part, plan.kChunk);
       kEnd = arith::MinUIOp::create(b, loc, add(kBegin, index(plan.kChunk)), index(plan.sizeK));
       // This part's first element in the scratch (the first part's is in the output).
-      int64_t points = plan.batchCount * plan.sizeM * plan.sizeN;
-      scratchBase = add(mul(arith::SubIOp::create(b, loc, part, index(1)), points),
+      scratchBase = add(mul(arith::SubIOp::create(b, loc, part, index(1)), plan.points()),
                         mul(batchIndex, plan.sizeM * plan.sizeN));
     }
     for (auto [dim, value] : decompose(batchIndex, plan.batch))
@@ -436,18 +431,15 @@ private:
   SmallVector<Value> readSlices(const Slices &slices, Value k0) {
     SmallVector<Value> values;
     OpOperand *operand = op.getDpsInputOperand(slices.operand);
-    Type type = getElementTypeOrSelf(operand->get().getType());
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    Value outside = zero(getElementTypeOrSelf(operand->get().getType()));
     for (const Slices::Element &e : slices.elements) {
       Value k = add(k0, e.kOffset);
       SmallVector<std::pair<unsigned, Value>> at = decompose(clampBelow(k, plan.sizeK), plan.k);
       llvm::append_range(at, e.outer);
       Value value = loadAt(operand, slices.operand == plan.lhs ? lhs : rhs, at);
-      Value inK = plan.splits > 1
-                      ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, kEnd).getResult()
-                      : below(k, plan.sizeK);
+      Value inK = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, kEnd);
       Value inRange = arith::AndIOp::create(b, loc, e.outerInRange, inK);
-      values.push_back(arith::SelectOp::create(b, loc, inRange, value, zero));
+      values.push_back(arith::SelectOp::create(b, loc, inRange, value, outside));
     }
     return values;
   }
@@ -688,10 +680,13 @@ bool tlc::mapTiledContraction(linalg::LinalgOp op, FlatSymbolRefAttr module,
                            workgroup);
   };
   Type slices[] = {sliceType(plan->lhs, tile.bm), sliceType(plan->rhs, tile.bn)};
-  int64_t points = plan->batchCount * plan->sizeM * plan->sizeN;
+  // The sum of a split k's parts: one thread per output point.
+  std::optional<PointGrid> sumGrid;
+  if (plan->splits > 1 && !(sumGrid = pointGrid(plan->points(), /*blockSize=*/256)))
+    return false;
   Value scratch;
   if (plan->splits > 1)
-    scratch = tail->view(b, loc, (plan->splits - 1) * points,
+    scratch = tail->view(b, loc, (plan->splits - 1) * plan->points(),
                          getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType()));
   auto launch = createKernelLaunch(b, loc,
                                    {llvm::divideCeilSigned(plan->sizeN, tile.bn),
@@ -700,14 +695,9 @@ bool tlc::mapTiledContraction(linalg::LinalgOp op, FlatSymbolRefAttr module,
                                    tile.threads(), slices, module, kernel);
   TiledContractionEmitter emitter(b, op, *plan, init, epilogue, scratch);
   emitter.emit(launch);
-  if (plan->splits > 1) {
-    constexpr int64_t kSumThreads = 256;
-    int64_t groups = llvm::divideCeil(points, kSumThreads);
-    int64_t gridX = std::min(groups, tlc::kMaxGridDim);
+  if (sumGrid) {
     b.setInsertionPointAfter(launch);
-    auto sum = createKernelLaunch(b, loc, {gridX, llvm::divideCeilSigned(groups, gridX), 1}, kSumThreads,
-                                  /*workgroup=*/{}, module, nextKernel());
-    emitter.emitSum(sum, kSumThreads, gridX);
+    emitter.emitSum(createPointLaunch(b, loc, *sumGrid, module, nextKernel()));
   }
   op->erase();
   if (fused)
