@@ -19,6 +19,7 @@ typedef struct tlc_vk_model {
   double last_ms;               /* of the last retired run; negative before one */
   double *kernel_ms;            /* of the last retired run when it was profiled */
   int last_profiled;
+  uint64_t *ticks;              /* 2 + one per kernel: a retired run's timestamps */
   /* Per-run scratch, sized at load. */
   VkDescriptorSetLayout *set_layouts;
   VkDescriptorSet *sets;
@@ -182,6 +183,7 @@ void tlc_vk_model_release(tlc_gpu_model *model) {
     }
   free(m->kernels);
   free(m->kernel_ms);
+  free(m->ticks);
   free(m->set_layouts);
   free(m->sets);
   free(m->infos);
@@ -292,12 +294,13 @@ tlc_status tlc_vk_model_load(tlc_gpu_model *model, const tlc_gpu_program *progra
     m->num_sets += model->program.kernels[k].num_args > 0;
   m->kernels = calloc(n ? n : 1, sizeof *m->kernels);
   m->kernel_ms = calloc(n ? n : 1, sizeof *m->kernel_ms);
+  m->ticks = calloc(2 + n, sizeof *m->ticks);
   m->set_layouts = calloc(n ? n : 1, sizeof *m->set_layouts);
   m->sets = calloc(n ? n : 1, sizeof *m->sets);
   m->writes = calloc(n ? n : 1, sizeof *m->writes);
   m->infos = calloc(model->num_args ? model->num_args : 1, sizeof *m->infos);
   tlc_status status = TLC_STATUS_OK;
-  if (!m->kernels || !m->kernel_ms || !m->set_layouts || !m->sets || !m->writes || !m->infos)
+  if (!m->kernels || !m->kernel_ms || !m->ticks || !m->set_layouts || !m->sets || !m->writes || !m->infos)
     status = tlc_gpu_fail(ctx, TLC_STATUS_OUT_OF_MEMORY, "out of host memory");
   if (status == TLC_STATUS_OK)
     status = load(model, program);
@@ -312,28 +315,20 @@ tlc_status tlc_vk_model_load(tlc_gpu_model *model, const tlc_gpu_program *progra
 void tlc_vk_submission_retire(tlc_gpu_context *ctx, tlc_vk_submission *s) {
   tlc_vk_context *vk = ctx->impl;
   tlc_vk_model *m = s->model->impl;
-  uint64_t ticks[2];
   uint64_t mask = vk->timestamp_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << vk->timestamp_bits) - 1;
   double tick_ms = vk->properties.limits.timestampPeriod * 1e-6;
-  if (s->timestamps &&
-      vk->vkGetQueryPoolResults(vk->device, s->timestamps, 0, 2, sizeof ticks, ticks,
-                                sizeof ticks[0], VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
-    m->last_ms = (double)((ticks[1] - ticks[0]) & mask) * tick_ms;
-  /* After kernel k: query 2 + k; kernel k ran from the one before (the start for kernel 0). */
-  m->last_profiled = 0;
-  uint32_t n = s->model->program.num_kernels;
-  if (s->timestamps && s->profiled) {
-    m->last_profiled = 1;
-    uint64_t previous = ticks[0];
-    for (uint32_t k = 0; k < n && m->last_profiled; ++k) {
-      uint64_t tick = 0;
-      m->last_profiled =
-          vk->vkGetQueryPoolResults(vk->device, s->timestamps, 2 + k, 1, sizeof tick, &tick,
-                                    sizeof tick, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
-      m->kernel_ms[k] = (double)((tick - previous) & mask) * tick_ms;
-      previous = tick;
-    }
-  }
+  /* Queries: the start, the end, then one after each kernel of a profiled run. */
+  uint32_t n = s->model->program.num_kernels, count = s->profiled ? 2 + n : 2;
+  int read = s->timestamps &&
+             vk->vkGetQueryPoolResults(vk->device, s->timestamps, 0, count,
+                                       count * sizeof *m->ticks, m->ticks, sizeof *m->ticks,
+                                       VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
+  if (read)
+    m->last_ms = (double)((m->ticks[1] - m->ticks[0]) & mask) * tick_ms;
+  /* Kernel k ran from the timestamp before its own (the start for kernel 0). */
+  m->last_profiled = read && s->profiled;
+  for (uint32_t k = 0; m->last_profiled && k < n; ++k)
+    m->kernel_ms[k] = (double)((m->ticks[2 + k] - m->ticks[k ? 1 + k : 0]) & mask) * tick_ms;
   s->next = m->free_list;
   m->free_list = s;
 }
