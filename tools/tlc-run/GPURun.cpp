@@ -3,7 +3,7 @@
 
 #include "tlc/gpu.h"
 
-#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <chrono>
@@ -140,9 +140,10 @@ std::string tlcrun::runOnGPU(void *lib, const std::string &name,
       return s.error("turning on per-kernel timing", st);
     for (uint32_t k = 0; k < program->num_kernels; ++k) {
       const tlc_gpu_kernel &kernel = program->kernels[k];
-      times.kernels.push_back({kernel.name,
-                               {kernel.grid[0], kernel.grid[1], kernel.grid[2]},
-                               {kernel.block[0], kernel.block[1], kernel.block[2]}});
+      std::string shape = llvm::formatv("{0}x{1}x{2} x {3}x{4}x{5}", kernel.grid[0],
+                                        kernel.grid[1], kernel.grid[2], kernel.block[0],
+                                        kernel.block[1], kernel.block[2]);
+      times.kernels.push_back({0, 0, 0, shape, kernel.name});
     }
   }
   for (unsigned i = 0; i < warmup + std::max(1u, repeat); ++i) {
@@ -174,22 +175,3 @@ std::string tlcrun::runOnGPU(void *lib, const std::string &name,
   return "";
 }
 
-void tlcrun::printGPUProfile(const GPURunTimes &times, double measuredMs, llvm::raw_ostream &os) {
-  size_t runs = std::max<size_t>(1, times.wallMs.size());
-  std::vector<const GPUKernelTime *> order;
-  double total = 0;
-  for (const GPUKernelTime &k : times.kernels) {
-    order.push_back(&k);
-    total += k.ms / runs;
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [](const GPUKernelTime *a, const GPUKernelTime *b) { return a->ms > b->ms; });
-  os << llvm::format("%-32s %12s %7s  %s\n", "kernel", "ms/run", "share", "grid x block");
-  for (const GPUKernelTime *k : order)
-    os << llvm::format("%-32s %12.4f %6.1f%%  %ux%ux%u x %ux%ux%u\n", k->name.c_str(),
-                       k->ms / runs, total > 0 ? 100.0 * k->ms / runs / total : 0.0, k->grid[0],
-                       k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
-  os << llvm::format("kernels: %zu, %.4f ms per run together; the run took %.4f ms (median, "
-                     "timestamps after each kernel included)\n",
-                     times.kernels.size(), total, measuredMs);
-}

@@ -32,35 +32,36 @@ void tlc::resetProfile(const ProfileTable &table) {
   std::fill(table.ns, table.ns + table.count, 0);
 }
 
-void tlc::printProfile(const ProfileTable &table, unsigned runs, double measuredMs,
-                       raw_ostream &os) {
-  struct Row {
-    double ms;
-    int64_t flops, bytes;
-    const char *source, *kind;
-  };
-  std::vector<Row> rows;
+std::vector<tlc::KernelTime> tlc::readProfile(const ProfileTable &table) {
+  std::vector<KernelTime> kernels;
   const char *text = table.names;
   for (int64_t k = 0; k < table.count; ++k) {
     const char *source = text;
     const char *kind = source + std::strlen(source) + 1;
     text = kind + std::strlen(kind) + 1;
-    rows.push_back({table.ns[k] / 1e6 / std::max(1u, runs), table.flops[k], table.bytes[k],
-                    source, kind});
+    kernels.push_back({table.ns[k] / 1e6, table.flops[k], table.bytes[k], kind, source});
   }
-  double total = std::accumulate(rows.begin(), rows.end(), 0.0,
-                                 [](double sum, const Row &r) { return sum + r.ms; });
-  std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) { return a.ms > b.ms; });
-  os << format("profile: %lld kernels, %u runs; per run the kernels took %.3f ms of %.3f ms "
+  return kernels;
+}
+
+void tlc::printProfile(std::vector<KernelTime> kernels, unsigned runs, double measuredMs,
+                       raw_ostream &os) {
+  for (KernelTime &k : kernels)
+    k.ms /= std::max(1u, runs);
+  double total = std::accumulate(kernels.begin(), kernels.end(), 0.0,
+                                 [](double sum, const KernelTime &k) { return sum + k.ms; });
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const KernelTime &a, const KernelTime &b) { return a.ms > b.ms; });
+  os << format("profile: %zu kernels, %u runs; per run the kernels took %.3f ms of %.3f ms "
                "measured (%.0f%%)\n",
-               (long long)table.count, runs, total, measuredMs,
+               kernels.size(), runs, total, measuredMs,
                measuredMs > 0 ? 100 * total / measuredMs : 0.0);
   os << format("%10s %7s %9s %8s  %-20s %s\n", "ms/run", "share", "GFLOP/s", "GB/s", "kind",
                "source");
-  for (const Row &r : rows) {
-    std::string gflops = r.flops && r.ms > 0 ? formatv("{0:F1}", r.flops / r.ms / 1e6).str() : "-";
-    std::string gbs = r.bytes && r.ms > 0 ? formatv("{0:F1}", r.bytes / r.ms / 1e6).str() : "-";
-    os << format("%10.4f %6.1f%% %9s %8s  %-20s %s\n", r.ms, total > 0 ? 100 * r.ms / total : 0.0,
-                 gflops.c_str(), gbs.c_str(), r.kind, r.source);
+  for (const KernelTime &k : kernels) {
+    std::string gflops = k.flops && k.ms > 0 ? formatv("{0:F1}", k.flops / k.ms / 1e6).str() : "-";
+    std::string gbs = k.bytes && k.ms > 0 ? formatv("{0:F1}", k.bytes / k.ms / 1e6).str() : "-";
+    os << format("%10.4f %6.1f%% %9s %8s  %-20s %s\n", k.ms, total > 0 ? 100 * k.ms / total : 0.0,
+                 gflops.c_str(), gbs.c_str(), k.kind.c_str(), k.source.c_str());
   }
 }

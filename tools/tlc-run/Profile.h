@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tlc {
 
@@ -24,9 +25,20 @@ bool findProfile(void *lib, const std::string &name, ProfileTable &table, std::s
 /// Zeroes the accumulated times (after warm-up runs).
 void resetProfile(const ProfileTable &table);
 
+/// One kernel of a profile: its time summed over the timed runs, its FLOPs and bytes per run
+/// (0 where not known), its kind and its source.
+struct KernelTime {
+  double ms = 0;
+  int64_t flops = 0, bytes = 0;
+  std::string kind, source;
+};
+
+/// The kernels of a CPU model's table.
+std::vector<KernelTime> readProfile(const ProfileTable &table);
+
 /// Prints the kernels, slowest first: time per run, share of the kernels' total, GFLOP/s and
 /// GB/s, kind, source; and the kernels' total against `measuredMs` (the mean run time).
-void printProfile(const ProfileTable &table, unsigned runs, double measuredMs,
+void printProfile(std::vector<KernelTime> kernels, unsigned runs, double measuredMs,
                   llvm::raw_ostream &os);
 
 } // namespace tlc

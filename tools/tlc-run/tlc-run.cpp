@@ -193,11 +193,9 @@ int main(int argc, char **argv) {
     if (!quiet)
       outs() << "device " << gpu.device << " ("
              << (gpu.deviceMs.empty() ? "host wall time" : "device time") << ")\n";
-    if (profile) {
-      std::vector<double> sorted(times);
-      std::sort(sorted.begin(), sorted.end());
-      printGPUProfile(gpu, sorted[sorted.size() / 2], outs());
-    }
+    if (profile)
+      printProfile(gpu.kernels, times.size(),
+                   std::accumulate(times.begin(), times.end(), 0.0) / times.size(), outs());
   } else {
     if (m.workspace > 0 && posix_memalign(&workspace, 64, m.workspace) != 0)
       return fail("cannot allocate the " + std::to_string(m.workspace) + "-byte workspace");
@@ -234,7 +232,7 @@ int main(int argc, char **argv) {
         return fail(name + "_run returned status " + std::to_string(status));
     }
     if (profile)
-      printProfile(table, times.size(),
+      printProfile(readProfile(table), times.size(),
                    std::accumulate(times.begin(), times.end(), 0.0) / times.size(), outs());
   }
   std::sort(times.begin(), times.end());
