@@ -242,6 +242,7 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   }
   TargetOptions targetOptions{options.cpu, options.optLevel, options.gpu};
   LoweringStrategy strategy = target->getLoweringStrategy();
+  strategy.winograd = options.winograd;
   bool gpu = target->getGPUBackend() != 0;
   if (!options.gpu.empty() && !gpu)
     return emitError(UnknownLoc::get(&context))

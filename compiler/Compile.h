@@ -44,6 +44,7 @@ struct CompileOptions {
   std::string reportPath;    // empty: stdout, or stderr when the output goes to stdout
   bool timeReport = false;   // print the time of each stage and pass to stderr (--time-report)
   bool profile = false;      // time each kernel into NAME_profile_ns (--profile)
+  bool winograd = true;      // 3x3 stride-1 convolutions may take Winograd (--winograd)
   bool train = false;        // --train: an ONNX model becomes one training step
   OnnxTrainOptions trainOptions; // --loss, --optimizer, --freeze
   std::string remat;         // --remat: empty (unset), none, auto, cheap or segments=N

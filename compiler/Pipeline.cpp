@@ -61,7 +61,9 @@ void tlc::buildLowerToLinalgPipeline(OpPassManager &pm, const LoweringStrategy &
     // Convolutions become im2col + contractions (tiled and vectorized in codegen); after
     // fusion, so the window copy stays a separate loop nest and the contraction keeps its
     // plain body.
-    pm.addNestedPass<func::FuncOp>(createTLCLowerConvolutions());
+    TLCLowerConvolutionsOptions convolutions;
+    convolutions.winograd = strategy.winograd;
+    pm.addNestedPass<func::FuncOp>(createTLCLowerConvolutions(convolutions));
     // Bias, activation, residual add on each contraction output tile while it is in cache.
     pm.addNestedPass<func::FuncOp>(createTLCFuseEpilogues());
   }

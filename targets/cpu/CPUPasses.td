@@ -95,6 +95,13 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     a block before the next).
   }];
   let options = [
+    Option<"winograd", "winograd", "bool", /*default=*/"true",
+           "lower 3x3 stride-1 convolutions of constant filters by Winograd's F(2x2, 3x3) "
+           "where it pays">,
+    Option<"winogradMinChannels", "winograd-min-channels", "int64_t", /*default=*/"32",
+           "Winograd only with at least this many input and output channels">,
+    Option<"winogradMinGain", "winograd-min-gain", "double", /*default=*/"1.5",
+           "Winograd only where its estimated speed-up over im2col is at least this">,
     Option<"tileIm2col", "tile-im2col", "bool", /*default=*/"true",
            "build the im2col matrix per output tile inside a parallel loop">,
     Option<"tilePixels", "tile-pixels", "int64_t", /*default=*/"256",

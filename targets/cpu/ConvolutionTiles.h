@@ -92,6 +92,25 @@ mlir::LogicalResult lowerConvToTiles(mlir::RewriterBase &rewriter,
 mlir::Value ungroupChannels(mlir::OpBuilder &b, mlir::Location loc, mlir::Value grouped,
                             unsigned axis);
 
+/// Whether `op` can take lowerConvWinograd: a 3x3 window at stride and dilation 1 over an f32
+/// input padded to the output's size plus 2 (each output pixel's whole window is in the
+/// input), a constant filter, and a zero-filled output.
+bool canLowerConvWinograd(mlir::linalg::Conv2DNchwFchwOp op);
+
+/// Policy input: the estimated speed-up of lowerConvWinograd over the im2col contraction for
+/// `shape`: 2.25x fewer multiply-adds (less where the 2x2 tiles overhang an odd output), times
+/// the share of `lanes`-wide register-tile columns the N * TH * TW tiles fill, over the share
+/// the OH * OW pixels fill.
+double winogradGain(const ConvShape &shape, int64_t lanes);
+
+/// Mechanism: rewrites `op` (canLowerConvWinograd) by Winograd's F(2x2, 3x3): the filter
+/// transformed at compile time to U [16, F, C]; the input split into its 2x2 stride phases and
+/// transformed tile by tile (16 unit-stride planes in, 16 out) into V [16, C, N * TH * TW]; one
+/// contraction M = U V batched over the 16 products; the output transform into the four
+/// [N, F, TH, TW] phase planes of the output, interleaved into rows (and cropped for odd sizes).
+mlir::LogicalResult lowerConvWinograd(mlir::RewriterBase &rewriter,
+                                      mlir::linalg::Conv2DNchwFchwOp op);
+
 /// Erases `value`'s producer when nothing uses it, then likewise each of its operands'
 /// producers (the padding a lowering replaced, a fill it no longer reads).
 void eraseDeadProducers(mlir::RewriterBase &rewriter, mlir::Value value);

@@ -233,6 +233,10 @@ struct TLCLowerConvolutionsPass
   /// Measured on resnet18's layers: 56x56 and 112x112 outputs gain (per-tile copies in
   /// cache, vectorized); 28x28 and smaller lose (their matrix fits in cache anyway, and the
   /// byte bound makes tiles of one or two rows, too short for the register tiles).
+  /// Before those, a 3x3 stride-1 convolution of a constant filter with at least
+  /// `winograd-min-channels` input and output channels takes Winograd's F(2x2, 3x3) when its
+  /// estimated gain (tlc::winogradGain: 2.25x fewer multiply-adds, less the lanes its tiles
+  /// leave empty in the 32-wide register tiles) is at least `winograd-min-gain`.
   LogicalResult lower(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) {
     tlc::ConvShape shape = tlc::getConvShape(conv);
     int64_t n = shape.n, oh = shape.oh, ow = shape.ow;
@@ -241,6 +245,9 @@ struct TLCLowerConvolutionsPass
         tlc::chooseConvTileRows(n, oh, ow, depth, tilePixels, tileBytes, tileSlots);
     bool window = shape.kh > 1 || shape.kw > 1;
     int64_t im2colBytes = n * depth * oh * ow * 4;
+    if (winograd && shape.c >= winogradMinChannels && shape.f >= winogradMinChannels &&
+        tlc::canLowerConvWinograd(conv) && tlc::winogradGain(shape, 32) >= winogradMinGain)
+      return tlc::lowerConvWinograd(rewriter, conv);
     if (!tileIm2col || !window || im2colBytes <= minIm2colBytes ||
         rows * ow < minTilePixels || n * (oh / rows) < minTiles)
       return lowerConv(rewriter, conv);

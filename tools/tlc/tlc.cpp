@@ -117,6 +117,12 @@ cl::opt<bool> profile("profile",
                                "object (NAME_profile_*; tlc-run --profile prints it); CPU "
                                "targets, one --cpu"),
                       cl::cat(category));
+cl::opt<bool> winograd(
+    "winograd", cl::init(true),
+    cl::desc("CPU targets: compute 3x3 stride-1 convolutions of constant filters by Winograd's "
+             "F(2x2, 3x3) where the compiler estimates it pays (2.25x fewer multiply-adds; "
+             "--winograd=false keeps the im2col and direct strategies)"),
+    cl::cat(category));
 cl::opt<std::string> reportFile("report-file",
                                 cl::desc("Write the report to <file> (default: stdout, or "
                                          "stderr when the output goes to stdout)"),
@@ -273,6 +279,7 @@ int main(int argc, char **argv) {
   options.reportPath = reportFile;
   options.timeReport = timeReport;
   options.profile = profile;
+  options.winograd = winograd;
   options.remat = remat;
   if (!maxWorkspace.empty()) {
     llvm::StringRef text = maxWorkspace;

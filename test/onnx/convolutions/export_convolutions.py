@@ -54,6 +54,10 @@ def cases():
         # 14 row tiles (7 per thread) whose 576-deep reduction is split at cache-k into a part
         # that starts from zero in registers and two that accumulate onto it.
         "deep_k_bias_relu": ((1, 64, 56, 56), Block(C(64, 64, 3, padding=1), relu=True)),
+        # Winograd F(2x2, 3x3): odd output sizes (the last tiles overhang, cropped), a batch of
+        # two, channel counts that split into chunks of 6 and 5; and no padding at all.
+        "winograd_odd_batch": ((2, 48, 15, 13), Block(C(48, 40, 3, padding=1), relu=True)),
+        "winograd_no_pad": ((1, 32, 30, 30), Block(C(32, 32, 3), residual=False)),
         "small_image": ((1, 16, 8, 8), Block(C(16, 64, 3, padding=1), relu=True)),
         "small_odd": ((1, 5, 13, 11), Block(C(5, 20, 3))),
         "groups2": ((1, 16, 14, 14), Block(C(16, 32, 3, padding=1, groups=2))),
