@@ -254,15 +254,14 @@ struct Dims {
   bool batchFirst;
 };
 
-/// One direction's loop: its cell step maps (time index, x projection at t, previous states)
-/// to the new states, each [batch, hidden].
-using StepFn =
-    function_ref<SmallVector<Value>(Value xt, ArrayRef<Value> prev)>;
+/// A cell's step: (the input projection at t [batch, gates*hidden], the previous states) to
+/// the new states, each [batch, hidden].
+using StepFn = function_ref<SmallVector<Value>(Value xt, ArrayRef<Value> prev)>;
 
 /// The loop over time of one direction. `histories` hold the initial states in their first
 /// (forward) or last (reverse) slot; returns the final histories.
-SmallVector<Value> timeLoop(NodeContext &cx, const Dims &dims, bool reverse, int64_t dir,
-                            Value xp, Value mask, ArrayRef<Value> histories, StepFn step) {
+SmallVector<Value> timeLoop(NodeContext &cx, const Dims &dims, bool reverse, int64_t dir, Value xp,
+                            Value mask, ArrayRef<Value> histories, StepFn step) {
   OpBuilder &b = cx.b;
   Location loc = cx.loc;
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
@@ -285,13 +284,12 @@ SmallVector<Value> timeLoop(NodeContext &cx, const Dims &dims, bool reverse, int
 
   SmallVector<Value> prev;
   for (Value h : loop.getRegionIterArgs())
-    prev.push_back(tensor::ExtractSliceOp::create(b, loc, stateType, h, at(readSlot),
-                                                  stateSizes, units3));
+    prev.push_back(
+        tensor::ExtractSliceOp::create(b, loc, stateType, h, at(readSlot), stateSizes, units3));
   auto xtType = RankedTensorType::get({dims.batch, dims.gates}, et);
   Value xt = tensor::ExtractSliceOp::create(
       b, loc, xtType, xp, SmallVector<OpFoldResult>{b.getIndexAttr(dir), t, zero, zero},
-      SmallVector<OpFoldResult>{unit, unit, b.getIndexAttr(dims.batch),
-                                b.getIndexAttr(dims.gates)},
+      SmallVector<OpFoldResult>{unit, unit, b.getIndexAttr(dims.batch), b.getIndexAttr(dims.gates)},
       units4);
   SmallVector<Value> states = step(xt, prev);
   Value valid;
@@ -312,8 +310,8 @@ SmallVector<Value> timeLoop(NodeContext &cx, const Dims &dims, bool reverse, int
   return SmallVector<Value>(loop.getResults());
 }
 
-LogicalResult checkShape(NodeContext &cx, size_t input, StringRef name,
-                         ArrayRef<int64_t> expected, StringRef meaning) {
+LogicalResult checkShape(NodeContext &cx, size_t input, StringRef name, ArrayRef<int64_t> expected,
+                         StringRef meaning) {
   if (!cx.hasInput(input) || cx.shape(input) == expected)
     return success();
   return cx.emitError() << cx.node.op_type() << ": " << name << " has shape "
@@ -350,7 +348,7 @@ FailureOr<Dims> resolveDims(NodeContext &cx, const CellSpec &spec) {
     return cx.emitError() << op << ": X must be a float tensor, got " << et;
   std::string g = spec.gates == 1 ? "" : std::to_string(spec.gates) + "*";
   SmallVector<int64_t> stateShape = d.batchFirst ? SmallVector<int64_t>{d.batch, d.dirs, d.hidden}
-                                                  : SmallVector<int64_t>{d.dirs, d.batch, d.hidden};
+                                                 : SmallVector<int64_t>{d.dirs, d.batch, d.hidden};
   StringRef stateMeaning = d.batchFirst ? "batch_size x num_directions x hidden_size"
                                         : "num_directions x batch_size x hidden_size";
   if (failed(checkShape(cx, kW, "W", {d.dirs, d.gates, d.input},
@@ -383,7 +381,7 @@ FailureOr<Dims> resolveDims(NodeContext &cx, const CellSpec &spec) {
 /// Each direction's activations: the attribute's (alphas and betas consumed in order by the
 /// functions that take them; one direction's list serves both), or the op's defaults.
 SmallVector<SmallVector<Activation>> activationsOf(NodeContext &cx, const CellSpec &spec,
-                                                    int64_t dirs) {
+                                                   int64_t dirs) {
   SmallVector<std::string> names;
   if (const onnx::AttributeProto *a = cx.attr("activations"))
     names.append(a->strings().begin(), a->strings().end());
@@ -447,8 +445,9 @@ LogicalResult convertRecurrent(NodeContext &cx) {
   StringRef op = cx.node.op_type();
   const CellSpec &spec = specOf(op);
   if (cx.training)
-    return cx.emitError() << op << " cannot be trained (--train): gradients through recurrent "
-                                   "ops are not supported";
+    return cx.emitError() << op
+                          << " cannot be trained (--train): gradients through recurrent "
+                             "ops are not supported";
   TLC_TRY(d, resolveDims(cx, spec));
   TLC_TRY(mask, validSteps(cx, d));
   Builder bd{cx, cx.elementType(kX)};
@@ -459,8 +458,8 @@ LogicalResult convertRecurrent(NodeContext &cx) {
 
   // The input projection of every step and direction: one contraction, with the biases that
   // do not depend on the state added to it.
-  Value xp = bd.einsum(d.batchFirst ? "bti,dgi->dtbg" : "tbi,dgi->dtbg", cx.value(kX),
-                       cx.value(kW));
+  Value xp =
+      bd.einsum(d.batchFirst ? "bti,dgi->dtbg" : "tbi,dgi->dtbg", cx.value(kX), cx.value(kW));
   Value recurrentBias; // GRU with linear_before_reset: Rb of the h gate, [D, H]
   if (cx.hasInput(kB)) {
     Value bias = cx.value(kB);
@@ -468,8 +467,8 @@ LogicalResult convertRecurrent(NodeContext &cx) {
     Value sum;
     if (gruLinearBeforeReset) {
       recurrentBias = bd.slice(rb, {0, 2 * H}, {d.dirs, H});
-      Value zr = bd.add(bd.slice(wb, {0, 0}, {d.dirs, 2 * H}),
-                        bd.slice(rb, {0, 0}, {d.dirs, 2 * H}));
+      Value zr =
+          bd.add(bd.slice(wb, {0, 0}, {d.dirs, 2 * H}), bd.slice(rb, {0, 0}, {d.dirs, 2 * H}));
       sum = bd.concat({zr, bd.slice(wb, {0, 2 * H}, {d.dirs, H})}, 1);
     } else {
       sum = bd.add(wb, rb);
