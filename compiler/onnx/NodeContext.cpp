@@ -195,6 +195,7 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     registerNNConverters(t);
     registerResamplingConverters(t);
     registerReductionConverters(t);
+    registerRecurrentConverters(t);
     return t;
   }();
   return table;

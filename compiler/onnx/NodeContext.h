@@ -125,6 +125,7 @@ void registerTensorConverters(ConverterTable &table);
 void registerNNConverters(ConverterTable &table);
 void registerResamplingConverters(ConverterTable &table);
 void registerReductionConverters(ConverterTable &table);
+void registerRecurrentConverters(ConverterTable &table);
 
 /// Attribute lookup on a bare node (for checks).
 const onnx::AttributeProto *findAttr(const onnx::NodeProto &node, llvm::StringRef name);

@@ -6,7 +6,10 @@
 #include "Preflight.h"
 
 #include "TL/TLDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -42,7 +45,9 @@ std::string tlc::parseConstantInputSpec(llvm::StringRef spec, OnnxImportOptions 
 OwningOpRef<ModuleOp> tlc::importOnnxModel(llvm::StringRef bytes, llvm::StringRef path,
                                            MLIRContext *context, llvm::StringRef funcName,
                                            const OnnxImportOptions &options) {
-  context->loadDialect<tl::TLDialect, func::FuncDialect>();
+  // The recurrent ops' loops over time are scf.for over tensors (arith indices, tensor slices).
+  context->loadDialect<tl::TLDialect, func::FuncDialect, arith::ArithDialect, scf::SCFDialect,
+                       tensor::TensorDialect>();
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
   onnx::ModelProto model;
   FailureOr<int64_t> opset = onnx_import::loadModelProto(bytes, fileLoc, model);

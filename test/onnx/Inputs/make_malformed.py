@@ -30,6 +30,17 @@ def conv(**attrs):
                  [vi("x", [1, 1, 8, 8])], [vi("y", None)], [w])
 
 
+def recurrent(op, x_shape=(4, 2, 3), w_shape=None, r_shape=None, extra=(), extra_inits=(),
+              x_type=F, **attrs):
+    """A one-node RNN/GRU/LSTM over x (hidden size 4 unless the shapes say otherwise)."""
+    g = {"RNN": 1, "GRU": 3, "LSTM": 4}[op]
+    w = numpy_helper.from_array(np.zeros(w_shape or (1, 4 * g, x_shape[2]), np.float32), "w")
+    r = numpy_helper.from_array(np.zeros(r_shape or (1, 4 * g, 4), np.float32), "r")
+    node = helper.make_node(op, ["x", "w", "r"] + list(extra), ["y"], name=op.lower(), **attrs)
+    return model([node], [vi("x", list(x_shape), x_type)], [vi("y", None)],
+                 [w, r] + list(extra_inits), opset=14)
+
+
 def build(kind):
     if kind == "dup-output":
         # Valid: one tensor listed as two graph outputs (and an input passed through twice).
@@ -162,6 +173,38 @@ def build(kind):
         sizes = numpy_helper.from_array(np.array([1, 1, 1e30, 4], np.float32), "sizes")
         return model([helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="resize")],
                      [vi("x", [1, 1, 2, 2])], [vi("y", None)], [sizes])
+    if kind == "lstm-w-shape":
+        return recurrent("LSTM", w_shape=(1, 12, 3))
+    if kind == "gru-hidden-size":
+        return recurrent("GRU", hidden_size=5)
+    if kind == "rnn-attrs":
+        # Every unsupported attribute value of the node at once.
+        return recurrent("RNN", direction="sideways", layout=2, activations=["Swish"], clip=-1.0)
+    if kind == "lstm-activation-count":
+        return recurrent("LSTM", direction="bidirectional", w_shape=(2, 16, 3),
+                         r_shape=(2, 16, 4), activations=["Sigmoid", "Tanh"])
+    if kind == "rnn-x-rank":
+        return recurrent("RNN", x_shape=(4, 2, 3, 1))
+    if kind == "rnn-r-rank":
+        return recurrent("RNN", r_shape=(1, 4))
+    if kind == "rnn-empty-hidden":
+        return recurrent("RNN", w_shape=(1, 0, 3), r_shape=(1, 0, 0))
+    if kind == "rnn-x-int":
+        return recurrent("RNN", x_type=TensorProto.INT32)
+    if kind == "gru-initial-h-shape":
+        h0 = numpy_helper.from_array(np.zeros((1, 3, 4), np.float32), "h0")
+        return recurrent("GRU", extra=["", "", "h0"], extra_inits=[h0])
+    if kind == "rnn-bias-type":
+        b = numpy_helper.from_array(np.zeros((1, 8), np.float64), "b")
+        return recurrent("RNN", extra=["b"], extra_inits=[b])
+    if kind == "rnn-lens-type":
+        lens = numpy_helper.from_array(np.full(2, 4, np.float32), "lens")
+        return recurrent("RNN", extra=["", "lens"], extra_inits=[lens])
+    if kind == "rnn-lens-range":
+        lens = numpy_helper.from_array(np.array([5, 2], np.int32), "lens")
+        return recurrent("RNN", extra=["", "lens"], extra_inits=[lens])
+    if kind == "lstm-dynamic-seq":
+        return recurrent("LSTM", x_shape=("T", 2, 3))
     raise SystemExit("unknown kind " + kind)
 
 

@@ -5,7 +5,11 @@ For each model writes NAME.onnx, NAME.input.npy and NAME.expected.npy (PyTorch's
 --out. Models: resnet18 and mobilenet_v2 (torchvision 0.14), an nn.TransformerEncoder (fast
 path off: batch_first=False), a GPT-2-style decoder block written in plain PyTorch
 (embeddings, causal mask, LayerNorm, tanh-GELU) and a small LR-ASPP segmentation head
-(batch 2; on request: `lraspp`).
+(batch 2; on request: `lraspp`). Recurrent models, on request: `lstm_classifier` (embedding,
+2-layer LSTM, last hidden state -> linear), `gru_tagger` (embedding, bidirectional GRU,
+per-step outputs -> linear) and `rnn_packed` (a tanh RNN over a packed batch: its lengths
+become the ONNX RNN's sequence_lens). A model with several inputs or outputs also writes
+NAME.input1.npy, ... and NAME.expected1.npy, ...
 """
 import argparse
 import math
@@ -120,6 +124,45 @@ RESNET_CONVS = {
 }
 
 
+class LSTMClassifier(nn.Module):
+    def __init__(self, vocab=100, d=32, hidden=48, classes=5):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d)
+        self.lstm = nn.LSTM(d, hidden, num_layers=2, batch_first=True)
+        self.fc = nn.Linear(hidden, classes)
+
+    def forward(self, tokens):
+        _, (h, _) = self.lstm(self.embed(tokens))
+        return self.fc(h[-1])
+
+
+class GRUTagger(nn.Module):
+    def __init__(self, vocab=100, d=32, hidden=40, tags=9):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d)
+        self.gru = nn.GRU(d, hidden, batch_first=True, bidirectional=True)
+        self.fc = nn.Linear(2 * hidden, tags)
+
+    def forward(self, tokens):
+        y, _ = self.gru(self.embed(tokens))
+        return self.fc(y)
+
+
+class PackedRNN(nn.Module):
+    """A tanh RNN over padded sequences of the given (descending) lengths."""
+
+    def __init__(self, features=6, hidden=8, classes=3):
+        super().__init__()
+        self.rnn = nn.RNN(features, hidden, nonlinearity="tanh")
+        self.fc = nn.Linear(hidden, classes)
+
+    def forward(self, x, lengths):
+        packed = nn.utils.rnn.pack_padded_sequence(x, lengths, enforce_sorted=True)
+        out, h = self.rnn(packed)
+        y, _ = nn.utils.rnn.pad_packed_sequence(out, total_length=x.shape[0])
+        return self.fc(y), h
+
+
 def build(name, size):
     # resnet_LAYER_bBATCH: one convolution of resnet18 (RESNET_CONVS) with BatchNorm and ReLU.
     if name.startswith("resnet_") and "_b" in name:
@@ -144,6 +187,12 @@ def build(name, size):
         return LRASPPNet(), torch.randn(2, 3, size, size)
     if name == "gpt2_block":
         return GPT2Block(), torch.randint(0, 512, (1, 32), dtype=torch.long)
+    if name == "lstm_classifier":
+        return LSTMClassifier(), torch.randint(0, 100, (4, 20), dtype=torch.long)
+    if name == "gru_tagger":
+        return GRUTagger(), torch.randint(0, 100, (4, 16), dtype=torch.long)
+    if name == "rnn_packed":
+        return PackedRNN(), (torch.randn(7, 4, 6), torch.tensor([7, 5, 5, 2]))
     raise SystemExit(f"unknown model {name}")
 
 
@@ -166,14 +215,20 @@ def main():
                 if isinstance(m, nn.BatchNorm2d):
                     m.running_mean.uniform_(-0.1, 0.1)
                     m.running_var.uniform_(0.5, 1.5)
-            y = model(x)
+            xs = x if isinstance(x, tuple) else (x,)
+            y = model(*xs)
+            ys = y if isinstance(y, tuple) else (y,)
         path = os.path.join(args.out, name)
-        torch.onnx.export(model, (x,), path + ".onnx", opset_version=args.opset,
-                          input_names=["input"], output_names=["output"],
+        suffix = lambda i: "" if i == 0 else str(i)
+        torch.onnx.export(model, xs, path + ".onnx", opset_version=args.opset,
+                          input_names=["input" + suffix(i) for i in range(len(xs))],
+                          output_names=["output" + suffix(i) for i in range(len(ys))],
                           do_constant_folding=True)
-        np.save(path + ".input.npy", x.numpy())
-        np.save(path + ".expected.npy", y.numpy())
-        print(f"{name}: input {tuple(x.shape)} -> output {tuple(y.shape)}")
+        for i, v in enumerate(xs):
+            np.save(path + ".input" + suffix(i) + ".npy", v.numpy())
+        for i, v in enumerate(ys):
+            np.save(path + ".expected" + suffix(i) + ".npy", v.numpy())
+        print(f"{name}: input {tuple(xs[0].shape)} -> output {tuple(ys[0].shape)}")
 
 
 if __name__ == "__main__":
