@@ -95,6 +95,9 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     a block before the next).
   }];
   let options = [
+    Option<"pointwiseRowsMinWidth", "pointwise-rows-min-width", "int64_t", /*default=*/"28",
+           "a 1x1 stride-1 convolution that writes a padded tensor's interior keeps its output "
+           "rows (and writes them in place) when they are at least this wide">,
     Option<"winograd", "winograd", "bool", /*default=*/"true",
            "lower 3x3 stride-1 convolutions of constant filters by Winograd's F(2x2, 3x3) "
            "where it pays">,

@@ -167,6 +167,49 @@ LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
   return success();
 }
 
+/// Policy input: whether `conv`'s result is only written into the interior of a padded tensor
+/// (an insert_slice into a fill), directly or through one elementwise op (its epilogue): the
+/// next convolution's padded input.
+bool feedsPadding(linalg::Conv2DNchwFchwOp conv) {
+  Value value = conv->getResult(0);
+  if (!value.hasOneUse())
+    return false;
+  Operation *user = *value.getUsers().begin();
+  if (auto epilogue = dyn_cast<linalg::GenericOp>(user)) {
+    if (epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
+        epilogue->getNumResults() != 1 || !epilogue->getResult(0).hasOneUse())
+      return false;
+    user = *epilogue->getResult(0).getUsers().begin();
+  }
+  auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+  return insert && insert.getDest().getDefiningOp<linalg::FillOp>();
+}
+
+/// A 1x1 stride-1 convolution over unpadded input -> one contraction over (b, m, h, w, k) with
+/// the output's rows kept: out[b, m, h, w] += filter[m, k] * input[b, k, h, w]. Unlike the
+/// [F, C] x [N, C, H * W] form it can write a strided destination, e.g. the interior of the
+/// next convolution's padded input, in place (a collapsed output cannot be a view of it, and
+/// bufferization copies it there).
+LogicalResult lowerPointwiseRows(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
+  Location loc = op.getLoc();
+  Value input = op.getInputs()[0], filter = op.getInputs()[1], init = op.getOutputs()[0];
+  tlc::ConvShape shape = tlc::getConvShape(op);
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  Value filter2 = tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({shape.f, shape.c}, shape.elementType), filter,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  AffineExpr b, m, h, w, k;
+  bindDims(ctx, b, m, h, w, k);
+  SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {m, k}, ctx),
+                                 AffineMap::get(5, 0, {b, k, h, w}, ctx),
+                                 AffineMap::get(5, 0, {b, m, h, w}, ctx)};
+  rewriter.replaceOp(op, tlc::buildMacGeneric(rewriter, loc, filter2, input, init, maps,
+                                              {IT::parallel, IT::parallel, IT::parallel,
+                                               IT::parallel, IT::reduction}));
+  return success();
+}
+
 /// conv_2d_ngchw_gfchw -> im2col copy (unless 1x1, stride 1) + a contraction batched over
 /// the groups: [G, F/G, K] x [N, G, K, P] -> [N, G, F/G, P], K = C/G * KH * KW.
 LogicalResult lowerGroupedConv(RewriterBase &rewriter, linalg::Conv2DNgchwGfchwOp op) {
@@ -245,6 +288,12 @@ struct TLCLowerConvolutionsPass
         tlc::chooseConvTileRows(n, oh, ow, depth, tilePixels, tileBytes, tileSlots);
     bool window = shape.kh > 1 || shape.kw > 1;
     int64_t im2colBytes = n * depth * oh * ow * 4;
+    // A pointwise convolution writing the next convolution's padded input keeps its rows when
+    // they are wide enough for the register tiles (a 112-pixel row: 3.5 tiles of 32).
+    if (!window && shape.strides[0] == 1 && shape.strides[1] == 1 && ow >= pointwiseRowsMinWidth &&
+        cast<RankedTensorType>(conv.getInputs()[0].getType()).getDimSize(3) == ow &&
+        feedsPadding(conv))
+      return lowerPointwiseRows(rewriter, conv);
     if (winograd && shape.c >= winogradMinChannels && shape.f >= winogradMinChannels &&
         tlc::canLowerConvWinograd(conv) && tlc::winogradGain(shape, 32) >= winogradMinGain)
       return tlc::lowerConvWinograd(rewriter, conv);

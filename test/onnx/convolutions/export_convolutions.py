@@ -58,6 +58,11 @@ def cases():
         # two, channel counts that split into chunks of 6 and 5; and no padding at all.
         "winograd_odd_batch": ((2, 48, 15, 13), Block(C(48, 40, 3, padding=1), relu=True)),
         "winograd_no_pad": ((1, 32, 30, 30), Block(C(32, 32, 3), residual=False)),
+        # A pointwise convolution (+ ReLU) writing the depthwise convolution's padded input in
+        # place: its output rows kept (tlc-lower-convolutions' pointwise-rows-min-width).
+        "pointwise_into_depthwise": ((1, 8, 56, 56), Block(C(8, 24, 1), relu=True,
+                                                         then=C(24, 24, 3, stride=2, padding=1,
+                                                                groups=24))),
         "small_image": ((1, 16, 8, 8), Block(C(16, 64, 3, padding=1), relu=True)),
         "small_odd": ((1, 5, 13, 11), Block(C(5, 20, 3))),
         "groups2": ((1, 16, 14, 14), Block(C(16, 32, 3, padding=1, groups=2))),
