@@ -95,7 +95,7 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     a block before the next).
   }];
   let options = [
-    Option<"pointwiseRowsMinWidth", "pointwise-rows-min-width", "int64_t", /*default=*/"28",
+    Option<"pointwiseRowsMinWidth", "pointwise-rows-min-width", "int64_t", /*default=*/"112",
            "a 1x1 stride-1 convolution that writes a padded tensor's interior keeps its output "
            "rows (and writes them in place) when they are at least this wide">,
     Option<"winograd", "winograd", "bool", /*default=*/"true",

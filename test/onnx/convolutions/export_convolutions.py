@@ -60,7 +60,7 @@ def cases():
         "winograd_no_pad": ((1, 32, 30, 30), Block(C(32, 32, 3), residual=False)),
         # A pointwise convolution (+ ReLU) writing the depthwise convolution's padded input in
         # place: its output rows kept (tlc-lower-convolutions' pointwise-rows-min-width).
-        "pointwise_into_depthwise": ((1, 8, 56, 56), Block(C(8, 24, 1), relu=True,
+        "pointwise_into_depthwise": ((1, 8, 112, 112), Block(C(8, 24, 1), relu=True,
                                                          then=C(24, 24, 3, stride=2, padding=1,
                                                                 groups=24))),
         "small_image": ((1, 16, 8, 8), Block(C(16, 64, 3, padding=1), relu=True)),
