@@ -336,6 +336,11 @@ def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
     that is one row of a 2-D buffer (a rank-reducing `memref.subview`, through further
     subviews to their root buffer; the row index clamped to the root's last row): `read` for
     inputs, `write` for outputs, so the next row's cache misses overlap this row's arithmetic.
+
+    First, a `linalg.transpose` (32-bit elements) that splits rows of adjacent element pairs
+    `[..., X, 2]` into two unit-stride rows (a stride-2 phase split) or merges two unit-stride
+    rows into one row of pairs becomes loops around whole-vector loads, `vector.deinterleave`
+    or `vector.interleave`, and stores (the last partial vector masked).
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",

@@ -16,6 +16,7 @@
 #include "passes/BufferFills.h"
 #include "targets/cpu/CPUPasses.h"
 #include "targets/cpu/RowEmitter.h"
+#include "targets/cpu/VectorizeInterleaves.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -164,6 +165,14 @@ struct TLCVectorizeRowsPass : tlc::impl::TLCVectorizeRowsBase<TLCVectorizeRowsPa
       if (failed(linalg::generalizeNamedOp(rewriter, copy)))
         return signalPassFailure();
     }
+    // Transposes that split or merge rows of element pairs: shuffles of whole vectors.
+    SmallVector<std::pair<linalg::TransposeOp, tlc::PairTranspose>> pairs;
+    getOperation().walk([&](linalg::TransposeOp op) {
+      if (std::optional<tlc::PairTranspose> pair = tlc::matchPairTranspose(op))
+        pairs.push_back({op, *pair});
+    });
+    for (auto &[op, pair] : pairs)
+      tlc::vectorizePairTranspose(rewriter, op, pair, lanes);
     SmallVector<std::pair<linalg::GenericOp, RowPlan>, 4> work;
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<RowPlan> plan = analyze(op, lanes, minRow))
