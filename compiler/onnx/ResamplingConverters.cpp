@@ -1,8 +1,9 @@
 // Converters for ONNX ops that change spatial resolution: ConvTranspose (a zero-inserted,
-// flipped-kernel tl.conv2d), Resize and Upsample (per-axis tl.gather with host-computed
+// flipped-kernel tl.conv2d, or a 3-D convolution composed of one), Resize and Upsample (per-axis tl.gather with host-computed
 // indices, plus a weighted sum for linear interpolation).
 #include "NodeContext.h"
 #include "TensorData.h"
+#include "VolumeWindows.h"
 
 #include "TL/NNShapes.h"
 #include "TL/Shapes.h"
@@ -52,8 +53,9 @@ void checkConvTranspose(const onnx::NodeProto &node, SmallVectorImpl<std::string
 /// group), stride 1, padded by dilation*(k-1) - pads (negative amounts crop).
 LogicalResult convertConvTranspose(NodeContext &cx) {
   int64_t rank = cx.rank(0);
-  if (rank != 3 && rank != 4)
-    return cx.emitError() << "ConvTranspose supports 1-D and 2-D convolutions, got input rank "
+  if (rank < 3 || rank > 5)
+    return cx.emitError() << "ConvTranspose supports 1-D, 2-D and 3-D convolutions, got input "
+                             "rank "
                           << rank;
   if (cx.rank(1) != rank)
     return cx.emitError() << "weight rank " << cx.rank(1) << " differs from input rank " << rank;
@@ -83,11 +85,13 @@ LogicalResult convertConvTranspose(NodeContext &cx) {
     outPad.assign(n, 0);
   if (outShape.size() == n + 2)
     outShape.erase(outShape.begin(), outShape.begin() + 2);
-  if (kernel.size() != n || strides.size() != n || dilations.size() != n ||
-      pads.size() != 2 * n || outPad.size() != n || (!outShape.empty() && outShape.size() != n))
-    return cx.emitError() << "kernel_shape, strides, dilations, pads, output_padding and "
-                             "output_shape do not match the "
-                          << n << " spatial dimensions";
+  if (failed(cx.checkSpatialLength("kernel_shape", kernel.size(), n)) ||
+      failed(cx.checkSpatialLength("strides", strides.size(), n)) ||
+      failed(cx.checkSpatialLength("dilations", dilations.size(), n)) ||
+      failed(cx.checkSpatialLength("pads", pads.size(), n, 2)) ||
+      failed(cx.checkSpatialLength("output_padding", outPad.size(), n)) ||
+      (!outShape.empty() && failed(cx.checkSpatialLength("output_shape", outShape.size(), n))))
+    return failure();
   if (ArrayRef<int64_t>(kernel) != wShape.drop_front(2))
     return cx.emitError() << "kernel_shape " << tl::formatShape(kernel)
                           << " differs from the weight's " << tl::formatShape(wShape.drop_front(2));
@@ -121,72 +125,92 @@ LogicalResult convertConvTranspose(NodeContext &cx) {
     outPad.insert(outPad.begin(), 0);
     pads = {0, pads[0], 0, pads[1]};
   }
+  // From here on n is 2 or 3 (spatial axes 2 .. 2 + n).
+  n = kernel.size();
   auto xt = cast<RankedTensorType>(x.getType());
-  int64_t batch = xt.getDimSize(0), h = xt.getDimSize(2), wd = xt.getDimSize(3);
-  int64_t sh = strides[0], sw = strides[1];
+  int64_t batch = xt.getDimSize(0);
+  ArrayRef<int64_t> spatial = xt.getShape().drop_front(2);
 
-  // Zero insertion: [N,C,H,W] -> [N,C,H,1,W,1], pad the unit axes to the strides, merge.
-  if (sh > 1 || sw > 1) {
-    TLC_TRY(x6, cx.reshape(x, {batch, cin, h, 1, wd, 1}));
-    TLC_TRY(p6, pad(cx, x6, {0, 0, 0, 0, 0, 0, 0, 0, 0, sh - 1, 0, sw - 1}));
-    TLC_TRY(x4, cx.reshape(p6, {batch, cin, h * sh, wd * sw}));
-    x = x4;
+  // Zero insertion: [N,C,S1,..] -> [N,C,S1,1,S2,1,..], pad the unit axes to the strides, merge.
+  if (llvm::any_of(strides, [](int64_t s) { return s > 1; })) {
+    SmallVector<int64_t> split = {batch, cin}, zeroPads(4 + 4 * n, 0), merged = {batch, cin};
+    for (size_t i = 0; i < n; ++i) {
+      split.append({spatial[i], 1});
+      zeroPads[(2 + 2 * n) + 2 + 2 * i + 1] = strides[i] - 1;
+      merged.push_back(spatial[i] * strides[i]);
+    }
+    TLC_TRY(xs, cx.reshape(x, split));
+    TLC_TRY(ps, pad(cx, xs, zeroPads));
+    TLC_TRY(xm, cx.reshape(ps, merged));
+    x = xm;
   }
   // The merged tensor has (s - 1) zeros past the last element that the ideal zero-inserted
   // input does not; fold them into the trailing amount.
   SmallVector<int64_t> lo, hi;
-  for (int i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < n; ++i) {
     int64_t span = dilations[i] * (kernel[i] - 1);
     lo.push_back(span - pads[i]);
-    hi.push_back(span - pads[i + 2] + outPad[i] - (strides[i] - 1));
+    hi.push_back(span - pads[i + n] + outPad[i] - (strides[i] - 1));
   }
   ArrayRef<int64_t> zShape = cast<RankedTensorType>(x.getType()).getShape();
   if (llvm::any_of(lo, [](int64_t v) { return v < 0; }) ||
       llvm::any_of(hi, [](int64_t v) { return v < 0; })) {
-    SmallVector<int64_t> offsets = {0, 0, std::max<int64_t>(0, -lo[0]),
-                                    std::max<int64_t>(0, -lo[1])};
-    SmallVector<int64_t> sizes = {zShape[0], zShape[1],
-                                  zShape[2] - offsets[2] - std::max<int64_t>(0, -hi[0]),
-                                  zShape[3] - offsets[3] - std::max<int64_t>(0, -hi[1])};
-    if (sizes[2] <= 0 || sizes[3] <= 0)
-      return cx.emitError() << "pads " << tl::formatShape(cx.attrInts("pads"))
-                            << " leave an empty output";
-    SmallVector<int64_t> unit(4, 1);
+    SmallVector<int64_t> offsets = {0, 0}, sizes = {zShape[0], zShape[1]};
+    for (size_t i = 0; i < n; ++i) {
+      offsets.push_back(std::max<int64_t>(0, -lo[i]));
+      sizes.push_back(zShape[2 + i] - offsets.back() - std::max<int64_t>(0, -hi[i]));
+      if (sizes.back() <= 0)
+        return cx.emitError() << "pads " << tl::formatShape(cx.attrInts("pads"))
+                              << " leave an empty output";
+    }
+    SmallVector<int64_t> unit(2 + n, 1);
     TLC_TRY(t, tl::sliceType(cast<RankedTensorType>(x.getType()), offsets, sizes, unit,
                              [&] { return cx.emitError(); }));
     x = tl::SliceOp::create(cx.b, cx.loc, t, x, offsets, sizes, unit).getResult();
   }
-  SmallVector<int64_t> convPads = {std::max<int64_t>(0, lo[0]), std::max<int64_t>(0, lo[1]),
-                                   std::max<int64_t>(0, hi[0]), std::max<int64_t>(0, hi[1])};
+  SmallVector<int64_t> convPads;
+  for (size_t i = 0; i < 2 * n; ++i)
+    convPads.push_back(std::max<int64_t>(0, i < n ? lo[i] : hi[i - n]));
 
-  // Filter: [Cin, Cout/g, kh, kw] -> [g, Cin/g, Cout/g, kh, kw] -> swap -> [Cout, Cin/g, kh, kw],
-  // then flip both spatial axes.
+  // Filter: [Cin, Cout/g, k..] -> [g, Cin/g, Cout/g, k..] -> swap -> [Cout, Cin/g, k..], then
+  // flip every spatial axis.
   int64_t coutPerGroup = wShape[1], cinPerGroup = cin / groups;
-  int64_t kh = kernel[0], kw = kernel[1];
-  TLC_TRY(w5, cx.reshape(w, {groups, cinPerGroup, coutPerGroup, kh, kw}));
-  TLC_TRY(wt, cx.transpose(w5, {0, 2, 1, 3, 4}));
-  TLC_TRY(filter, cx.reshape(wt, {groups * coutPerGroup, cinPerGroup, kh, kw}));
-  for (int axis : {2, 3}) {
-    int64_t k = axis == 2 ? kh : kw;
-    if (k == 1)
+  SmallVector<int64_t> grouped = {groups, cinPerGroup, coutPerGroup}, perm = {0, 2, 1},
+                       swapped = {groups * coutPerGroup, cinPerGroup};
+  for (size_t i = 0; i < n; ++i) {
+    grouped.push_back(kernel[i]);
+    perm.push_back(3 + i);
+    swapped.push_back(kernel[i]);
+  }
+  TLC_TRY(wg, cx.reshape(w, grouped));
+  TLC_TRY(wt, cx.transpose(wg, perm));
+  TLC_TRY(filter, cx.reshape(wt, swapped));
+  for (size_t i = 0; i < n; ++i) {
+    if (kernel[i] == 1)
       continue;
     SmallVector<int64_t> rev;
-    for (int64_t i = k - 1; i >= 0; --i)
-      rev.push_back(i);
-    TLC_TRY(f, gatherAxis(cx, filter, rev, axis));
+    for (int64_t j = kernel[i] - 1; j >= 0; --j)
+      rev.push_back(j);
+    TLC_TRY(f, gatherAxis(cx, filter, rev, 2 + i));
     filter = f;
   }
   Value bias = cx.hasInput(2) ? cx.value(2) : Value();
-  SmallVector<int64_t> ones = {1, 1};
-  TLC_TRY(type, tl::conv2dType(cast<RankedTensorType>(x.getType()),
-                               cast<RankedTensorType>(filter.getType()), ones, convPads,
-                               dilations, groups, [&] { return cx.emitError(); }));
-  Value y = tl::Conv2DOp::create(cx.b, cx.loc, type, x, filter, bias, ones, convPads, dilations,
-                                 groups)
-                .getResult();
-  if (n == 1) {
-    TLC_TRY(r, cx.reshape(y, {type.getDimSize(0), type.getDimSize(1), type.getDimSize(3)}));
+  SmallVector<int64_t> ones(n, 1);
+  Value y;
+  if (n == 3) {
+    TLC_TRY(r, conv3dAsConv2d(cx, x, filter, bias, ones, convPads, dilations, groups));
     y = r;
+  } else {
+    TLC_TRY(type, tl::conv2dType(cast<RankedTensorType>(x.getType()),
+                                 cast<RankedTensorType>(filter.getType()), ones, convPads,
+                                 dilations, groups, [&] { return cx.emitError(); }));
+    y = tl::Conv2DOp::create(cx.b, cx.loc, type, x, filter, bias, ones, convPads, dilations,
+                             groups)
+            .getResult();
+    if (cx.rank(0) == 3) {
+      TLC_TRY(r, cx.reshape(y, {type.getDimSize(0), type.getDimSize(1), type.getDimSize(3)}));
+      y = r;
+    }
   }
   cx.setOutput(0, y);
   return success();
