@@ -1,5 +1,6 @@
 // 3-D (volume, NCDHW) convolution and pooling as compositions of the 2-D tl ops.
 #include "VolumeWindows.h"
+#include "HostEval.h"
 
 #include "TL/NNShapes.h"
 #include "TL/Shapes.h"
@@ -70,10 +71,20 @@ FailureOr<Value> tlc::onnx_import::conv3dAsConv2d(NodeContext &cx, Value x, Valu
   }
   TLC_TRY(images, cx.transpose(unfolded, {0, 4, 1, 2, 3, 5, 6}));
   TLC_TRY(input2d, cx.reshape(images, {n * od, c * kd, h, w}));
-  // Filter [F, C/G, KD, KH, KW] -> [F, KD, C/G, KH, KW] -> [F, KD*C/G, KH, KW] (a constant
-  // filter folds at compile time).
-  TLC_TRY(ft, cx.transpose(filter, {0, 2, 1, 3, 4}));
-  TLC_TRY(filter2d, cx.reshape(ft, {f, kd * cg, kh, kw}));
+  // Filter [F, C/G, KD, KH, KW] -> [F, KD, C/G, KH, KW] -> [F, KD*C/G, KH, KW]. Weights are
+  // permuted here: the graph's constant folding stops at small tensors, and the convolution
+  // strategies (Winograd, packed filters) need a constant filter.
+  SmallVector<int64_t> filterPerm = {0, 2, 1, 3, 4}, filterShape = {f, kd * cg, kh, kw};
+  Value filter2d;
+  auto weights = filter.getDefiningOp<tl::ConstantOp>();
+  if (auto dense = weights ? dyn_cast<DenseElementsAttr>(weights.getValue()) : nullptr) {
+    filter2d = cx.constantValue(hostTranspose(dense, filterPerm).reshape(
+        RankedTensorType::get(filterShape, dense.getElementType())));
+  } else {
+    TLC_TRY(ft, cx.transpose(filter, filterPerm));
+    TLC_TRY(r, cx.reshape(ft, filterShape));
+    filter2d = r;
+  }
   SmallVector<int64_t> s2 = {strides[1], strides[2]}, d2 = {dilations[1], dilations[2]};
   SmallVector<int64_t> p2 = {pads[1], pads[2], pads[4], pads[5]};
   TLC_TRY(type, tl::conv2dType(typeOf(input2d), typeOf(filter2d), s2, p2, d2, groups,

@@ -37,7 +37,7 @@ def split_pads(pads):
 
 
 def conv_case(x_shape, w_shape, bias=False, strides=(1, 1, 1), pads=(0,) * 6,
-              dilations=(1, 1, 1), group=1, auto_pad=None):
+              dilations=(1, 1, 1), group=1, auto_pad=None, weight_input=False):
     x, w = rand(*x_shape), rand(*w_shape)
     b = rand(w_shape[0]) if bias else None
     attrs = dict(strides=list(strides), dilations=list(dilations), group=group)
@@ -55,6 +55,9 @@ def conv_case(x_shape, w_shape, bias=False, strides=(1, 1, 1), pads=(0,) * 6,
     ref = F.conv3d(F.pad(t64(x), split_pads(pads)), t64(w), None if b is None else t64(b),
                    stride=strides, dilation=dilations, groups=group).numpy()
     inits = {"w": w} if b is None else {"w": w, "b": b}
+    if weight_input:
+        # The weights as a run-time input: the filter is rearranged by the compiled code.
+        return "Conv", ["x"] + list(inits), attrs, {"x": x, **inits}, {}, ref
     return "Conv", ["x"] + list(inits), attrs, {"x": x}, inits, ref
 
 
@@ -137,6 +140,8 @@ CASES = {
                                       pads=(1,) * 6),
     "conv_depthwise": lambda: conv_case((1, 6, 5, 7, 7), (6, 1, 3, 3, 3), group=6,
                                         strides=(1, 2, 2), pads=(1,) * 6),
+    "conv_weight_input": lambda: conv_case((2, 4, 4, 5, 6), (6, 2, 2, 3, 3), bias=True,
+                                           group=2, pads=(1, 1, 0, 0, 1, 1), weight_input=True),
     "conv_same_upper": lambda: conv_case((1, 3, 5, 8, 7), (4, 3, 2, 3, 4), strides=(2, 2, 1),
                                          auto_pad="SAME_UPPER"),
     "deconv_stride2_outpad": lambda: deconv_case((1, 4, 3, 4, 5), (4, 3, 3, 3, 3), bias=True,
@@ -195,8 +200,10 @@ def run(name, args):
     if c.returncode != 0:
         return f"FAIL compile: {c.stderr.strip()[:400]}"
     os.makedirs(path + ".out", exist_ok=True)
-    r = subprocess.run([args.tlc_run, path + ".so", "--quiet", "--input", path + ".input0.npy",
-                        "--save-outputs", path + ".out"], capture_output=True, text=True)
+    cmd = [args.tlc_run, path + ".so", "--quiet", "--save-outputs", path + ".out"]
+    for i in range(len(case[3])):
+        cmd += ["--input", f"{path}.input{i}.npy"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return f"FAIL run: {(r.stderr or r.stdout).strip()[:400]}"
     got = np.load(os.path.join(path + ".out", "y.npy")).astype(np.float64)
