@@ -112,8 +112,8 @@ LogicalResult convertConv(NodeContext &cx) {
   Value bias = cx.hasInput(2) ? cx.value(2) : Value();
   int64_t groups = cx.attrInt("group", 1);
   if (rank == 5) {
-    TLC_TRY(y, conv3dAsConv2d(cx, cx.value(0), cx.value(1), bias, w.strides, w.pads,
-                              w.dilations, groups));
+    TLC_TRY(y, conv3dAsConv2d(cx, cx.value(0), cx.value(1), cx.constant(1), bias, w.strides,
+                              w.pads, w.dilations, groups));
     cx.setOutput(0, y);
     return success();
   }

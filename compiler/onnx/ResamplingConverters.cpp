@@ -1,6 +1,7 @@
 // Converters for ONNX ops that change spatial resolution: ConvTranspose (a zero-inserted,
 // flipped-kernel tl.conv2d, or a 3-D convolution composed of one), Resize and Upsample (per-axis tl.gather with host-computed
 // indices, plus a weighted sum for linear interpolation).
+#include "HostEval.h"
 #include "NodeContext.h"
 #include "TensorData.h"
 #include "VolumeWindows.h"
@@ -173,7 +174,8 @@ LogicalResult convertConvTranspose(NodeContext &cx) {
     convPads.push_back(std::max<int64_t>(0, i < n ? lo[i] : hi[i - n]));
 
   // Filter: [Cin, Cout/g, k..] -> [g, Cin/g, Cout/g, k..] -> swap -> [Cout, Cin/g, k..], then
-  // flip every spatial axis.
+  // flip every spatial axis. Weights are rearranged on the host (the graph's constant folding
+  // stops at small tensors, and the convolution strategies need a constant filter).
   int64_t coutPerGroup = wShape[1], cinPerGroup = cin / groups;
   SmallVector<int64_t> grouped = {groups, cinPerGroup, coutPerGroup}, perm = {0, 2, 1},
                        swapped = {groups * coutPerGroup, cinPerGroup};
@@ -182,23 +184,44 @@ LogicalResult convertConvTranspose(NodeContext &cx) {
     perm.push_back(3 + i);
     swapped.push_back(kernel[i]);
   }
-  TLC_TRY(wg, cx.reshape(w, grouped));
-  TLC_TRY(wt, cx.transpose(wg, perm));
-  TLC_TRY(filter, cx.reshape(wt, swapped));
-  for (size_t i = 0; i < n; ++i) {
-    if (kernel[i] == 1)
-      continue;
-    SmallVector<int64_t> rev;
-    for (int64_t j = kernel[i] - 1; j >= 0; --j)
-      rev.push_back(j);
-    TLC_TRY(f, gatherAxis(cx, filter, rev, 2 + i));
+  Value filter;
+  DenseElementsAttr filterWeights;
+  if (DenseElementsAttr weights = cx.constant(1)) {
+    Type et = weights.getElementType();
+    DenseElementsAttr t =
+        hostTranspose(weights.reshape(RankedTensorType::get(grouped, et)), perm);
+    auto type = RankedTensorType::get(swapped, et);
+    SmallVector<int64_t> strides = rowMajorStrides(swapped);
+    filterWeights = hostRemap(t.reshape(type), type, [&](int64_t i) {
+      int64_t src = i;
+      for (size_t d = 0; d < n; ++d) {
+        int64_t k = swapped[2 + d], at = i / strides[2 + d] % k;
+        src += (k - 1 - 2 * at) * strides[2 + d];
+      }
+      return src;
+    });
+    filter = cx.constantValue(filterWeights);
+  } else {
+    TLC_TRY(wg, cx.reshape(w, grouped));
+    TLC_TRY(wt, cx.transpose(wg, perm));
+    TLC_TRY(f, cx.reshape(wt, swapped));
     filter = f;
+    for (size_t i = 0; i < n; ++i) {
+      if (kernel[i] == 1)
+        continue;
+      SmallVector<int64_t> rev;
+      for (int64_t j = kernel[i] - 1; j >= 0; --j)
+        rev.push_back(j);
+      TLC_TRY(flipped, gatherAxis(cx, filter, rev, 2 + i));
+      filter = flipped;
+    }
   }
   Value bias = cx.hasInput(2) ? cx.value(2) : Value();
   SmallVector<int64_t> ones(n, 1);
   Value y;
   if (n == 3) {
-    TLC_TRY(r, conv3dAsConv2d(cx, x, filter, bias, ones, convPads, dilations, groups));
+    TLC_TRY(r, conv3dAsConv2d(cx, x, filter, filterWeights, bias, ones, convPads, dilations,
+                              groups));
     y = r;
   } else {
     TLC_TRY(type, tl::conv2dType(cast<RankedTensorType>(x.getType()),

@@ -25,7 +25,8 @@ RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 } // namespace
 
 FailureOr<Value> tlc::onnx_import::conv3dAsConv2d(NodeContext &cx, Value x, Value filter,
-                                                  Value bias, ArrayRef<int64_t> strides,
+                                                  DenseElementsAttr weights, Value bias,
+                                                  ArrayRef<int64_t> strides,
                                                   ArrayRef<int64_t> pads,
                                                   ArrayRef<int64_t> dilations, int64_t groups) {
   ArrayRef<int64_t> xs = typeOf(x).getShape(), ws = typeOf(filter).getShape();
@@ -76,10 +77,9 @@ FailureOr<Value> tlc::onnx_import::conv3dAsConv2d(NodeContext &cx, Value x, Valu
   // strategies (Winograd, packed filters) need a constant filter.
   SmallVector<int64_t> filterPerm = {0, 2, 1, 3, 4}, filterShape = {f, kd * cg, kh, kw};
   Value filter2d;
-  auto weights = filter.getDefiningOp<tl::ConstantOp>();
-  if (auto dense = weights ? dyn_cast<DenseElementsAttr>(weights.getValue()) : nullptr) {
-    filter2d = cx.constantValue(hostTranspose(dense, filterPerm).reshape(
-        RankedTensorType::get(filterShape, dense.getElementType())));
+  if (weights) {
+    filter2d = cx.constantValue(hostTranspose(weights, filterPerm).reshape(
+        RankedTensorType::get(filterShape, weights.getElementType())));
   } else {
     TLC_TRY(ft, cx.transpose(filter, filterPerm));
     TLC_TRY(r, cx.reshape(ft, filterShape));

@@ -12,8 +12,11 @@ namespace tlc::onnx_import {
 /// [d0, h0, w0, d1, h1, w1]. The depth window is unfolded into channels: each output depth
 /// slice becomes one image whose channels are the KD input slices it reads (per group), and
 /// one tl.conv2d over those N*OD images computes the whole contraction (K = C/g*KD*KH*KW).
+/// `weights`, when not null, is the filter's value known at compile time (not a trainable
+/// parameter): it is then rearranged on the host.
 mlir::FailureOr<mlir::Value> conv3dAsConv2d(NodeContext &cx, mlir::Value x, mlir::Value filter,
-                                            mlir::Value bias, llvm::ArrayRef<int64_t> strides,
+                                            mlir::DenseElementsAttr weights, mlir::Value bias,
+                                            llvm::ArrayRef<int64_t> strides,
                                             llvm::ArrayRef<int64_t> pads,
                                             llvm::ArrayRef<int64_t> dilations, int64_t groups);
 
