@@ -1,10 +1,9 @@
-// Converters for ONNX ops that change spatial resolution: ConvTranspose (a zero-inserted,
-// flipped-kernel tl.conv2d, or a 3-D convolution composed of one), Resize and Upsample (per-axis tl.gather with host-computed
-// indices, plus a weighted sum for linear interpolation).
-#include "HostEval.h"
+// Converters for ONNX ops that change spatial resolution: ConvTranspose (a stride-1
+// convolution per output phase, interleaved), Resize and Upsample (per-axis tl.gather with
+// host-computed indices, plus a weighted sum for linear interpolation).
 #include "NodeContext.h"
 #include "TensorData.h"
-#include "VolumeWindows.h"
+#include "TransposedConvolution.h"
 
 #include "TL/NNShapes.h"
 #include "TL/Shapes.h"
@@ -28,17 +27,6 @@ FailureOr<Value> gatherAxis(NodeContext &cx, Value x, ArrayRef<int64_t> indices,
   return tl::GatherOp::create(cx.b, cx.loc, type, x, idx, axis).getResult();
 }
 
-FailureOr<Value> pad(NodeContext &cx, Value x, ArrayRef<int64_t> pads) {
-  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
-    return x;
-  TLC_TRY(type, tl::padType(cast<RankedTensorType>(x.getType()), pads,
-                            [&] { return cx.emitError(); }));
-  return tl::PadOp::create(cx.b, cx.loc, type, x, cx.b.getDenseI64ArrayAttr(pads),
-                           tl::PadModeAttr::get(cx.ctx(), tl::PadMode::constant),
-                           cx.b.getF64FloatAttr(0.0))
-      .getResult();
-}
-
 //===----------------------------------------------------------------------===//
 // ConvTranspose
 //===----------------------------------------------------------------------===//
@@ -50,8 +38,8 @@ void checkConvTranspose(const onnx::NodeProto &node, SmallVectorImpl<std::string
       problems.push_back("auto_pad '" + a->s() + "' is not supported");
 }
 
-/// ConvTranspose(x, w) = conv(zero-inserted x, flipped w with in/out channels swapped per
-/// group), stride 1, padded by dilation*(k-1) - pads (negative amounts crop).
+/// ConvTranspose: the attributes normalized (auto_pad and output_shape to pads, 1-D to 2-D),
+/// then one stride-1 convolution per output phase (TransposedConvolution.cpp).
 LogicalResult convertConvTranspose(NodeContext &cx) {
   int64_t rank = cx.rank(0);
   if (rank < 3 || rank > 5)
@@ -126,114 +114,17 @@ LogicalResult convertConvTranspose(NodeContext &cx) {
     outPad.insert(outPad.begin(), 0);
     pads = {0, pads[0], 0, pads[1]};
   }
-  // From here on n is 2 or 3 (spatial axes 2 .. 2 + n).
-  n = kernel.size();
-  auto xt = cast<RankedTensorType>(x.getType());
-  int64_t batch = xt.getDimSize(0);
-  ArrayRef<int64_t> spatial = xt.getShape().drop_front(2);
-
-  // Zero insertion: [N,C,S1,..] -> [N,C,S1,1,S2,1,..], pad the unit axes to the strides, merge.
-  if (llvm::any_of(strides, [](int64_t s) { return s > 1; })) {
-    SmallVector<int64_t> split = {batch, cin}, zeroPads(4 + 4 * n, 0), merged = {batch, cin};
-    for (size_t i = 0; i < n; ++i) {
-      split.append({spatial[i], 1});
-      zeroPads[(2 + 2 * n) + 2 + 2 * i + 1] = strides[i] - 1;
-      merged.push_back(spatial[i] * strides[i]);
-    }
-    TLC_TRY(xs, cx.reshape(x, split));
-    TLC_TRY(ps, pad(cx, xs, zeroPads));
-    TLC_TRY(xm, cx.reshape(ps, merged));
-    x = xm;
-  }
-  // The merged tensor has (s - 1) zeros past the last element that the ideal zero-inserted
-  // input does not; fold them into the trailing amount.
-  SmallVector<int64_t> lo, hi;
-  for (size_t i = 0; i < n; ++i) {
-    int64_t span = dilations[i] * (kernel[i] - 1);
-    lo.push_back(span - pads[i]);
-    hi.push_back(span - pads[i + n] + outPad[i] - (strides[i] - 1));
-  }
-  ArrayRef<int64_t> zShape = cast<RankedTensorType>(x.getType()).getShape();
-  if (llvm::any_of(lo, [](int64_t v) { return v < 0; }) ||
-      llvm::any_of(hi, [](int64_t v) { return v < 0; })) {
-    SmallVector<int64_t> offsets = {0, 0}, sizes = {zShape[0], zShape[1]};
-    for (size_t i = 0; i < n; ++i) {
-      offsets.push_back(std::max<int64_t>(0, -lo[i]));
-      sizes.push_back(zShape[2 + i] - offsets.back() - std::max<int64_t>(0, -hi[i]));
-      if (sizes.back() <= 0)
-        return cx.emitError() << "pads " << tl::formatShape(cx.attrInts("pads"))
-                              << " leave an empty output";
-    }
-    SmallVector<int64_t> unit(2 + n, 1);
-    TLC_TRY(t, tl::sliceType(cast<RankedTensorType>(x.getType()), offsets, sizes, unit,
-                             [&] { return cx.emitError(); }));
-    x = tl::SliceOp::create(cx.b, cx.loc, t, x, offsets, sizes, unit).getResult();
-  }
-  SmallVector<int64_t> convPads;
-  for (size_t i = 0; i < 2 * n; ++i)
-    convPads.push_back(std::max<int64_t>(0, i < n ? lo[i] : hi[i - n]));
-
-  // Filter: [Cin, Cout/g, k..] -> [g, Cin/g, Cout/g, k..] -> swap -> [Cout, Cin/g, k..], then
-  // flip every spatial axis. Weights are rearranged on the host (the graph's constant folding
-  // stops at small tensors, and the convolution strategies need a constant filter).
-  int64_t coutPerGroup = wShape[1], cinPerGroup = cin / groups;
-  SmallVector<int64_t> grouped = {groups, cinPerGroup, coutPerGroup}, perm = {0, 2, 1},
-                       swapped = {groups * coutPerGroup, cinPerGroup};
-  for (size_t i = 0; i < n; ++i) {
-    grouped.push_back(kernel[i]);
-    perm.push_back(3 + i);
-    swapped.push_back(kernel[i]);
-  }
-  Value filter;
-  DenseElementsAttr filterWeights;
-  if (DenseElementsAttr weights = cx.constant(1)) {
-    Type et = weights.getElementType();
-    DenseElementsAttr t =
-        hostTranspose(weights.reshape(RankedTensorType::get(grouped, et)), perm);
-    auto type = RankedTensorType::get(swapped, et);
-    SmallVector<int64_t> strides = rowMajorStrides(swapped);
-    filterWeights = hostRemap(t.reshape(type), type, [&](int64_t i) {
-      int64_t src = i;
-      for (size_t d = 0; d < n; ++d) {
-        int64_t k = swapped[2 + d], at = i / strides[2 + d] % k;
-        src += (k - 1 - 2 * at) * strides[2 + d];
-      }
-      return src;
-    });
-    filter = cx.constantValue(filterWeights);
-  } else {
-    TLC_TRY(wg, cx.reshape(w, grouped));
-    TLC_TRY(wt, cx.transpose(wg, perm));
-    TLC_TRY(f, cx.reshape(wt, swapped));
-    filter = f;
-    for (size_t i = 0; i < n; ++i) {
-      if (kernel[i] == 1)
-        continue;
-      SmallVector<int64_t> rev;
-      for (int64_t j = kernel[i] - 1; j >= 0; --j)
-        rev.push_back(j);
-      TLC_TRY(flipped, gatherAxis(cx, filter, rev, 2 + i));
-      filter = flipped;
-    }
-  }
+  DenseElementsAttr weights = cx.constant(1);
+  if (weights)
+    weights = weights.reshape(cast<RankedTensorType>(w.getType()));
+  TransposedWindow window{strides, pads, dilations, outPad, groups};
   Value bias = cx.hasInput(2) ? cx.value(2) : Value();
-  SmallVector<int64_t> ones(n, 1);
-  Value y;
-  if (n == 3) {
-    TLC_TRY(r, conv3dAsConv2d(cx, x, filter, filterWeights, bias, ones, convPads, dilations,
-                              groups));
-    y = r;
-  } else {
-    TLC_TRY(type, tl::conv2dType(cast<RankedTensorType>(x.getType()),
-                                 cast<RankedTensorType>(filter.getType()), ones, convPads,
-                                 dilations, groups, [&] { return cx.emitError(); }));
-    y = tl::Conv2DOp::create(cx.b, cx.loc, type, x, filter, bias, ones, convPads, dilations,
-                             groups)
-            .getResult();
-    if (cx.rank(0) == 3) {
-      TLC_TRY(r, cx.reshape(y, {type.getDimSize(0), type.getDimSize(1), type.getDimSize(3)}));
-      y = r;
-    }
+  TLC_TRY(y, transposedConvolution(cx, x, w, weights, bias, window));
+  if (rank == 3) {
+    auto t = cast<RankedTensorType>(y.getType());
+    TLC_TRY(r, cx.reshape(y, {t.getDimSize(0), t.getDimSize(1), t.getDimSize(3)}));
+    cx.setOutput(0, r);
+    return success();
   }
   cx.setOutput(0, y);
   return success();

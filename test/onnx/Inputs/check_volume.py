@@ -151,6 +151,9 @@ CASES = {
                                                  dilations=(2, 1, 2), strides=(1, 2, 1)),
     "deconv_asym_pads": lambda: deconv_case((1, 2, 4, 3, 3), (2, 3, 3, 3, 2),
                                             strides=(2, 1, 3), pads=(0, 1, 2, 1, 0, 0)),
+    # Kernel 1 at stride 3 along D: two of three output phases get no tap (the bias alone).
+    "deconv_kernel_below_stride": lambda: deconv_case((1, 3, 3, 3, 4), (3, 2, 1, 2, 3),
+                                                      bias=True, strides=(3, 2, 2)),
     "deconv_output_shape": lambda: deconv_case((1, 3, 3, 4, 4), (3, 2, 3, 3, 3),
                                                strides=(2, 2, 2), output_shape=(6, 8, 7)),
     "maxpool_k3s2p1": lambda: pool_case("MaxPool", (1, 4, 7, 9, 9), (3, 3, 3), (2, 2, 2),
