@@ -51,25 +51,28 @@ PhaseAxis phaseAxis(int64_t r, int64_t q, int64_t input, int64_t kernel, int64_t
   return a;
 }
 
-/// `filter` (Cout x Cin/g x K...) restricted to `taps` along each spatial axis, in that order:
-/// a constant when `weights` is known, else tl.gather per axis.
-FailureOr<Value> selectTaps(NodeContext &cx, Value filter, DenseElementsAttr weights,
-                            ArrayRef<int64_t> shape, ArrayRef<SmallVector<int64_t>> taps) {
+/// `weights` (Cout x Cin/g x K... of `shape`) restricted to `taps` along each spatial axis, in
+/// that order.
+DenseElementsAttr hostTaps(DenseElementsAttr weights, ArrayRef<int64_t> shape,
+                           ArrayRef<SmallVector<int64_t>> taps) {
   SmallVector<int64_t> subShape(shape.take_front(2));
   for (const SmallVector<int64_t> &t : taps)
     subShape.push_back(t.size());
-  if (weights) {
-    auto type = RankedTensorType::get(subShape, weights.getElementType());
-    SmallVector<int64_t> from = rowMajorStrides(shape), to = rowMajorStrides(subShape);
-    return cx.constantValue(hostRemap(weights, type, [&](int64_t i) {
-      int64_t src = 0;
-      for (size_t d = 0; d < subShape.size(); ++d) {
-        int64_t at = i / to[d] % subShape[d];
-        src += (d < 2 ? at : taps[d - 2][at]) * from[d];
-      }
-      return src;
-    }));
-  }
+  auto type = RankedTensorType::get(subShape, weights.getElementType());
+  SmallVector<int64_t> from = rowMajorStrides(shape), to = rowMajorStrides(subShape);
+  return hostRemap(weights, type, [&](int64_t i) {
+    int64_t src = 0;
+    for (size_t d = 0; d < subShape.size(); ++d) {
+      int64_t at = i / to[d] % subShape[d];
+      src += (d < 2 ? at : taps[d - 2][at]) * from[d];
+    }
+    return src;
+  });
+}
+
+/// The run-time `filter` restricted to `taps` along each spatial axis (tl.gather per axis).
+FailureOr<Value> selectTaps(NodeContext &cx, Value filter, ArrayRef<SmallVector<int64_t>> taps) {
+  ArrayRef<int64_t> shape = typeOf(filter).getShape();
   Value f = filter;
   for (size_t d = 0; d < taps.size(); ++d) {
     bool all = (int64_t)taps[d].size() == shape[2 + d];
@@ -153,8 +156,7 @@ FailureOr<Value> tlc::onnx_import::transposedConvolution(NodeContext &cx, Value 
         y = b;
       } else {
         SmallVector<SmallVector<int64_t>> taps;
-        SmallVector<int64_t> offsets = {0, 0}, sizes = {batch, cin}, unit(2 + n, 1), pads,
-                             spacing;
+        SmallVector<int64_t> offsets = {0, 0}, sizes = {batch, cin}, unit(2 + n, 1), pads, spacing;
         for (const PhaseAxis &a : phase) {
           taps.push_back(a.taps);
           offsets.push_back(a.lo);
@@ -167,18 +169,22 @@ FailureOr<Value> tlc::onnx_import::transposedConvolution(NodeContext &cx, Value 
           pads.push_back(a.padHi);
         Value input = x;
         if (ArrayRef<int64_t>(sizes) != xs) {
-          TLC_TRY(t, tl::sliceType(typeOf(x), offsets, sizes, unit,
-                                   [&] { return cx.emitError(); }));
+          TLC_TRY(t,
+                  tl::sliceType(typeOf(x), offsets, sizes, unit, [&] { return cx.emitError(); }));
           input = tl::SliceOp::create(cx.b, cx.loc, t, x, offsets, sizes, unit).getResult();
         }
-        TLC_TRY(sub, selectTaps(cx, filter, swappedWeights, swapped, taps));
+        Value sub;
         DenseElementsAttr subWeights;
-        if (weights)
-          subWeights = cast<DenseElementsAttr>(sub.getDefiningOp<tl::ConstantOp>().getValue());
+        if (swappedWeights) {
+          subWeights = hostTaps(swappedWeights, swapped, taps);
+          sub = cx.constantValue(subWeights);
+        } else {
+          TLC_TRY(f, selectTaps(cx, filter, taps));
+          sub = f;
+        }
         SmallVector<int64_t> ones(n, 1);
         if (n == 3) {
-          TLC_TRY(r, conv3dAsConv2d(cx, input, sub, subWeights, bias, ones, pads, spacing,
-                                    groups));
+          TLC_TRY(r, conv3dAsConv2d(cx, input, sub, subWeights, bias, ones, pads, spacing, groups));
           y = r;
         } else {
           TLC_TRY(type, tl::conv2dType(typeOf(input), typeOf(sub), ones, pads, spacing, groups,
@@ -195,8 +201,8 @@ FailureOr<Value> tlc::onnx_import::transposedConvolution(NodeContext &cx, Value 
     }
     SmallVector<Value> parts;
     for (int64_t r = 0; r < win.strides[axis]; ++r) {
-      phase.push_back(phaseAxis(r, perPhase[axis], xs[2 + axis], ws[2 + axis],
-                                win.strides[axis], win.dilations[axis], win.pads[axis]));
+      phase.push_back(phaseAxis(r, perPhase[axis], xs[2 + axis], ws[2 + axis], win.strides[axis],
+                                win.dilations[axis], win.pads[axis]));
       TLC_TRY(p, build(axis + 1, phase));
       phase.pop_back();
       parts.push_back(p);

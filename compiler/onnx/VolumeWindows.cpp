@@ -26,15 +26,14 @@ RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
 FailureOr<Value> tlc::onnx_import::conv3dAsConv2d(NodeContext &cx, Value x, Value filter,
                                                   DenseElementsAttr weights, Value bias,
-                                                  ArrayRef<int64_t> strides,
-                                                  ArrayRef<int64_t> pads,
+                                                  ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
                                                   ArrayRef<int64_t> dilations, int64_t groups) {
   ArrayRef<int64_t> xs = typeOf(x).getShape(), ws = typeOf(filter).getShape();
   int64_t n = xs[0], c = xs[1], d = xs[2], h = xs[3], w = xs[4];
   int64_t f = ws[0], kd = ws[2], kh = ws[3], kw = ws[4];
   if (groups < 1 || c % groups != 0 || f % groups != 0 || ws[1] * groups != c)
-    return cx.emitError() << "weight shape " << tl::formatShape(ws) << " does not match "
-                          << c << " input channels in " << groups << " groups";
+    return cx.emitError() << "weight shape " << tl::formatShape(ws) << " does not match " << c
+                          << " input channels in " << groups << " groups";
   TLC_TRY(od, windowExtent(cx, d, kd, strides[0], pads[0], pads[3], dilations[0], false));
   int64_t cg = c / groups;
 
@@ -58,8 +57,8 @@ FailureOr<Value> tlc::onnx_import::conv3dAsConv2d(NodeContext &cx, Value x, Valu
     if (!(kd == 1 && strides[0] == 1 && od == depth)) {
       SmallVector<int64_t> offsets = {0, 0, k * dilations[0], 0, 0};
       SmallVector<int64_t> sizes = {n, c, od, h, w}, steps = {1, 1, strides[0], 1, 1};
-      TLC_TRY(t, tl::sliceType(typeOf(padded), offsets, sizes, steps,
-                               [&] { return cx.emitError(); }));
+      TLC_TRY(t,
+              tl::sliceType(typeOf(padded), offsets, sizes, steps, [&] { return cx.emitError(); }));
       tap = tl::SliceOp::create(cx.b, cx.loc, t, padded, offsets, sizes, steps).getResult();
     }
     TLC_TRY(r, cx.reshape(tap, {n, groups, 1, cg, od, h, w}));
@@ -78,8 +77,9 @@ FailureOr<Value> tlc::onnx_import::conv3dAsConv2d(NodeContext &cx, Value x, Valu
   SmallVector<int64_t> filterPerm = {0, 2, 1, 3, 4}, filterShape = {f, kd * cg, kh, kw};
   Value filter2d;
   if (weights) {
-    filter2d = cx.constantValue(hostTranspose(weights, filterPerm).reshape(
-        RankedTensorType::get(filterShape, weights.getElementType())));
+    filter2d = cx.constantValue(
+        hostTranspose(weights, filterPerm)
+            .reshape(RankedTensorType::get(filterShape, weights.getElementType())));
   } else {
     TLC_TRY(ft, cx.transpose(filter, filterPerm));
     TLC_TRY(r, cx.reshape(ft, filterShape));
@@ -101,8 +101,7 @@ FailureOr<Value> tlc::onnx_import::conv3dAsConv2d(NodeContext &cx, Value x, Valu
 
 FailureOr<Value> tlc::onnx_import::pool3dAsPool2d(NodeContext &cx, Value x, bool average,
                                                   ArrayRef<int64_t> kernel,
-                                                  ArrayRef<int64_t> strides,
-                                                  ArrayRef<int64_t> pads,
+                                                  ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
                                                   ArrayRef<int64_t> dilations, bool ceilMode,
                                                   bool countIncludePad) {
   ArrayRef<int64_t> xs = typeOf(x).getShape();
@@ -115,8 +114,7 @@ FailureOr<Value> tlc::onnx_import::pool3dAsPool2d(NodeContext &cx, Value x, bool
                                         [&] { return cx.emitError(); }));
     auto t = RankedTensorType::get({is[0], is[1], hw[0], hw[1]}, et);
     if (average)
-      return tl::AvgPool2DOp::create(cx.b, cx.loc, t, in, k, s, p, dl, ceilMode,
-                                     countIncludePad)
+      return tl::AvgPool2DOp::create(cx.b, cx.loc, t, in, k, s, p, dl, ceilMode, countIncludePad)
           .getResult();
     return tl::MaxPool2DOp::create(cx.b, cx.loc, t, in, k, s, p, dl, ceilMode).getResult();
   };

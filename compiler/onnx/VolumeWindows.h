@@ -24,12 +24,10 @@ mlir::FailureOr<mlir::Value> conv3dAsConv2d(NodeContext &cx, mlir::Value x, mlir
 /// separable exactly: a box window is a window over (H, W) followed by one over D, max of
 /// maxes is the max, and the averaging divisor (valid elements, or the window clipped to the
 /// padded input) is the product of the per-axis counts.
-mlir::FailureOr<mlir::Value> pool3dAsPool2d(NodeContext &cx, mlir::Value x, bool average,
-                                            llvm::ArrayRef<int64_t> kernel,
-                                            llvm::ArrayRef<int64_t> strides,
-                                            llvm::ArrayRef<int64_t> pads,
-                                            llvm::ArrayRef<int64_t> dilations, bool ceilMode,
-                                            bool countIncludePad);
+mlir::FailureOr<mlir::Value>
+pool3dAsPool2d(NodeContext &cx, mlir::Value x, bool average, llvm::ArrayRef<int64_t> kernel,
+               llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> pads,
+               llvm::ArrayRef<int64_t> dilations, bool ceilMode, bool countIncludePad);
 
 } // namespace tlc::onnx_import
 
