@@ -23,6 +23,11 @@ mlir::DenseElementsAttr hostElementwise(llvm::ArrayRef<mlir::DenseElementsAttr> 
 mlir::DenseElementsAttr hostRemap(mlir::DenseElementsAttr input, mlir::RankedTensorType type,
                                   llvm::function_ref<int64_t(int64_t)> sourceIndex);
 
+/// `input` transposed by `perm` (result dimension i is input dimension perm[i]), moving
+/// elements as raw bytes: any element type, no rounding, linear in the size (weights).
+mlir::DenseElementsAttr hostTranspose(mlir::DenseElementsAttr input,
+                                      llvm::ArrayRef<int64_t> perm);
+
 /// Row-major strides of `shape`.
 llvm::SmallVector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
 

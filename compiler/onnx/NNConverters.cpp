@@ -3,6 +3,7 @@
 #include "HostEval.h"
 #include "NodeContext.h"
 #include "TensorData.h"
+#include "VolumeWindows.h"
 
 #include "TL/NNShapes.h"
 #include "TL/Shapes.h"
@@ -15,7 +16,8 @@ using namespace tlc::onnx_import;
 
 namespace {
 
-/// Window attributes of a Conv or pooling node, normalized to 2-D (1-D ops get H = 1).
+/// Window attributes of a Conv or pooling node, normalized to 2-D (1-D ops get H = 1); 3-D
+/// ones stay 3-D (pads [d0, h0, w0, d1, h1, w1]).
 struct Window {
   SmallVector<int64_t> kernel, strides, pads, dilations;
 };
@@ -34,10 +36,11 @@ FailureOr<Window> windowAttrs(NodeContext &cx, ArrayRef<int64_t> spatial,
     w.dilations.assign(n, 1);
   if (pads.empty())
     pads.assign(2 * n, 0);
-  if (w.kernel.size() != n || w.strides.size() != n || w.dilations.size() != n ||
-      pads.size() != 2 * n)
-    return cx.emitError() << "kernel_shape, strides, dilations and pads do not match the "
-                          << n << " spatial dimensions";
+  if (failed(cx.checkSpatialLength("kernel_shape", w.kernel.size(), n)) ||
+      failed(cx.checkSpatialLength("strides", w.strides.size(), n)) ||
+      failed(cx.checkSpatialLength("dilations", w.dilations.size(), n)) ||
+      failed(cx.checkSpatialLength("pads", pads.size(), n, 2)))
+    return failure();
   std::string autoPad = cx.attrString("auto_pad", "NOTSET");
   if (autoPad == "VALID") {
     pads.assign(2 * n, 0);
@@ -92,8 +95,9 @@ void checkAutoPad(const onnx::NodeProto &node, SmallVectorImpl<std::string> &pro
 
 LogicalResult convertConv(NodeContext &cx) {
   int64_t rank = cx.rank(0);
-  if (rank != 3 && rank != 4)
-    return cx.emitError() << "Conv supports 1-D and 2-D convolutions, got input rank " << rank;
+  if (rank < 3 || rank > 5)
+    return cx.emitError() << "Conv supports 1-D, 2-D and 3-D convolutions, got input rank "
+                          << rank;
   if (cx.rank(1) != rank)
     return cx.emitError() << "weight rank " << cx.rank(1) << " differs from input rank " << rank;
   SmallVector<int64_t> kernel = cx.attrInts("kernel_shape");
@@ -105,10 +109,16 @@ LogicalResult convertConv(NodeContext &cx) {
   if (kernel.empty())
     kernel.append(weightWindow.begin(), weightWindow.end());
   TLC_TRY(w, windowAttrs(cx, cx.shape(0).drop_front(2), kernel, false));
-  TLC_TRY(x, as4D(cx, cx.value(0), "inputs"));
-  TLC_TRY(filter, as4D(cx, cx.value(1), "weights"));
   Value bias = cx.hasInput(2) ? cx.value(2) : Value();
   int64_t groups = cx.attrInt("group", 1);
+  if (rank == 5) {
+    TLC_TRY(y, conv3dAsConv2d(cx, cx.value(0), cx.value(1), cx.constant(1), bias, w.strides,
+                              w.pads, w.dilations, groups));
+    cx.setOutput(0, y);
+    return success();
+  }
+  TLC_TRY(x, as4D(cx, cx.value(0), "inputs"));
+  TLC_TRY(filter, as4D(cx, cx.value(1), "weights"));
   TLC_TRY(type, tl::conv2dType(cast<RankedTensorType>(x.getType()),
                                cast<RankedTensorType>(filter.getType()), w.strides, w.pads,
                                w.dilations, groups, [&] { return cx.emitError(); }));
@@ -122,13 +132,20 @@ LogicalResult convertConv(NodeContext &cx) {
 
 template <typename PoolOp> LogicalResult convertPool(NodeContext &cx) {
   int64_t rank = cx.rank(0);
-  if (rank != 3 && rank != 4)
+  if (rank < 3 || rank > 5)
     return cx.emitError() << cx.node.op_type()
-                          << " supports 1-D and 2-D pooling, got input rank " << rank;
+                          << " supports 1-D, 2-D and 3-D pooling, got input rank " << rank;
   if (!isa<FloatType>(cx.elementType(0)))
     return cx.emitError() << cx.node.op_type() << " needs a float input";
   bool ceilMode = cx.attrInt("ceil_mode", 0) != 0;
   TLC_TRY(w, windowAttrs(cx, cx.shape(0).drop_front(2), cx.attrInts("kernel_shape"), ceilMode));
+  if (rank == 5) {
+    TLC_TRY(y, pool3dAsPool2d(cx, cx.value(0), std::is_same_v<PoolOp, tl::AvgPool2DOp>,
+                              w.kernel, w.strides, w.pads, w.dilations, ceilMode,
+                              cx.attrInt("count_include_pad", 0) != 0));
+    cx.setOutput(0, y);
+    return success();
+  }
   TLC_TRY(x, as4D(cx, cx.value(0), "inputs"));
   auto inType = cast<RankedTensorType>(x.getType());
   TLC_TRY(hw, tl::window2DOutputShape(inType.getShape().drop_front(2), w.kernel, w.strides,

@@ -33,6 +33,17 @@ bool NodeContext::allConstant() {
   return true;
 }
 
+LogicalResult NodeContext::checkSpatialLength(StringRef name, size_t size, size_t n,
+                                              size_t per) {
+  if (size == per * n)
+    return success();
+  InFlightDiagnostic diag = emitError();
+  diag << name << " has " << size << " entries for " << n << " spatial dimensions";
+  if (per != 1)
+    diag << " (" << per << " per dimension)";
+  return diag;
+}
+
 FailureOr<SmallVector<int64_t>> NodeContext::constInts(size_t i, StringRef what) {
   DenseElementsAttr c = constant(i);
   if (!c) {

@@ -60,6 +60,10 @@ public:
   bool allConstant();
   /// Integer values of constant input `i`; a located error naming `what` if it is not constant.
   mlir::FailureOr<llvm::SmallVector<int64_t>> constInts(size_t i, llvm::StringRef what);
+  /// Fails with a located error unless window attribute `name` has `per` entries for each of
+  /// the `n` spatial dimensions (pads: 2).
+  mlir::LogicalResult checkSpatialLength(llvm::StringRef name, size_t size, size_t n,
+                                         size_t per = 1);
 
   // Attributes.
   const onnx::AttributeProto *attr(llvm::StringRef name) const;

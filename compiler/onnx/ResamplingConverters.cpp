@@ -1,8 +1,9 @@
-// Converters for ONNX ops that change spatial resolution: ConvTranspose (a zero-inserted,
-// flipped-kernel tl.conv2d), Resize and Upsample (per-axis tl.gather with host-computed
-// indices, plus a weighted sum for linear interpolation).
+// Converters for ONNX ops that change spatial resolution: ConvTranspose (a stride-1
+// convolution per output phase, interleaved), Resize and Upsample (per-axis tl.gather with
+// host-computed indices, plus a weighted sum for linear interpolation).
 #include "NodeContext.h"
 #include "TensorData.h"
+#include "TransposedConvolution.h"
 
 #include "TL/NNShapes.h"
 #include "TL/Shapes.h"
@@ -26,17 +27,6 @@ FailureOr<Value> gatherAxis(NodeContext &cx, Value x, ArrayRef<int64_t> indices,
   return tl::GatherOp::create(cx.b, cx.loc, type, x, idx, axis).getResult();
 }
 
-FailureOr<Value> pad(NodeContext &cx, Value x, ArrayRef<int64_t> pads) {
-  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
-    return x;
-  TLC_TRY(type, tl::padType(cast<RankedTensorType>(x.getType()), pads,
-                            [&] { return cx.emitError(); }));
-  return tl::PadOp::create(cx.b, cx.loc, type, x, cx.b.getDenseI64ArrayAttr(pads),
-                           tl::PadModeAttr::get(cx.ctx(), tl::PadMode::constant),
-                           cx.b.getF64FloatAttr(0.0))
-      .getResult();
-}
-
 //===----------------------------------------------------------------------===//
 // ConvTranspose
 //===----------------------------------------------------------------------===//
@@ -48,12 +38,13 @@ void checkConvTranspose(const onnx::NodeProto &node, SmallVectorImpl<std::string
       problems.push_back("auto_pad '" + a->s() + "' is not supported");
 }
 
-/// ConvTranspose(x, w) = conv(zero-inserted x, flipped w with in/out channels swapped per
-/// group), stride 1, padded by dilation*(k-1) - pads (negative amounts crop).
+/// ConvTranspose: the attributes normalized (auto_pad and output_shape to pads, 1-D to 2-D),
+/// then one stride-1 convolution per output phase (TransposedConvolution.cpp).
 LogicalResult convertConvTranspose(NodeContext &cx) {
   int64_t rank = cx.rank(0);
-  if (rank != 3 && rank != 4)
-    return cx.emitError() << "ConvTranspose supports 1-D and 2-D convolutions, got input rank "
+  if (rank < 3 || rank > 5)
+    return cx.emitError() << "ConvTranspose supports 1-D, 2-D and 3-D convolutions, got input "
+                             "rank "
                           << rank;
   if (cx.rank(1) != rank)
     return cx.emitError() << "weight rank " << cx.rank(1) << " differs from input rank " << rank;
@@ -83,11 +74,13 @@ LogicalResult convertConvTranspose(NodeContext &cx) {
     outPad.assign(n, 0);
   if (outShape.size() == n + 2)
     outShape.erase(outShape.begin(), outShape.begin() + 2);
-  if (kernel.size() != n || strides.size() != n || dilations.size() != n ||
-      pads.size() != 2 * n || outPad.size() != n || (!outShape.empty() && outShape.size() != n))
-    return cx.emitError() << "kernel_shape, strides, dilations, pads, output_padding and "
-                             "output_shape do not match the "
-                          << n << " spatial dimensions";
+  if (failed(cx.checkSpatialLength("kernel_shape", kernel.size(), n)) ||
+      failed(cx.checkSpatialLength("strides", strides.size(), n)) ||
+      failed(cx.checkSpatialLength("dilations", dilations.size(), n)) ||
+      failed(cx.checkSpatialLength("pads", pads.size(), n, 2)) ||
+      failed(cx.checkSpatialLength("output_padding", outPad.size(), n)) ||
+      (!outShape.empty() && failed(cx.checkSpatialLength("output_shape", outShape.size(), n))))
+    return failure();
   if (ArrayRef<int64_t>(kernel) != wShape.drop_front(2))
     return cx.emitError() << "kernel_shape " << tl::formatShape(kernel)
                           << " differs from the weight's " << tl::formatShape(wShape.drop_front(2));
@@ -121,72 +114,17 @@ LogicalResult convertConvTranspose(NodeContext &cx) {
     outPad.insert(outPad.begin(), 0);
     pads = {0, pads[0], 0, pads[1]};
   }
-  auto xt = cast<RankedTensorType>(x.getType());
-  int64_t batch = xt.getDimSize(0), h = xt.getDimSize(2), wd = xt.getDimSize(3);
-  int64_t sh = strides[0], sw = strides[1];
-
-  // Zero insertion: [N,C,H,W] -> [N,C,H,1,W,1], pad the unit axes to the strides, merge.
-  if (sh > 1 || sw > 1) {
-    TLC_TRY(x6, cx.reshape(x, {batch, cin, h, 1, wd, 1}));
-    TLC_TRY(p6, pad(cx, x6, {0, 0, 0, 0, 0, 0, 0, 0, 0, sh - 1, 0, sw - 1}));
-    TLC_TRY(x4, cx.reshape(p6, {batch, cin, h * sh, wd * sw}));
-    x = x4;
-  }
-  // The merged tensor has (s - 1) zeros past the last element that the ideal zero-inserted
-  // input does not; fold them into the trailing amount.
-  SmallVector<int64_t> lo, hi;
-  for (int i = 0; i < 2; ++i) {
-    int64_t span = dilations[i] * (kernel[i] - 1);
-    lo.push_back(span - pads[i]);
-    hi.push_back(span - pads[i + 2] + outPad[i] - (strides[i] - 1));
-  }
-  ArrayRef<int64_t> zShape = cast<RankedTensorType>(x.getType()).getShape();
-  if (llvm::any_of(lo, [](int64_t v) { return v < 0; }) ||
-      llvm::any_of(hi, [](int64_t v) { return v < 0; })) {
-    SmallVector<int64_t> offsets = {0, 0, std::max<int64_t>(0, -lo[0]),
-                                    std::max<int64_t>(0, -lo[1])};
-    SmallVector<int64_t> sizes = {zShape[0], zShape[1],
-                                  zShape[2] - offsets[2] - std::max<int64_t>(0, -hi[0]),
-                                  zShape[3] - offsets[3] - std::max<int64_t>(0, -hi[1])};
-    if (sizes[2] <= 0 || sizes[3] <= 0)
-      return cx.emitError() << "pads " << tl::formatShape(cx.attrInts("pads"))
-                            << " leave an empty output";
-    SmallVector<int64_t> unit(4, 1);
-    TLC_TRY(t, tl::sliceType(cast<RankedTensorType>(x.getType()), offsets, sizes, unit,
-                             [&] { return cx.emitError(); }));
-    x = tl::SliceOp::create(cx.b, cx.loc, t, x, offsets, sizes, unit).getResult();
-  }
-  SmallVector<int64_t> convPads = {std::max<int64_t>(0, lo[0]), std::max<int64_t>(0, lo[1]),
-                                   std::max<int64_t>(0, hi[0]), std::max<int64_t>(0, hi[1])};
-
-  // Filter: [Cin, Cout/g, kh, kw] -> [g, Cin/g, Cout/g, kh, kw] -> swap -> [Cout, Cin/g, kh, kw],
-  // then flip both spatial axes.
-  int64_t coutPerGroup = wShape[1], cinPerGroup = cin / groups;
-  int64_t kh = kernel[0], kw = kernel[1];
-  TLC_TRY(w5, cx.reshape(w, {groups, cinPerGroup, coutPerGroup, kh, kw}));
-  TLC_TRY(wt, cx.transpose(w5, {0, 2, 1, 3, 4}));
-  TLC_TRY(filter, cx.reshape(wt, {groups * coutPerGroup, cinPerGroup, kh, kw}));
-  for (int axis : {2, 3}) {
-    int64_t k = axis == 2 ? kh : kw;
-    if (k == 1)
-      continue;
-    SmallVector<int64_t> rev;
-    for (int64_t i = k - 1; i >= 0; --i)
-      rev.push_back(i);
-    TLC_TRY(f, gatherAxis(cx, filter, rev, axis));
-    filter = f;
-  }
+  DenseElementsAttr weights = cx.constant(1);
+  if (weights)
+    weights = weights.reshape(cast<RankedTensorType>(w.getType()));
+  TransposedWindow window{strides, pads, dilations, outPad, groups};
   Value bias = cx.hasInput(2) ? cx.value(2) : Value();
-  SmallVector<int64_t> ones = {1, 1};
-  TLC_TRY(type, tl::conv2dType(cast<RankedTensorType>(x.getType()),
-                               cast<RankedTensorType>(filter.getType()), ones, convPads,
-                               dilations, groups, [&] { return cx.emitError(); }));
-  Value y = tl::Conv2DOp::create(cx.b, cx.loc, type, x, filter, bias, ones, convPads, dilations,
-                                 groups)
-                .getResult();
-  if (n == 1) {
-    TLC_TRY(r, cx.reshape(y, {type.getDimSize(0), type.getDimSize(1), type.getDimSize(3)}));
-    y = r;
+  TLC_TRY(y, transposedConvolution(cx, x, w, weights, bias, window));
+  if (rank == 3) {
+    auto t = cast<RankedTensorType>(y.getType());
+    TLC_TRY(r, cx.reshape(y, {t.getDimSize(0), t.getDimSize(1), t.getDimSize(3)}));
+    cx.setOutput(0, r);
+    return success();
   }
   cx.setOutput(0, y);
   return success();

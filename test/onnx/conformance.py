@@ -25,7 +25,8 @@ DEFAULT_DATA = "/usr/share/libonnx-testdata/data/node"
 # (shapes, axes, pads fed as run-time inputs), empty tensors, non-default opset domains.
 UNSUPPORTED_MARKERS = ["unsupported", "is not supported", "compile-time constant",
                        "must be a constant computable at compile time", "is empty",
-                       "imports no default-domain", "supports 1-D and 2-D"]
+                       "imports no default-domain", "supports 1-D and 2-D",
+                       "supports 1-D, 2-D and 3-D"]
 
 
 def first_error(text):

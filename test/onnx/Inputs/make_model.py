@@ -145,23 +145,34 @@ def build(kind):
         return model([helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")],
                      [vi("x", [3, 4]), vi("u", [1, 4])], [vi("y", None)],
                      [numpy_helper.from_array(np.array([[1]], np.int64), "i")])
-    if kind == "conv3d-chain":
-        # Three 3-D convolutions in a chain with a 2-D one and a Relu between: each failing
-        # node is reported, the nodes after it still checked (with ONNX-inferred types).
+    if kind == "conv4d-chain":
+        # Three 4-D (rank-6) convolutions in a chain with a 2-D one and a Relu between: each
+        # failing node is reported, the nodes after it still checked (with ONNX-inferred types).
         def w(name, shape):
             return numpy_helper.from_array(np.ones(shape, np.float32), name)
         return model([
-            helper.make_node("Conv", ["x", "w1"], ["a"], name="conv3d_1", pads=[1] * 6),
+            helper.make_node("Conv", ["x", "w1"], ["a"], name="conv4d_1", pads=[1] * 8),
             helper.make_node("Relu", ["a"], ["b"], name="relu"),
-            helper.make_node("Conv", ["b", "w2"], ["c"], name="conv3d_2"),
+            helper.make_node("Conv", ["b", "w2"], ["c"], name="conv4d_2"),
             helper.make_node("Reshape", ["c", "flat"], ["d"], name="to2d"),
             helper.make_node("Conv", ["d", "w3"], ["e"], name="conv2d"),
             helper.make_node("Add", ["e", "bad"], ["f"], name="bad_add"),
-            helper.make_node("Conv", ["c", "w2"], ["y"], name="conv3d_3"),
-        ], [vi("x", [1, 3, 4, 8, 8])], [vi("y", None), vi("f", None)],
-            [w("w1", (4, 3, 3, 3, 3)), w("w2", (4, 4, 1, 1, 1)), w("w3", (2, 16, 1, 1)),
+            helper.make_node("Conv", ["c", "w2"], ["y"], name="conv4d_3"),
+        ], [vi("x", [1, 3, 2, 4, 8, 8])], [vi("y", None), vi("f", None)],
+            [w("w1", (4, 3, 3, 3, 3, 3)), w("w2", (4, 4, 1, 1, 1, 1)), w("w3", (2, 32, 1, 1)),
              w("bad", (3, 1, 1)),
-             numpy_helper.from_array(np.array([1, 16, 8, 8], np.int64), "flat")])
+             numpy_helper.from_array(np.array([1, 32, 8, 8], np.int64), "flat")])
+    if kind.startswith("conv3d-lengths-"):
+        # A rank-5 Conv, MaxPool or ConvTranspose whose window attributes do not have one
+        # entry per spatial axis (pads: two).
+        op = {"conv": "Conv", "pool": "MaxPool", "deconv": "ConvTranspose"}[kind.split("-")[-1]]
+        attrs = {"Conv": dict(kernel_shape=[3, 3, 3], strides=[1, 1], pads=[1] * 6),
+                 "MaxPool": dict(kernel_shape=[2, 2], pads=[0] * 6),
+                 "ConvTranspose": dict(strides=[2, 2, 2], pads=[1] * 4)}[op]
+        inputs = ["x"] if op == "MaxPool" else ["x", "w"]
+        inits = [] if op == "MaxPool" else [numpy_helper.from_array(np.ones((4, 4, 3, 3, 3), np.float32), "w")]
+        return model([helper.make_node(op, inputs, ["y"], name="window", **attrs)],
+                     [vi("x", [1, 4, 4, 8, 8])], [vi("y", None)], inits)
     if kind == "cumsum-long":
         return model([helper.make_node("CumSum", ["x", "axis"], ["y"], name="cumsum")],
                      [vi("x", [2, 2000])], [vi("y", None)],

@@ -8,7 +8,9 @@ path off: batch_first=False), a GPT-2-style decoder block written in plain PyTor
 (batch 2; on request: `lraspp`). Recurrent models, on request: `lstm_classifier` (embedding,
 2-layer LSTM, last hidden state -> linear), `gru_tagger` (embedding, bidirectional GRU,
 per-step outputs -> linear) and `rnn_packed` (a tanh RNN over a packed batch: its lengths
-become the ONNX RNN's sequence_lens). A model with several inputs or outputs also writes
+become the ONNX RNN's sequence_lens). A video model, on request: `r3d` (a small 3-D ResNet:
+Conv3d stem, two r3d-style basic blocks, one strided with a 1x1x1 projection, a max pool,
+AdaptiveAvgPool3d and a linear classifier, on a 1x3x4x32x32 clip). A model with several inputs or outputs also writes
 NAME.input1.npy, ... and NAME.expected1.npy, ...
 """
 import argparse
@@ -101,6 +103,46 @@ class LRASPPNet(nn.Module):
         return self.low_classifier(low) + self.high_classifier(y)
 
 
+class BasicBlock3d(nn.Module):
+    """torchvision r3d_18's basic block: two 3x3x3 Conv3d+BatchNorm3d, ReLU, a residual (a
+    strided 1x1x1 projection when the shape changes)."""
+
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.conv1 = nn.Conv3d(cin, cout, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm3d(cout)
+        self.conv2 = nn.Conv3d(cout, cout, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm3d(cout)
+        self.down = None
+        if stride != 1 or cin != cout:
+            self.down = nn.Sequential(nn.Conv3d(cin, cout, 1, stride, bias=False),
+                                      nn.BatchNorm3d(cout))
+
+    def forward(self, x):
+        y = torch.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return torch.relu(y + (x if self.down is None else self.down(x)))
+
+
+class R3D(nn.Module):
+    """A small r3d-style video classifier: a (3, 7, 7) stem strided in space only (as r3d_18's),
+    a 3-D max pool, a basic block, a strided basic block, global average pooling, linear."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv3d(3, 16, (3, 7, 7), (1, 2, 2), (1, 3, 3), bias=False),
+                                  nn.BatchNorm3d(16), nn.ReLU())
+        self.pool = nn.MaxPool3d((1, 3, 3), (1, 2, 2), (0, 1, 1))
+        self.layer1 = BasicBlock3d(16, 16, 1)
+        self.layer2 = BasicBlock3d(16, 32, 2)
+        self.avg = nn.AdaptiveAvgPool3d(1)
+        self.fc = nn.Linear(32, classes)
+
+    def forward(self, x):
+        y = self.layer2(self.layer1(self.pool(self.stem(x))))
+        return self.fc(torch.flatten(self.avg(y), 1))
+
+
 class ConvBlock(nn.Module):
     """One of resnet18's convolutions with its BatchNorm and ReLU (the GPU benchmark's
     per-layer rows)."""
@@ -185,6 +227,8 @@ def build(name, size):
         return enc, torch.randn(32, batch, 128)  # (sequence, batch, features)
     if name == "lraspp":
         return LRASPPNet(), torch.randn(2, 3, size, size)
+    if name == "r3d":
+        return R3D(), torch.randn(1, 3, 4, 32, 32)
     if name == "gpt2_block":
         return GPT2Block(), torch.randint(0, 512, (1, 32), dtype=torch.long)
     if name == "lstm_classifier":
@@ -212,7 +256,7 @@ def main():
         with torch.no_grad():
             # Random BatchNorm statistics, so the folded scale/shift are exercised.
             for m in model.modules():
-                if isinstance(m, nn.BatchNorm2d):
+                if isinstance(m, (nn.BatchNorm2d, nn.BatchNorm3d)):
                     m.running_mean.uniform_(-0.1, 0.1)
                     m.running_var.uniform_(0.5, 1.5)
             xs = x if isinstance(x, tuple) else (x,)
