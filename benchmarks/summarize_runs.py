@@ -10,7 +10,8 @@ import argparse
 import json
 import statistics
 
-FRAMEWORKS = ["onednn", "torch", "numpy"]
+# Every peer bench.py can run (ort: ONNX Runtime), with its column title.
+FRAMEWORKS = [("onednn", "oneDNN"), ("ort", "ONNX Runtime"), ("torch", "PyTorch"), ("numpy", "numpy")]
 
 
 def fmt_ms(seconds):
@@ -33,7 +34,7 @@ def summarize(runs, threads):
             continue
         tlc = [run_median(c, "tlc", threads) for c in present]
         # Per run, each other framework's median (None where it has none).
-        others = [[run_median(c, fw, threads) for fw in FRAMEWORKS] for c in present]
+        others = [[run_median(c, fw, threads) for fw, _ in FRAMEWORKS] for c in present]
         cells = []
         for i in range(len(FRAMEWORKS)):
             vals = [o[i] for o in others if o[i] is not None]
@@ -60,8 +61,9 @@ def main():
           "other of the same run, median (min-max) over the runs\n" % len(runs))
     for t in [int(x) for x in args.threads.split(",")]:
         print("%d thread%s\n" % (t, "" if t == 1 else "s"))
-        print("| case | tlc | oneDNN | PyTorch | numpy | tlc % of ceiling | tlc vs best other |")
-        print("|---|---|---|---|---|---|---|")
+        titles = " | ".join(title for _, title in FRAMEWORKS)
+        print("| case | tlc | %s | tlc %% of ceiling | tlc vs best other |" % titles)
+        print("|---|---|%s---|---|" % ("---|" * len(FRAMEWORKS)))
         print("\n".join(summarize(runs, t)))
         print()
 
