@@ -6,6 +6,7 @@
 // gathered element by element. ONNX Gemm with transB=1 and MatMul by a pre-transposed weight
 // (e.g. every linear layer PyTorch exports, y = x W^T) give exactly the other layout. For a
 // constant operand the fix is free: transpose the constant once and relabel the equation.
+#include "TL/ConstantData.h"
 #include "passes/Passes.h"
 
 #include "TL/TLDialect.h"
@@ -26,40 +27,6 @@ using namespace mlir;
 using namespace tlc;
 
 namespace {
-
-/// `attr` with its axes permuted: result axis i is `attr`'s axis perm[i]. Byte-wise, so any
-/// element type of whole bytes; nullptr for bit-packed (i1) data.
-DenseElementsAttr transposeConstant(DenseElementsAttr attr, ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(attr.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm)
-    shape.push_back(type.getDimSize(p));
-  auto newType = RankedTensorType::get(shape, type.getElementType());
-  if (attr.isSplat())
-    return attr.reshape(newType);
-  unsigned bits = type.getElementTypeBitWidth();
-  if (bits % 8 != 0)
-    return nullptr;
-  int64_t width = bits / 8, rank = type.getRank();
-  ArrayRef<char> src = attr.getRawData();
-  SmallVector<int64_t> srcStrides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    srcStrides[d] = srcStrides[d + 1] * type.getDimSize(d + 1);
-  std::vector<char> dst(src.size());
-  SmallVector<int64_t> index(rank, 0); // index into the result
-  for (int64_t linear = 0, n = type.getNumElements(); linear < n; ++linear) {
-    int64_t from = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      from += index[d] * srcStrides[perm[d]];
-    std::memcpy(&dst[linear * width], &src[from * width], width);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return DenseElementsAttr::getFromRawBuffer(newType, dst);
-}
 
 /// The labels {a, b, out} of a two-operand einsum "a,b->out" with plain labels (no "...", no
 /// label repeated within an operand, an explicit output).
@@ -105,7 +72,7 @@ struct LayoutConstantOperand : OpRewritePattern<tl::EinsumOp> {
         if (d != (int64_t)pos)
           perm.push_back(d);
       perm.push_back(pos);
-      DenseElementsAttr transposed = transposeConstant(dense, perm);
+      DenseElementsAttr transposed = tl::transposeElements(dense, perm);
       if (!transposed)
         continue;
       std::string relabeled;

@@ -3,9 +3,8 @@
 
 #include "TensorData.h"
 
+#include "TL/ConstantData.h"
 #include "mlir/IR/BuiltinTypes.h"
-
-#include <cstring>
 
 using namespace mlir;
 using namespace tlc::onnx_import;
@@ -96,43 +95,21 @@ DenseElementsAttr tlc::onnx_import::hostRemap(DenseElementsAttr input, RankedTen
 
 DenseElementsAttr tlc::onnx_import::hostTranspose(DenseElementsAttr input,
                                                   ArrayRef<int64_t> perm) {
+  if (DenseElementsAttr moved = tl::transposeElements(input, perm))
+    return moved;
+  // Sub-byte elements (i1) are bit-packed: move them as values instead.
   auto inType = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape;
   for (int64_t p : perm)
     shape.push_back(inType.getDimSize(p));
-  auto type = RankedTensorType::get(shape, inType.getElementType());
-  if (input.isSplat())
-    return input.reshape(type);
-  // Sub-byte elements (i1) are bit-packed: move them as values instead.
-  int64_t bits = inType.getElementTypeBitWidth();
-  if (bits % 8 != 0) {
-    SmallVector<int64_t> inStrides = rowMajorStrides(inType.getShape());
-    SmallVector<int64_t> outStrides = rowMajorStrides(shape);
-    return hostRemap(input, type, [&](int64_t i) {
-      int64_t src = 0;
-      for (size_t d = 0; d < perm.size(); ++d)
-        src += (i / outStrides[d] % shape[d]) * inStrides[perm[d]];
-      return src;
-    });
-  }
-  size_t width = bits / 8;
-  ArrayRef<char> raw = input.getRawData();
   SmallVector<int64_t> inStrides = rowMajorStrides(inType.getShape());
-  std::vector<char> out(raw.size());
-  // Walk the result in order with a counter per dimension; `src` follows in the input.
-  int64_t rank = shape.size(), numel = type.getNumElements(), src = 0;
-  SmallVector<int64_t> at(rank, 0);
-  for (int64_t i = 0; i < numel; ++i) {
-    std::memcpy(out.data() + i * width, raw.data() + src * width, width);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      src += inStrides[perm[d]];
-      if (++at[d] < shape[d])
-        break;
-      src -= at[d] * inStrides[perm[d]];
-      at[d] = 0;
-    }
-  }
-  return DenseElementsAttr::getFromRawBuffer(type, out);
+  SmallVector<int64_t> outStrides = rowMajorStrides(shape);
+  return hostRemap(input, RankedTensorType::get(shape, inType.getElementType()), [&](int64_t i) {
+    int64_t src = 0;
+    for (size_t d = 0; d < perm.size(); ++d)
+      src += (i / outStrides[d] % shape[d]) * inStrides[perm[d]];
+    return src;
+  });
 }
 
 DenseElementsAttr tlc::onnx_import::hostCast(DenseElementsAttr input, Type elementType) {
