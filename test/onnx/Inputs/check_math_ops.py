@@ -12,6 +12,7 @@ import sys
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
+from tlc_check import compile_and_check
 
 RNG = np.random.default_rng(21)
 TYPES = {np.float32: onnx.TensorProto.FLOAT, np.int32: onnx.TensorProto.INT32,
@@ -117,18 +118,8 @@ def main():
             print(name + ":", flush=True)
             subprocess.run([args.tlc, base + ".onnx", "--emit=tl", "-o", "-"], check=True)
             continue
-        subprocess.run([args.tlc, base + ".onnx", "--target", args.target, "--shared", "-o",
-                        base + ".so"], check=True)
-        cmd = [args.tlc_run, base + ".so", "--quiet", "--rtol", "1e-6", "--atol", "1e-6"]
-        for i, v in enumerate(inputs):
-            np.save("%s.in%d.npy" % (base, i), v)
-            cmd += ["--input", "%s.in%d.npy" % (base, i)]
-        np.save(base + ".expected.npy", expected)
-        run = subprocess.run(cmd + ["--expect", base + ".expected.npy"], capture_output=True,
-                             text=True)
-        ok = run.returncode == 0 and "PASS" in run.stdout
-        print("%s: %s" % (name, "PASS" if ok else "FAIL " + run.stdout + run.stderr), flush=True)
-        status |= not ok
+        status |= not compile_and_check(args.tlc, args.tlc_run, base, inputs, [expected], 1e-6,
+                                        ("--target", args.target))
     return status
 
 

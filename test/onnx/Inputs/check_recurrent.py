@@ -16,6 +16,7 @@ import sys
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
+from tlc_check import compile_and_check
 
 RNG = np.random.default_rng(2021)
 GATES = {"RNN": 1, "GRU": 3, "LSTM": 4}
@@ -232,18 +233,7 @@ def main():
             if name == args.emit_tl:
                 subprocess.run([args.tlc, base + ".onnx", "--emit=tl", "-o", "-"], check=True)
             continue
-        subprocess.run([args.tlc, base + ".onnx", "--shared", "-o", base + ".so"], check=True)
-        cmd = [args.tlc_run, base + ".so", "--quiet", "--rtol", "1e-5", "--atol", "1e-5"]
-        for i, v in enumerate(inputs):
-            np.save("%s.in%d.npy" % (base, i), v)
-            cmd += ["--input", "%s.in%d.npy" % (base, i)]
-        for i, e in enumerate(expected):
-            np.save("%s.expected%d.npy" % (base, i), e)
-            cmd += ["--expect", "%s.expected%d.npy" % (base, i)]
-        run = subprocess.run(cmd, capture_output=True, text=True)
-        ok = run.returncode == 0 and "PASS" in run.stdout
-        print("%s: %s" % (name, "PASS" if ok else "FAIL " + run.stdout + run.stderr), flush=True)
-        status |= not ok
+        status |= not compile_and_check(args.tlc, args.tlc_run, base, inputs, expected, 1e-5)
     return status
 
 
