@@ -1,6 +1,7 @@
 // The converter-facing view of one ONNX node, its checked tl emission helpers, and the
 // converter table.
 #include "NodeContext.h"
+#include "OnnxImporter.h"
 
 #include "TensorData.h"
 
@@ -210,4 +211,12 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     return t;
   }();
   return table;
+}
+
+std::vector<std::string> tlc::supportedOnnxOperators() {
+  std::vector<std::string> names;
+  for (const auto &entry : onnx_import::getConverterTable())
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  return names;
 }

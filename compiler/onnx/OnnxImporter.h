@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace tlc {
 
@@ -24,6 +25,10 @@ struct OnnxImportOptions {
   /// run-time values, never folding them at compile time.
   bool trainableWeights = false;
 };
+
+/// The ONNX operators (default domain) the importer converts, sorted: its converter table's
+/// names (`tlc --list-onnx-ops`; the README's operator list is generated from it).
+std::vector<std::string> supportedOnnxOperators();
 
 /// Parses "NAME=1x3x224x224" into `options.inputShapes`; returns an error message on failure.
 std::string parseInputShapeSpec(llvm::StringRef spec, OnnxImportOptions &options);

@@ -1,6 +1,7 @@
 // tlc: the compiler driver (a model in, an object file and a C header out).
 #include "compiler/Compile.h"
 #include "compiler/Registration.h"
+#include "compiler/onnx/OnnxImporter.h"
 #include "targets/Target.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -154,6 +155,9 @@ cl::opt<std::string> maxWorkspace(
     cl::desc("The largest workspace (NAME_WORKSPACE_SIZE) to accept, in bytes (suffixes K, M, "
              "G: powers of 1024); with gradients it implies --remat=auto unless --remat=none"),
     cl::value_desc("bytes"), cl::cat(category));
+cl::opt<bool> listOnnxOps("list-onnx-ops",
+                          cl::desc("List the ONNX operators the importer converts and exit"),
+                          cl::cat(category));
 cl::opt<bool> listTargets("list-targets", cl::desc("List the targets and exit"),
                           cl::cat(category));
 
@@ -195,14 +199,20 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "tlc " << tlc::kTLCVersion << " (LLVM/MLIR " << LLVM_VERSION_STRING << ")\n";
   });
-  // --list-targets needs no input; let it through the Required positional.
-  for (int i = 1; i < argc; ++i)
+  // --list-targets and --list-onnx-ops need no input; let them through the Required positional.
+  for (int i = 1; i < argc; ++i) {
     if (StringRef(argv[i]) == "--list-targets") {
       tlc::registerAllTargets();
       for (const tlc::Target *t : tlc::getRegisteredTargets())
         outs() << t->getName() << "\t" << t->getDescription() << "\n";
       return 0;
     }
+    if (StringRef(argv[i]) == "--list-onnx-ops") {
+      for (const std::string &op : tlc::supportedOnnxOperators())
+        outs() << op << "\n";
+      return 0;
+    }
+  }
   // MLIR's pass manager options (--mlir-print-ir-after=PASS, --mlir-print-ir-after-all, ...)
   // stay available for debugging the pipeline, hidden from --help.
   tlc::registerAllPasses(); // first, so those options can name them
