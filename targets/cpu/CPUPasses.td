@@ -93,6 +93,15 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     (SH * a + py, x)) packed at compile time when constant. With two groups, the tile's pixels
     run in blocks whose output part fits in `phase-block-bytes` (both groups accumulate into
     a block before the next).
+
+    Before those: a 1x1 stride-1 convolution whose result (through one elementwise op) only
+    fills the interior of a padded tensor, with rows of at least `pointwise-rows-min-width`
+    pixels, becomes one contraction over (b, m, h, w, k) that keeps the output's rows, so it can
+    write the padded buffer in place; and with `winograd`, a 3x3 stride-1 f32 convolution of a
+    constant filter over a zero-filled output with at least `winograd-min-channels` input and
+    output channels takes Winograd's F(2x2, 3x3) (filter transformed at compile time, input and
+    output transforms over the input's 2x2 stride phases, one contraction batched over the 16
+    products) where `tlc::winogradGain` is at least `winograd-min-gain`.
   }];
   let options = [
     Option<"pointwiseRowsMinWidth", "pointwise-rows-min-width", "int64_t", /*default=*/"112",

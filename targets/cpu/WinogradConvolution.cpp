@@ -199,7 +199,6 @@ LogicalResult tlc::lowerConvWinograd(RewriterBase &rewriter, linalg::Conv2DNchwF
   matchPattern(op.getInputs()[1], m_Constant(&filter));
   rewriter.setInsertionPoint(op);
   Value zero = fill.getInputs()[0];
-  SmallVector<AffineMap> ids;
   AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
   // (n, c, y, x) -> (c, n, y, x): the transposed planes of the tile-major operands.
   AffineMap swap = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0, 2, 3}, ctx);
