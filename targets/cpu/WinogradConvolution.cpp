@@ -9,6 +9,8 @@
 // contraction that tlc-tile-contractions register-tiles like any other.
 #include "targets/cpu/ConvolutionTiles.h"
 
+#include "passes/Winograd.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -21,32 +23,8 @@ namespace {
 
 using IT = utils::IteratorType;
 
-/// Input tile side of F(2x2, 3x3); its output tiles are 2x2.
-constexpr int64_t kTile = 4;
-constexpr int64_t kProducts = kTile * kTile;
-
-/// U[a * 4 + b, f, c] = (G g[f, c] G^T)[a, b] for a constant filter [F, C, 3, 3], computed in
-/// double and rounded once.
-DenseElementsAttr transformFilter(DenseElementsAttr filter, int64_t f, int64_t c) {
-  static const double g[kTile][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
-  SmallVector<float> w(filter.getValues<float>());
-  SmallVector<float> u(kProducts * f * c);
-  for (int64_t fi = 0; fi < f; ++fi)
-    for (int64_t ci = 0; ci < c; ++ci) {
-      const float *k = &w[(fi * c + ci) * 9];
-      double gk[kTile][3];
-      for (int a = 0; a < kTile; ++a)
-        for (int x = 0; x < 3; ++x)
-          gk[a][x] = g[a][0] * k[x] + g[a][1] * k[3 + x] + g[a][2] * k[6 + x];
-      for (int a = 0; a < kTile; ++a)
-        for (int b = 0; b < kTile; ++b) {
-          double v = gk[a][0] * g[b][0] + gk[a][1] * g[b][1] + gk[a][2] * g[b][2];
-          u[((a * kTile + b) * f + fi) * c + ci] = static_cast<float>(v);
-        }
-    }
-  auto type = RankedTensorType::get({kProducts, f, c}, Float32Type::get(filter.getContext()));
-  return DenseElementsAttr::get(type, ArrayRef<float>(u));
-}
+constexpr int64_t kTile = tlc::kWinogradTile;
+constexpr int64_t kProducts = tlc::kWinogradProducts;
 
 /// The body of the input transform: B^T d B of the 4x4 tile d (args 0-15, row-major), 16
 /// results; B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1].
@@ -158,20 +136,7 @@ int64_t chunkCount(int64_t extent) {
 } // namespace
 
 bool tlc::canLowerConvWinograd(linalg::Conv2DNchwFchwOp op) {
-  ConvShape shape = getConvShape(op);
-  if (shape.kh != 3 || shape.kw != 3 || !shape.elementType.isF32())
-    return false;
-  if (llvm::any_of(shape.strides, [](int64_t s) { return s != 1; }) ||
-      llvm::any_of(shape.dilations, [](int64_t d) { return d != 1; }))
-    return false;
-  auto inType = cast<RankedTensorType>(op.getInputs()[0].getType());
-  if (inType.getDimSize(2) != shape.oh + 2 || inType.getDimSize(3) != shape.ow + 2)
-    return false;
-  DenseElementsAttr filter;
-  if (!matchPattern(op.getInputs()[1], m_Constant(&filter)))
-    return false;
-  auto fill = op.getOutputs()[0].getDefiningOp<linalg::FillOp>();
-  return fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+  return isWinogradConvolution(op);
 }
 
 double tlc::winogradGain(const ConvShape &shape, int64_t lanes) {
@@ -232,7 +197,7 @@ LogicalResult tlc::lowerConvWinograd(RewriterBase &rewriter, linalg::Conv2DNchwF
 
   // M[ab, f, p] = sum_c U[ab, f, c] V[ab, c, p] over the tiles p = (n, y, x): one contraction
   // batched over the 16 products.
-  Value u = arith::ConstantOp::create(rewriter, loc, transformFilter(filter, f, c));
+  Value u = arith::ConstantOp::create(rewriter, loc, winogradFilter(filter));
   Value vFlat = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({kProducts, c, tiles}, et), v,
       ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
