@@ -3,6 +3,7 @@
 
 #include "passes/Passes.h"
 #include "targets/cpu/CPUPasses.h"
+#include "targets/gpu/GPUPasses.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -66,6 +67,10 @@ void tlc::buildLowerToLinalgPipeline(OpPassManager &pm, const LoweringStrategy &
     pm.addNestedPass<func::FuncOp>(createTLCLowerConvolutions(convolutions));
     // Bias, activation, residual add on each contraction output tile while it is in cache.
     pm.addNestedPass<func::FuncOp>(createTLCFuseEpilogues());
+  } else if (strategy.winograd) {
+    // The GPU targets' convolutions stay whole (implicit GEMMs in tlc-map-to-gpu) unless they
+    // take Winograd's form here, after fusion, which it extends by the elementwise consumer.
+    pm.addNestedPass<func::FuncOp>(createTLCGPUWinograd());
   }
   if (strategy.interchangeLoops)
     pm.addNestedPass<func::FuncOp>(createTLCInterchangeLoops());

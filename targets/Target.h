@@ -44,8 +44,8 @@ struct LoweringStrategy {
   /// tlc-lower-convolutions (im2col, direct and row-phase tiles) and tlc-fuse-epilogues
   /// (contraction output tiles with their epilogue).
   bool cpuContractionTiles = true;
-  /// With cpuContractionTiles: tlc-lower-convolutions may take Winograd's F(2x2, 3x3) for 3x3
-  /// stride-1 convolutions (tlc --winograd).
+  /// 3x3 stride-1 convolutions may take Winograd's F(2x2, 3x3) (tlc --winograd): in
+  /// tlc-lower-convolutions with cpuContractionTiles, else in the GPU targets' tlc-gpu-winograd.
   bool winograd = true;
   /// softmax, log_softmax and layer_norm as an scf.forall over rows (tl-lower-to-linalg's
   /// row-loops); else as whole-tensor reductions and elementwise ops.

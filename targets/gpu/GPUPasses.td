@@ -63,6 +63,38 @@ def TLCMapToGPU : Pass<"tlc-map-to-gpu", "mlir::ModuleOp"> {
                            "mlir::math::MathDialect"];
 }
 
+def TLCGPUWinograd : Pass<"tlc-gpu-winograd", "mlir::func::FuncOp"> {
+  let summary = "Compute 3x3 stride-1 convolutions by Winograd's F(2x2, 3x3) on the GPU";
+  let description = [{
+    Each `linalg.conv_2d_nchw_fchw` with a 3x3 constant filter at stride and dilation 1 over
+    an already padded f32 input, a zero-filled output, at least `min-channels` input and
+    output channels and `min-tiles` 2x2 output tiles becomes data-parallel steps the GPU
+    mapping runs well: the input transform `V = B^T d B` of every 4x4 input tile (one element
+    of V [4, 4, C, N, TH, TW] per point, reading the 16 points of its tile through stride-2
+    views of the input), one contraction batched over the 16 products with the filter transformed at
+    compile time (`U = G g G^T`; the tiled GEMM kernel, the batch on the grid's z dimension),
+    and the output transform `A^T m A` (one output element per point, reading the 16
+    products of its tile) with the convolution's elementwise consumer (bias, BatchNorm,
+    activation, residual add) fused into it. 2.25x fewer multiply-adds than the implicit
+    GEMM, for passes over the transformed input and products. An odd output height or width
+    pads the input by one more zero row or column (the last tiles' second row or column is
+    computed and not written).
+  }];
+  let options = [
+    Option<"minChannels", "min-channels", "int64_t", /*default=*/"128",
+           "the fewest input and output channels a convolution needs to take Winograd's form "
+           "(on an H100, resnet18's 64-channel convolutions at batch 32 ran 0.367 ms in it "
+           "against 0.325 as implicit GEMMs; those of 128 to 512 channels 0.238-0.175 against "
+           "0.31-0.32)">,
+    Option<"minTiles", "min-tiles", "int64_t", /*default=*/"128",
+           "the fewest 2x2 output tiles (images x tile rows x tile columns) a convolution needs "
+           "to take Winograd's form: its batched product then has enough columns for the tiled "
+           "GEMM kernel, and small images keep the one-kernel implicit GEMM">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def TLCSetSPIRVEntryPoints : Pass<"tlc-set-spirv-entry-points", "mlir::ModuleOp"> {
   let summary = "Give every gpu.func kernel its SPIR-V entry point ABI from its known block size";
   let description = [{

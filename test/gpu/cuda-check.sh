@@ -34,18 +34,25 @@ done
 tlc=${TLC:-$root/build/bin/tlc}
 
 # Exports export_models.py's NAMEs (PyTorch models, random weights) into OUT and compiles each
-# to OUT/NAME.so; tlc-run travels with the two shared libraries it needs beyond libc/libstdc++
-# (the GPU machine has no Debian packages). TIMING_ONLY=1 leaves out the inputs and expected
-# outputs.
+# to OUT/NAME.so (TLC_FLAGS: more tlc flags); tlc-run travels with the two shared libraries it
+# needs beyond libc/libstdc++ (the GPU machine has no Debian packages). TIMING_ONLY=1 leaves out
+# the inputs and expected outputs, rounds the weights to multiples of 1/64 and gzips each
+# object (resnet18 at batch 32 then travels in ~12 MB instead of 77); run_models unpacks them.
 prepare_models() {
   local out=$1 m
   shift
   mkdir -p "$out"
-  "$py" "$root/test/onnx/models/export_models.py" --out "$out" --size 224 "$@" > /dev/null 2>&1
+  local coarse=()
+  if [ "${TIMING_ONLY:-0}" = 1 ]; then coarse=(--compressible); fi
+  "$py" "$root/test/onnx/models/export_models.py" --out "$out" --size 224 "${coarse[@]}" "$@" \
+    > /dev/null 2>&1
   for m in "$@"; do
-    "$tlc" "$out/$m.onnx" --target "$target" --shared -o "$out/$m.so"
+    "$tlc" "$out/$m.onnx" --target "$target" --shared ${TLC_FLAGS:-} -o "$out/$m.so"
     rm "$out/$m.onnx"
-    if [ "${TIMING_ONLY:-0}" = 1 ]; then rm -f "$out/$m.input.npy" "$out/$m.expected.npy"; fi
+    if [ "${TIMING_ONLY:-0}" = 1 ]; then
+      rm -f "$out/$m.input.npy" "$out/$m.expected.npy"
+      gzip -f "$out/$m.so"
+    fi
   done
   cp "${TLC_RUN:-$root/build/bin/tlc-run}" "$out/"
   ldd "$out/tlc-run" | awk '/onnx_proto|protobuf/ {print $3}' | xargs -r cp -t "$out/"
@@ -55,6 +62,7 @@ prepare_models() {
 # one (max error / max magnitude <= 1e-4), else on seeded random inputs, checking nothing.
 run_models() {
   local out=$1 so m
+  for so in "$out"/*.so.gz; do [ -e "$so" ] && gzip -d -f "$so"; done
   for so in "$out"/*.so; do
     m=$(basename "$so" .so)
     if [ -f "$out/$m.expected.npy" ]; then
@@ -155,6 +163,12 @@ run-models)
     # PEER_MODELS: the peer's models when they are not all here (one carried beside the suite).
     read -r -a peers <<< "${PEER_MODELS:-${names[*]}}"
     if [ "$target" = cuda ]; then "$py" "$root/test/gpu/torch_peer.py" "${peers[@]}" || true; fi
+    # PROFILE_MODELS: models whose kernels to time one by one (tlc-run --profile).
+    for m in ${PROFILE_MODELS:-}; do
+      echo "== tlc-run --profile $m"
+      LD_LIBRARY_PATH="$dir" "$dir/tlc-run" "$dir/$m.so" --seed 1 --warmup 3 --repeat 10 --profile ||
+        echo "FAIL profile $m"
+    done
   } 2>&1 | tee "$log"
   grep -q "^FAIL" "$log" && exit 1
   exit 0

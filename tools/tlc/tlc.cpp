@@ -120,9 +120,9 @@ cl::opt<bool> profile("profile",
                       cl::cat(category));
 cl::opt<bool> winograd(
     "winograd", cl::init(true),
-    cl::desc("CPU targets: compute 3x3 stride-1 convolutions of constant filters by Winograd's "
-             "F(2x2, 3x3) where the compiler estimates it pays (2.25x fewer multiply-adds; "
-             "--winograd=false keeps the im2col and direct strategies)"),
+    cl::desc("Compute 3x3 stride-1 convolutions of constant filters by Winograd's F(2x2, 3x3) "
+             "where the compiler estimates it pays (2.25x fewer multiply-adds; CPU and GPU "
+             "targets; --winograd=false keeps im2col, direct and implicit-GEMM convolutions)"),
     cl::cat(category));
 cl::opt<std::string> reportFile("report-file",
                                 cl::desc("Write the report to <file> (default: stdout, or "

@@ -212,6 +212,12 @@ def build(name, size):
         if layer in RESNET_CONVS:
             cin, cout, kernel, stride, image = RESNET_CONVS[layer]
             return ConvBlock(cin, cout, kernel, stride), torch.randn(int(batch), cin, image, image)
+    # resnet_block_bBATCH: one of resnet18's layer2 basic blocks (two 3x3 convolutions of 128
+    # channels with BatchNorm, ReLU and the residual add) on 16x16 inputs.
+    if name.startswith("resnet_block_b"):
+        from torchvision.models.resnet import BasicBlock
+        batch = int(name[len("resnet_block_b"):])
+        return BasicBlock(128, 128), torch.randn(batch, 128, 16, 16)
     if name in ("resnet18", "resnet18_b32"):
         import torchvision
         batch = 32 if name == "resnet18_b32" else 1
@@ -245,6 +251,9 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--size", type=int, default=224, help="image size for the CNNs")
     ap.add_argument("--opset", type=int, default=13)
+    ap.add_argument("--compressible", action="store_true",
+                    help="round every parameter to a multiple of 1/64 (timing-only objects "
+                         "that must travel compressed: their constants then have few values)")
     ap.add_argument("models", nargs="*",
                     default=["resnet18", "mobilenet_v2", "transformer", "gpt2_block"])
     args = ap.parse_args()
@@ -259,6 +268,10 @@ def main():
                 if isinstance(m, (nn.BatchNorm2d, nn.BatchNorm3d)):
                     m.running_mean.uniform_(-0.1, 0.1)
                     m.running_var.uniform_(0.5, 1.5)
+            if args.compressible:
+                for t in list(model.parameters()) + list(model.buffers()):
+                    if t.is_floating_point():
+                        t.copy_(torch.round(t * 64) / 64)
             xs = x if isinstance(x, tuple) else (x,)
             y = model(*xs)
             ys = y if isinstance(y, tuple) else (y,)
