@@ -1,7 +1,8 @@
 // Buffers behind views, and the fill that initializes a buffer before an op reads it (used by
 // tlc-tile-contractions, to start accumulators from the fill value in registers,
 // tlc-vectorize-rows, to know a reduction's accumulator starts from a non-NaN constant, and
-// tlc-lower-memref-copy, to fill only the border of a padded buffer).
+// tlc-lower-memref-copy, to fill only the border of a padded buffer), and whether two views'
+// memory may overlap.
 #ifndef TLC_PASSES_BUFFERFILLS_H
 #define TLC_PASSES_BUFFERFILLS_H
 
@@ -12,6 +13,12 @@ namespace tlc {
 /// The buffer a memref view is taken from (through subviews, views, casts and reshapes);
 /// `v` itself if it is not a memref.
 mlir::Value rootBuffer(mlir::Value v);
+
+/// Whether the memory of views `a` and `b` may overlap: false only when they are views of
+/// the same root binding (a function argument, a global, the workspace) cut by memref.view
+/// at constant offsets into disjoint byte ranges, of different roots, or static unit-stride
+/// subviews of one buffer whose boxes do not intersect.
+bool mayOverlap(mlir::Value a, mlir::Value b);
 
 /// The linalg.fill (on buffers) that last wrote all of `buffer` before `op` in `op`'s block,
 /// with nothing in between that may read or write it; null when there is none or it cannot

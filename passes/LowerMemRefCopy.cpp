@@ -1,6 +1,8 @@
 // tlc-lower-memref-copy: memref.copy as linalg.copy, which lowers to loops for any layout. A
-// copy into part of a buffer that was filled whole right before (a padded input: the pad
-// value, then the image into the interior) makes the fill cover only the rest.
+// copy (or any op that writes every element of its output without reading it, such as a
+// convolution's BatchNorm and ReLU written into the next one's padded input) into part of a
+// buffer that was filled whole right before (a padded input: the pad value, then the image
+// into the interior) makes the fill cover only the rest.
 #include "passes/BufferFills.h"
 #include "passes/Passes.h"
 
@@ -17,14 +19,26 @@ using namespace mlir;
 
 namespace {
 
-/// The fill of all of `interior`'s source right before `copy` (lastFillOf: only ops without
-/// memory effects or fills of other allocations between), when `interior` is a static,
-/// unit-stride, rank-preserving subview and the copy's source is another buffer; null
-/// otherwise.
-linalg::FillOp fillAround(linalg::CopyOp copy, memref::SubViewOp interior) {
+/// Whether `op` writes every element of its one output and reads none of it: all loops
+/// parallel, the output through a permutation, its value unused by the body (a copy, an
+/// elementwise op into a fresh buffer).
+bool overwritesOutput(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops() || op->getNumRegions() != 1)
+    return false;
+  OpOperand *init = op.getDpsInitOperand(0);
+  return op.getMatchingIndexingMap(init).isPermutation() &&
+         op.getMatchingBlockArgument(init).use_empty();
+}
+
+/// The fill of all of `interior`'s source right before `writer` (lastFillOf: only ops without
+/// memory effects or fills of other allocations between), when `writer` overwrites all of
+/// `interior` (a static, unit-stride, rank-preserving subview) and reads no input from that
+/// buffer; null otherwise.
+linalg::FillOp fillAround(linalg::LinalgOp writer, memref::SubViewOp interior) {
   if (!interior || !interior.hasUnitStride() ||
       interior.getSourceType().getRank() != interior.getType().getRank() ||
-      !interior.getSourceType().hasStaticShape())
+      !interior.getSourceType().hasStaticShape() || !overwritesOutput(writer))
     return {};
   for (int64_t v : interior.getStaticOffsets())
     if (ShapedType::isDynamic(v))
@@ -32,9 +46,10 @@ linalg::FillOp fillAround(linalg::CopyOp copy, memref::SubViewOp interior) {
   for (int64_t v : interior.getStaticSizes())
     if (ShapedType::isDynamic(v))
       return {};
-  if (tlc::rootBuffer(copy.getInputs()[0]) == tlc::rootBuffer(interior.getSource()))
-    return {};
-  linalg::FillOp fill = tlc::lastFillOf(copy, interior.getSource());
+  for (Value input : writer.getDpsInputs())
+    if (isa<BaseMemRefType>(input.getType()) && tlc::mayOverlap(input, interior.getSource()))
+      return {};
+  linalg::FillOp fill = tlc::lastFillOf(writer, interior.getSource());
   return fill && fill.getDpsInitOperand(0)->get() == interior.getSource() ? fill : linalg::FillOp();
 }
 
@@ -82,11 +97,11 @@ struct TLCLowerMemRefCopyPass : tlc::impl::TLCLowerMemRefCopyBase<TLCLowerMemRef
       copy.erase();
     }
     SmallVector<std::pair<linalg::FillOp, memref::SubViewOp>> padded;
-    getOperation().walk([&](linalg::CopyOp copy) {
-      if (!copy.hasPureBufferSemantics())
+    getOperation().walk([&](linalg::LinalgOp writer) {
+      if (isa<linalg::FillOp>(writer) || writer.getNumDpsInits() != 1)
         return;
-      auto interior = copy.getOutputs()[0].getDefiningOp<memref::SubViewOp>();
-      if (linalg::FillOp fill = fillAround(copy, interior))
+      auto interior = writer.getDpsInitOperand(0)->get().getDefiningOp<memref::SubViewOp>();
+      if (linalg::FillOp fill = fillAround(writer, interior))
         padded.push_back({fill, interior});
     });
     for (auto [fill, interior] : padded)

@@ -285,12 +285,14 @@ def TLCPlanWorkspace : Pass<"tlc-plan-workspace", "mlir::ModuleOp"> {
 def TLCLowerMemRefCopy : Pass<"tlc-lower-memref-copy", "mlir::func::FuncOp"> {
   let summary = "Turn memref.copy into linalg.copy so it lowers to loops, not a runtime call";
   let description = [{
-    Every ranked memref.copy becomes a linalg.copy. A linalg.copy into a static, unit-stride
-    subview of a statically shaped buffer (from another buffer) right after a linalg.fill of
+    Every ranked memref.copy becomes a linalg.copy. A linalg.copy, or any linalg op that
+    writes every element of its one output without reading it (all loops parallel, the output
+    through a permutation: an elementwise op), into a static, unit-stride subview of a
+    statically shaped buffer (reading nothing of that buffer) right after a linalg.fill of
     that whole buffer (only ops without memory effects between: a padded input, filled with
-    the pad value and then given the image in its interior) makes the fill cover only the
-    rest: one fill per side of the interior along each dimension, instead of writing the
-    interior twice.
+    the pad value and then given the image, or a convolution's BatchNorm and ReLU, in its
+    interior) makes the fill cover only the rest: one fill per side of the interior along
+    each dimension, instead of writing the interior twice.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::memref::MemRefDialect"];
 }

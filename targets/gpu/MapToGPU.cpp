@@ -88,6 +88,67 @@ LogicalResult mapOneThreadPerPoint(linalg::LinalgOp op, int64_t blockSize,
   return success();
 }
 
+/// Emits consecutive fills (at least two, each of a constant into a static buffer) as one
+/// launch: one thread per point of all of them, the points of each fill after those of the
+/// ones before. The border of a padded buffer is four fills (tlc-lower-memref-copy): one
+/// launch instead of four.
+LogicalResult mapFills(ArrayRef<linalg::FillOp> fills, int64_t blockSize,
+                       FlatSymbolRefAttr module, FlatSymbolRefAttr kernel) {
+  int64_t points = 0;
+  for (linalg::FillOp fill : fills)
+    points += cast<MemRefType>(fill.getOutputs()[0].getType()).getNumElements();
+  std::optional<tlc::PointGrid> grid = tlc::pointGrid(points, blockSize);
+  if (!grid)
+    return fills.front()->emitError()
+           << "these fills have " << points << " points, more than one GPU launch can cover";
+  linalg::FillOp last = fills.back();
+  OpBuilder b(last);
+  Location loc = last.getLoc();
+  Value linear = tlc::createPointLaunch(b, loc, *grid, module, kernel);
+  IRMapping views;
+  int64_t start = 0;
+  for (linalg::FillOp fill : fills) {
+    auto type = cast<MemRefType>(fill.getOutputs()[0].getType());
+    int64_t count = type.getNumElements();
+    Value out = tlc::cloneViewChain(b, fill.getOutputs()[0], views);
+    Value offset = arith::SubIOp::create(b, loc, linear,
+                                         arith::ConstantIndexOp::create(b, loc, start));
+    // linear - start < count (unsigned): this fill's point.
+    Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, offset,
+                                       arith::ConstantIndexOp::create(b, loc, count));
+    auto guard = scf::IfOp::create(b, loc, mine, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard inside(b);
+    b.setInsertionPointToStart(&guard.getThenRegion().front());
+    SmallVector<unsigned> dims = llvm::to_vector(llvm::seq<unsigned>(0, type.getRank()));
+    SmallVector<Value> indices(type.getRank());
+    if (type.getRank() > 0)
+      for (auto [dim, value] : tlc::delinearize(b, loc, offset, dims, type.getShape()))
+        indices[dim] = value;
+    Value value = b.clone(*fill.getInputs()[0].getDefiningOp())->getResult(0);
+    memref::StoreOp::create(b, loc, value, out, indices);
+    start += count;
+  }
+  for (linalg::FillOp fill : fills)
+    fill->erase();
+  return success();
+}
+
+/// Whether `fill` can join a launch of several fills: a constant into a static buffer.
+bool groupableFill(linalg::FillOp fill) {
+  auto type = dyn_cast<MemRefType>(fill.getOutputs()[0].getType());
+  return type && type.hasStaticShape() && type.getNumElements() > 0 &&
+         matchPattern(fill.getInputs()[0], m_Constant());
+}
+
+/// Whether only ops that stay on the host lie between `first` and `second` in their block: a
+/// group of fills runs where its last one was.
+bool adjacent(Operation *first, Operation *second) {
+  Operation *op = first->getNextNode();
+  while (op && op != second && staysOnHost(op))
+    op = op->getNextNode();
+  return op == second;
+}
+
 /// The constant `fill` writes, when `op` accumulates into exactly the buffer it fills (its
 /// only output, not also read as an input); else null.
 Value absorbableFill(linalg::FillOp fill, linalg::LinalgOp op) {
@@ -171,13 +232,30 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
       // A fill waits for the next op: when that op accumulates into exactly the filled buffer
       // (a contraction, a reduction) and its kernel writes every element, the fill's value
       // becomes the kernel's initial value and the fill's own kernel disappears.
+      // Fills before it (consecutive, with nothing but host ops between) wait with it and run
+      // as one launch.
       linalg::FillOp pendingFill;
       FlatSymbolRefAttr pendingKernel;
-      auto mapPendingFill = [&] {
-        if (pendingFill &&
-            failed(mapOneThreadPerPoint(pendingFill, blockSize, module, pendingKernel)))
+      SmallVector<linalg::FillOp> earlierFills;
+      FlatSymbolRefAttr earlierKernel;
+      auto mapEarlierFills = [&] {
+        if (earlierFills.size() == 1 &&
+            failed(mapOneThreadPerPoint(earlierFills.front(), blockSize, module, earlierKernel)))
           failedAny = true;
+        if (earlierFills.size() > 1 &&
+            failed(mapFills(earlierFills, blockSize, module, earlierKernel)))
+          failedAny = true;
+        earlierFills.clear();
+      };
+      auto mapPendingFill = [&] {
+        if (pendingFill) {
+          if (!earlierFills.empty() && groupableFill(pendingFill))
+            earlierFills.push_back(pendingFill);
+          else if (failed(mapOneThreadPerPoint(pendingFill, blockSize, module, pendingKernel)))
+            failedAny = true;
+        }
         pendingFill = nullptr;
+        mapEarlierFills();
       };
       // The ops as they are now: mapping erases them (a tiled contraction also the epilogue
       // it absorbs) and inserts launches.
@@ -220,15 +298,24 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
           failedAny = true;
           continue;
         }
-        Value init = absorbableFill(pendingFill, linalgOp);
-        if (!init)
-          mapPendingFill();
         if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-          mapPendingFill();
+          if (pendingFill && groupableFill(pendingFill) && groupableFill(fill) &&
+              adjacent(pendingFill, fill)) {
+            if (earlierFills.empty())
+              earlierKernel = pendingKernel;
+            earlierFills.push_back(pendingFill);
+          } else {
+            mapPendingFill();
+          }
           pendingFill = fill;
           pendingKernel = kernel;
           continue;
         }
+        Value init = absorbableFill(pendingFill, linalgOp);
+        if (init)
+          mapEarlierFills(); // The fills before the absorbed one run first.
+        else
+          mapPendingFill();
         Operation *epilogue = nullptr;
         if ((tileContractions &&
              tlc::mapTiledContraction(linalgOp, module, kernel, init, &epilogue,

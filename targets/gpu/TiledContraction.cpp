@@ -19,6 +19,8 @@
 
 #include "targets/gpu/KernelLaunch.h"
 
+#include "passes/BufferFills.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -574,47 +576,21 @@ private:
 /// convolution's BatchNorm and ReLU written into the next one's padded input); reading that
 /// output only through the identity map and everything else through projected permutations;
 /// no linalg.index (bias, activation, residual, scale: what follows a contraction).
-/// The bytes `value` may occupy: its root binding (a function argument, a global, or the
-/// buffer a memref.view cuts at a constant offset) and a byte range in it.
-std::pair<Value, std::pair<int64_t, int64_t>> footprint(Value value) {
-  constexpr int64_t kAll = std::numeric_limits<int64_t>::max();
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto view = dyn_cast<memref::ViewOp>(def)) {
-      auto type = cast<MemRefType>(view.getType());
-      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
-      if (!shift || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
-        return {view.getSource(), {0, kAll}};
-      int64_t bytes = type.getNumElements() *
-                      llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
-      return {view.getSource(), {*shift, *shift + bytes}};
-    }
-    auto viewLike = dyn_cast<ViewLikeOpInterface>(def);
-    if (!viewLike)
-      break;
-    value = viewLike.getViewSource();
-  }
-  return {value, {0, kAll}};
-}
-
-bool mayOverlap(Value a, Value b) {
-  auto [rootA, rangeA] = footprint(a);
-  auto [rootB, rangeB] = footprint(b);
-  return rootA == rootB && rangeA.first < rangeB.second && rangeB.first < rangeA.second;
-}
-
 linalg::LinalgOp fusibleEpilogue(linalg::LinalgOp op) {
   // Past host-only ops, and past fills the contraction may move after: they write nothing the
   // contraction reads or writes (the memory planner may have given a fill the bytes of an
   // input whose last use is the contraction).
+  auto touches = [](Value written, ValueRange operands) {
+    return llvm::any_of(operands,
+                        [&](Value operand) { return tlc::mayOverlap(written, operand); });
+  };
   auto movable = [&](Operation *between) {
     if (between->getNumRegions() == 0 &&
         (isa<ViewLikeOpInterface>(between) || matchPattern(between, m_Constant())))
       return true;
     auto fill = dyn_cast<linalg::FillOp>(between);
     return fill && fill.hasPureBufferSemantics() &&
-           llvm::none_of(op->getOperands(), [&](Value operand) {
-             return mayOverlap(fill.getOutputs()[0], operand);
-           });
+           !touches(fill.getOutputs()[0], op->getOperands());
   };
   Operation *next = op->getNextNode();
   while (next && movable(next))
@@ -638,6 +614,11 @@ linalg::LinalgOp fusibleEpilogue(linalg::LinalgOp op) {
     for (Operation *user : buffer.getUsers())
       if (user != op.getOperation() && user != next && !isa<linalg::FillOp>(user))
         return {};
+    // Workgroups store the epilogue's results while others still read the contraction's
+    // inputs: the memory planner may have given the epilogue's output their bytes (their last
+    // use was the contraction, before the epilogue).
+    if (touches(init->get(), op.getDpsInputs()))
+      return {};
   }
   for (OpOperand *input : epilogue.getDpsInputOperands()) {
     AffineMap map = epilogue.getMatchingIndexingMap(input);

@@ -97,3 +97,49 @@ func.func @not_padded(%x: memref<8x8xf32>, %p: memref<10x10xf32>, %q: memref<10x
   memref.copy %tail, %head : memref<8x8xf32, strided<[10, 1], offset: 22>> to memref<8x8xf32, strided<[10, 1]>>
   return
 }
+
+// -----
+
+// An elementwise op that writes every element of the interior without reading it (a
+// convolution's bias and ReLU written into the next one's padded input) completes the fill as
+// a copy does: the fill covers only the border.
+// CHECK-LABEL: func.func @written_interior
+// CHECK-SAME: (%[[X:.+]]: memref<2x6xf32>, %[[P:.+]]: memref<4x8xf32>)
+// CHECK-NOT: outs(%[[P]] : memref<4x8xf32>)
+// CHECK-COUNT-4: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<{{.+}}, strided<[8, 1]{{.*}}>>)
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[X]]
+func.func @written_interior(%x: memref<2x6xf32>, %p: memref<4x8xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%ninf : f32) outs(%p : memref<4x8xf32>)
+  %interior = memref.subview %p[1, 1] [2, 6] [1, 1] : memref<4x8xf32> to memref<2x6xf32, strided<[8, 1], offset: 9>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<2x6xf32>) outs(%interior : memref<2x6xf32, strided<[8, 1], offset: 9>>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Negative: an op that reads the interior it writes (an accumulation) leaves the fill whole.
+// CHECK-LABEL: func.func @read_interior
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<4x8xf32>)
+func.func @read_interior(%x: memref<2x6xf32>, %p: memref<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%p : memref<4x8xf32>)
+  %interior = memref.subview %p[1, 1] [2, 6] [1, 1] : memref<4x8xf32> to memref<2x6xf32, strided<[8, 1], offset: 9>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<2x6xf32>) outs(%interior : memref<2x6xf32, strided<[8, 1], offset: 9>>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.addf %in, %out : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -312,6 +312,42 @@ func.func @fill_absorbed(%a: memref<100x40xf32>, %b: memref<40x70xf32>, %c: memr
 
 // -----
 
+// Consecutive fills (a padded buffer's border after tlc-lower-memref-copy) run as one launch:
+// one thread per point of all of them (2 x 8 + 2 x 8 + 4 = 36), each thread storing into the
+// fill its index falls in. A fill the next op absorbs (the contraction's zeros) stays out of
+// the group, which runs before it.
+// CHECK-LABEL: func.func @fills_grouped
+// CHECK-SAME: (%[[P:[a-z0-9]+]]: memref<4x8xf32>, %[[V:[a-z0-9]+]]: memref<4xf32>,
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c64
+// CHECK: arith.cmpi ult, %{{.*}}, %c36
+// CHECK: memref.subview %[[P]][0, 0] [2, 8]
+// CHECK: arith.cmpi ult, %{{.*}}, %c16
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x8xf32, strided<[8, 1]>>
+// CHECK: memref.subview %[[P]][2, 0] [2, 8]
+// CHECK: memref.store
+// CHECK: arith.cmpi ult, %{{.*}}, %c4
+// CHECK: memref.store %{{.*}}, %[[V]][%{{.*}}] : memref<4xf32>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.fill
+// CHECK: gpu.launch
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @fills_grouped(%p: memref<4x8xf32>, %v: memref<4xf32>, %a: memref<64x32xf32>,
+                         %b: memref<32x64xf32>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %top = memref.subview %p[0, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1]>>
+  linalg.fill ins(%zero : f32) outs(%top : memref<2x8xf32, strided<[8, 1]>>)
+  %bottom = memref.subview %p[2, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1], offset: 16>>
+  linalg.fill ins(%zero : f32) outs(%bottom : memref<2x8xf32, strided<[8, 1], offset: 16>>)
+  linalg.fill ins(%one : f32) outs(%v : memref<4xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
 // A fill followed by an op that also reads the filled buffer, or by one left to one thread per
 // output element, keeps its own kernel.
 // CHECK-LABEL: func.func @fill_kept
@@ -444,6 +480,30 @@ func.func @epilogue_elsewhere(%a: memref<64x40xf32>, %b: memref<40x64xf32>, %c: 
 
 // -----
 
+// Not fused: the epilogue writes another buffer that the memory planner gave the bytes of
+// the contraction's input (its last use was the contraction): in one launch, workgroups would
+// store results over the input others still read.
+// CHECK-LABEL: func.func @epilogue_over_input
+// CHECK-COUNT-2: gpu.launch
+// CHECK-NOT: gpu.launch
+func.func @epilogue_over_input(%ws: memref<32768xi8>, %b: memref<40x64xf32>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %a = memref.view %ws[%c0][] : memref<32768xi8> to memref<64x40xf32>
+  linalg.matmul ins(%a, %b : memref<64x40xf32>, memref<40x64xf32>) outs(%c : memref<64x64xf32>)
+  %out = memref.view %ws[%c0][] : memref<32768xi8> to memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // Not fused: the fill between them reuses the bytes of the contraction's input (the memory
 // planner may do so once the input's last use is the contraction), so the contraction cannot
 // move after it; and an epilogue into another buffer while the contraction's output has
@@ -461,7 +521,7 @@ func.func @not_fused(%ws: memref<32768xi8>, %b: memref<40x64xf32>, %c: memref<64
   linalg.fill ins(%zero : f32) outs(%reuse : memref<64x64xf32>)
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
                   iterator_types = ["parallel", "parallel"]}
-      ins(%c : memref<64x64xf32>) outs(%c : memref<64x64xf32>) {
+      ins(%c : memref<64x64xf32>) outs(%reuse : memref<64x64xf32>) {
   ^bb0(%x: f32, %o: f32):
     %r = arith.maximumf %x, %zero : f32
     linalg.yield %r : f32
