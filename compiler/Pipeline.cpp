@@ -106,6 +106,7 @@ void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelNam
   pm.addNestedPass<func::FuncOp>(tlc::createTLCBoundForallReplicas());
   TLCPlanWorkspaceOptions plan;
   plan.alignment = strategy.workspaceAlignment;
+  plan.inputsThroughEpilogues = strategy.epiloguesFusedOnBuffers;
   pm.addPass(tlc::createTLCPlanWorkspace(plan));
   if (!strategy.hostEntryPoint)
     return;

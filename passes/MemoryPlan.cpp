@@ -172,6 +172,32 @@ FailureOr<BufferLiveness> computeBufferLiveness(func::FuncOp func, const DataLay
   return result;
 }
 
+void extendInputsThroughEpilogues(BufferLiveness &liveness) {
+  DenseMap<Value, unsigned> owner;
+  for (auto [i, aliases] : llvm::enumerate(liveness.aliases))
+    for (Value alias : aliases)
+      owner[alias] = i;
+  int64_t points = static_cast<int64_t>(liveness.topLevel.size());
+  for (int64_t p = 0; p < points; ++p) {
+    auto contraction = dyn_cast<linalg::LinalgOp>(liveness.topLevel[p]);
+    if (!contraction || contraction.getNumReductionLoops() == 0)
+      continue;
+    int64_t q = p + 1;
+    while (q < points && (isMemoryEffectFree(liveness.topLevel[q]) ||
+                          isa<linalg::FillOp, memref::AllocOp, memref::DeallocOp>(
+                              liveness.topLevel[q])))
+      ++q;
+    auto epilogue = q < points ? dyn_cast<linalg::LinalgOp>(liveness.topLevel[q]) : nullptr;
+    if (!epilogue || epilogue.getNumParallelLoops() != epilogue.getNumLoops())
+      continue;
+    for (Value input : contraction.getDpsInputs()) {
+      auto it = owner.find(input);
+      if (it != owner.end() && liveness.intervals[it->second].end == p)
+        liveness.intervals[it->second].end = q;
+    }
+  }
+}
+
 SmallVector<std::pair<unsigned, unsigned>> findInPlaceReuse(const BufferLiveness &liveness) {
   SmallVector<std::pair<unsigned, unsigned>> pairs;
   DenseMap<Value, unsigned> allocIndex;

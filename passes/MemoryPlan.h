@@ -61,6 +61,13 @@ struct BufferLiveness {
 mlir::FailureOr<BufferLiveness> computeBufferLiveness(mlir::func::FuncOp func,
                                                      const mlir::DataLayout &layout);
 
+/// Keeps the inputs of each top-level op with a reduction loop (a contraction, a convolution)
+/// live through the next op that touches memory when that op is all-parallel (its epilogue:
+/// bias, activation, a residual add), past views, allocations and fills: a code generator
+/// that runs the two as one kernel must not find the epilogue's output in bytes the
+/// contraction still reads.
+void extendInputsThroughEpilogues(BufferLiveness &liveness);
+
 /// In-place reuse: pairs (output alloc index, input alloc index) such that a top-level linalg
 /// op with only parallel loops reads the input buffer (directly, not through a view) through
 /// the same indexing map, shape and element size as it writes the output buffer, the input is

@@ -278,6 +278,10 @@ def TLCPlanWorkspace : Pass<"tlc-plan-workspace", "mlir::ModuleOp"> {
            "compute an intermediate copied (maybe reshaped) into an out-param in that buffer">,
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",
            "alignment of every buffer's offset in bytes (GPU targets: TLC_GPU_BINDING_ALIGNMENT)">,
+    Option<"inputsThroughEpilogues", "inputs-through-epilogues", "bool", /*default=*/"false",
+           "keep the inputs of an op with a reduction loop live through the all-parallel op "
+           "after it (past views and fills), so a code generator may run the two as one kernel "
+           "(the GPU targets' tiled contractions with their epilogue)">,
   ];
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }

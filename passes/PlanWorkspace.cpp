@@ -125,12 +125,14 @@ Value replicaIndex(OpBuilder &b, Operation *op) {
 
 /// Policy: which buffers share a slot (in-place pairs) and how slots are placed.
 FailureOr<FunctionPlan> planFunction(func::FuncOp func, bool reuse, bool inPlace,
-                                     int64_t kAlignment) {
+                                     bool inputsThroughEpilogues, int64_t kAlignment) {
   FunctionPlan plan;
   FailureOr<BufferLiveness> liveness = computeBufferLiveness(func, DataLayout::closest(func));
   if (failed(liveness))
     return failure();
   plan.liveness = std::move(*liveness);
+  if (inputsThroughEpilogues)
+    extendInputsThroughEpilogues(plan.liveness);
   size_t n = plan.liveness.allocs.size();
   for (size_t i = 0; i < n; ++i) {
     FailureOr<int64_t> copies = replicaCount(plan.liveness.allocs[i]);
@@ -244,7 +246,8 @@ struct TLCPlanWorkspacePass : tlc::impl::TLCPlanWorkspaceBase<TLCPlanWorkspacePa
         continue;
       if (forwardOutputs && failed(forwardOutputCopies(func)))
         return signalPassFailure();
-      FailureOr<FunctionPlan> plan = planFunction(func, reuse, inPlace, alignment);
+      FailureOr<FunctionPlan> plan =
+          planFunction(func, reuse, inPlace, inputsThroughEpilogues, alignment);
       if (failed(plan))
         return signalPassFailure();
       reports.push_back(describePlan(func, *plan));

@@ -56,6 +56,10 @@ struct LoweringStrategy {
   bool hostEntryPoint = true;
   /// Alignment, in bytes, of every buffer's offset in the workspace.
   int64_t workspaceAlignment = 64;
+  /// The code generator runs a contraction and its elementwise epilogue as one kernel after
+  /// bufferization (the GPU's tiled contractions): the memory plan keeps the contraction's
+  /// inputs live through the epilogue (tlc-plan-workspace inputs-through-epilogues).
+  bool epiloguesFusedOnBuffers = false;
 };
 
 /// Options a target reads; `cpu` empty means the target's default, "native" the host.

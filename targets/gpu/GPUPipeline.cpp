@@ -22,6 +22,7 @@ tlc::LoweringStrategy tlc::gpuLoweringStrategy() {
   strategy.interchangeLoops = false;
   strategy.hostEntryPoint = false;
   strategy.workspaceAlignment = 256; // TLC_GPU_BINDING_ALIGNMENT
+  strategy.epiloguesFusedOnBuffers = true;
   return strategy;
 }
 
