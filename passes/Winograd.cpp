@@ -1,6 +1,8 @@
-// Winograd F(2x2, 3x3): the convolutions it applies to and its compile-time filter transform.
+// Winograd F(2x2, 3x3): the convolutions it applies to, its compile-time filter transform and
+// the steps of its input and output transforms.
 #include "passes/Winograd.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -56,4 +58,18 @@ DenseElementsAttr tlc::winogradFilter(DenseElementsAttr filter) {
     }
   auto uType = RankedTensorType::get({kWinogradProducts, f, c}, type.getElementType());
   return DenseElementsAttr::get(uType, ArrayRef<float>(u));
+}
+
+std::array<Value, tlc::kWinogradTile> tlc::winogradInputRows(OpBuilder &b, Location loc,
+                                                             Value d0, Value d1, Value d2,
+                                                             Value d3) {
+  return {arith::SubFOp::create(b, loc, d0, d2), arith::AddFOp::create(b, loc, d1, d2),
+          arith::SubFOp::create(b, loc, d2, d1), arith::SubFOp::create(b, loc, d1, d3)};
+}
+
+std::array<Value, 2> tlc::winogradOutputRows(OpBuilder &b, Location loc, Value m0, Value m1,
+                                             Value m2, Value m3) {
+  Value first = arith::AddFOp::create(b, loc, arith::AddFOp::create(b, loc, m0, m1), m2);
+  Value second = arith::SubFOp::create(b, loc, arith::SubFOp::create(b, loc, m1, m2), m3);
+  return {first, second};
 }

@@ -29,11 +29,9 @@ constexpr int64_t kProducts = tlc::kWinogradProducts;
 /// The body of the input transform: B^T d B of the 4x4 tile d (args 0-15, row-major), 16
 /// results; B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1].
 void inputTransformBody(OpBuilder &b, Location l, ValueRange args) {
-  auto add = [&](Value x, Value y) { return arith::AddFOp::create(b, l, x, y).getResult(); };
-  auto sub = [&](Value x, Value y) { return arith::SubFOp::create(b, l, x, y).getResult(); };
   // One 4-point transform: rows (stride 4) or columns (stride 1) of a 4x4 array.
   auto bt = [&](Value d0, Value d1, Value d2, Value d3) {
-    return std::array<Value, 4>{sub(d0, d2), add(d1, d2), sub(d2, d1), sub(d1, d3)};
+    return tlc::winogradInputRows(b, l, d0, d1, d2, d3);
   };
   Value t[kTile][kTile];
   for (int j = 0; j < kTile; ++j) {
@@ -50,10 +48,8 @@ void inputTransformBody(OpBuilder &b, Location l, ValueRange args) {
 /// The body of the output transform: A^T m A of the 4x4 products m (args 0-15), results
 /// y00, y01, y10, y11; A^T = [1 1 1 0; 0 1 -1 -1].
 void outputTransformBody(OpBuilder &b, Location l, ValueRange args) {
-  auto add = [&](Value x, Value y) { return arith::AddFOp::create(b, l, x, y).getResult(); };
-  auto sub = [&](Value x, Value y) { return arith::SubFOp::create(b, l, x, y).getResult(); };
   auto at = [&](Value m0, Value m1, Value m2, Value m3) {
-    return std::array<Value, 2>{add(add(m0, m1), m2), sub(sub(m1, m2), m3)};
+    return tlc::winogradOutputRows(b, l, m0, m1, m2, m3);
   };
   Value s[2][kTile];
   for (int j = 0; j < kTile; ++j) {

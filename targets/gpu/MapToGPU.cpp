@@ -88,12 +88,14 @@ LogicalResult mapOneThreadPerPoint(linalg::LinalgOp op, int64_t blockSize,
   return success();
 }
 
-/// Emits consecutive fills (at least two, each of a constant into a static buffer) as one
-/// launch: one thread per point of all of them, the points of each fill after those of the
-/// ones before. The border of a padded buffer is four fills (tlc-lower-memref-copy): one
-/// launch instead of four.
+/// Emits consecutive fills (each of a constant into a static buffer) as one launch: one
+/// thread per point of all of them, the points of each fill after those of the ones before.
+/// The border of a padded buffer is four fills (tlc-lower-memref-copy): one launch instead of
+/// four. A single fill is mapped as any op.
 LogicalResult mapFills(ArrayRef<linalg::FillOp> fills, int64_t blockSize,
                        FlatSymbolRefAttr module, FlatSymbolRefAttr kernel) {
+  if (fills.size() == 1)
+    return mapOneThreadPerPoint(fills.front(), blockSize, module, kernel);
   int64_t points = 0;
   for (linalg::FillOp fill : fills)
     points += cast<MemRefType>(fill.getOutputs()[0].getType()).getNumElements();
@@ -138,15 +140,6 @@ bool groupableFill(linalg::FillOp fill) {
   auto type = dyn_cast<MemRefType>(fill.getOutputs()[0].getType());
   return type && type.hasStaticShape() && type.getNumElements() > 0 &&
          matchPattern(fill.getInputs()[0], m_Constant());
-}
-
-/// Whether only ops that stay on the host lie between `first` and `second` in their block: a
-/// group of fills runs where its last one was.
-bool adjacent(Operation *first, Operation *second) {
-  Operation *op = first->getNextNode();
-  while (op && op != second && staysOnHost(op))
-    op = op->getNextNode();
-  return op == second;
 }
 
 /// The constant `fill` writes, when `op` accumulates into exactly the buffer it fills (its
@@ -239,10 +232,7 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
       SmallVector<linalg::FillOp> earlierFills;
       FlatSymbolRefAttr earlierKernel;
       auto mapEarlierFills = [&] {
-        if (earlierFills.size() == 1 &&
-            failed(mapOneThreadPerPoint(earlierFills.front(), blockSize, module, earlierKernel)))
-          failedAny = true;
-        if (earlierFills.size() > 1 &&
+        if (!earlierFills.empty() &&
             failed(mapFills(earlierFills, blockSize, module, earlierKernel)))
           failedAny = true;
         earlierFills.clear();
@@ -299,8 +289,7 @@ struct TLCMapToGPUPass : tlc::impl::TLCMapToGPUBase<TLCMapToGPUPass> {
           continue;
         }
         if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-          if (pendingFill && groupableFill(pendingFill) && groupableFill(fill) &&
-              adjacent(pendingFill, fill)) {
+          if (pendingFill && groupableFill(pendingFill) && groupableFill(fill)) {
             if (earlierFills.empty())
               earlierKernel = pendingKernel;
             earlierFills.push_back(pendingFill);

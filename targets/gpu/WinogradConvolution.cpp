@@ -48,18 +48,14 @@ Value pick(OpBuilder &b, Location loc, Value index, ArrayRef<Value> candidates) 
   return picked;
 }
 
-/// Row `index` of B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1] applied to (d0, d1, d2, d3).
+/// Row `index` of B^T applied to (d0, d1, d2, d3).
 Value inputRow(OpBuilder &b, Location loc, Value index, Value d0, Value d1, Value d2, Value d3) {
-  Value candidates[] = {arith::SubFOp::create(b, loc, d0, d2), arith::AddFOp::create(b, loc, d1, d2),
-                        arith::SubFOp::create(b, loc, d2, d1), arith::SubFOp::create(b, loc, d1, d3)};
-  return pick(b, loc, index, candidates);
+  return pick(b, loc, index, tlc::winogradInputRows(b, loc, d0, d1, d2, d3));
 }
 
-/// Row `index` of A^T = [1 1 1 0; 0 1 -1 -1] applied to (m0, m1, m2, m3).
+/// Row `index` of A^T applied to (m0, m1, m2, m3).
 Value outputRow(OpBuilder &b, Location loc, Value index, Value m0, Value m1, Value m2, Value m3) {
-  Value first = arith::AddFOp::create(b, loc, arith::AddFOp::create(b, loc, m0, m1), m2);
-  Value second = arith::SubFOp::create(b, loc, arith::SubFOp::create(b, loc, m1, m2), m3);
-  return pick(b, loc, index, {first, second});
+  return pick(b, loc, index, tlc::winogradOutputRows(b, loc, m0, m1, m2, m3));
 }
 
 /// V = B^T d B for every 4x4 input tile: [4, 4, C, N, TH, TW] from the padded input
