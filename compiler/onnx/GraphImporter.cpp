@@ -5,6 +5,7 @@
 #include "InferredTypes.h"
 #include "NodeContext.h"
 #include "Preflight.h"
+#include "SchemaCheck.h"
 #include "TensorData.h"
 
 #include "compiler/InputFile.h"
@@ -323,6 +324,20 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
       }
     auto it = table.find(node.op_type());
     assert(it != table.end() && "pre-flight check rejects unknown ops");
+    SmallVector<std::string> typeProblems;
+    checkTypeBindings(
+        node, opset,
+        [&](const std::string &name) -> Type {
+          auto v = values.find(name);
+          return v == values.end() ? Type() : v->second.type.getElementType();
+        },
+        typeProblems);
+    for (const std::string &p : typeProblems)
+      emitError(loc) << node.op_type() << ": " << p;
+    if (!typeProblems.empty()) {
+      placeholders(node);
+      continue;
+    }
     Operation *last = body->empty() ? nullptr : &body->back();
     NodeContext cx(node, loc, b, values, opset);
     cx.training = options.trainableWeights;

@@ -365,13 +365,8 @@ FailureOr<Dims> resolveDims(NodeContext &cx, const CellSpec &spec) {
        failed(checkShape(cx, kPeepholes, "P", {d.dirs, 3 * d.hidden},
                          "num_directions x 3*hidden_size"))))
     return failure();
-  for (size_t i = kW; i < cx.numInputs(); ++i) {
-    if (!cx.hasInput(i) || i == kSeqLens)
-      continue;
-    if (cx.elementType(i) != et)
-      return cx.emitError() << op << ": input " << i << " ('" << cx.node.input(i)
-                            << "') has element type " << cx.elementType(i) << ", X has " << et;
-  }
+  // X, W, R, B, initial_h/c and P share one element type: the importer checks the schema's
+  // type variables (checkTypeBindings) before any converter runs.
   if (cx.hasInput(kSeqLens) && !cx.elementType(kSeqLens).isInteger())
     return cx.emitError() << op << ": sequence_lens must be an integer tensor, got "
                           << cx.elementType(kSeqLens);

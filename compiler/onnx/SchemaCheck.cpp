@@ -3,6 +3,10 @@
 
 #include <onnx/defs/schema.h>
 
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <algorithm>
 
 using namespace tlc::onnx_import;
@@ -41,4 +45,40 @@ void tlc::onnx_import::checkNodeSchema(const onnx::NodeProto &node, int64_t opse
   };
   check(schema->inputs(), node.input(), schema->min_input(), schema->max_input(), "input");
   check(schema->outputs(), node.output(), schema->min_output(), schema->max_output(), "output");
+}
+
+void tlc::onnx_import::checkTypeBindings(
+    const onnx::NodeProto &node, int64_t opset,
+    llvm::function_ref<mlir::Type(const std::string &)> elementTypeOf,
+    llvm::SmallVectorImpl<std::string> &problems) {
+  const onnx::OpSchema *schema =
+      onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(opset), "");
+  if (!schema)
+    return;
+  const std::vector<onnx::OpSchema::FormalParameter> &formals = schema->inputs();
+  // The first input bound to each type variable: its index and element type.
+  llvm::StringMap<std::pair<int, mlir::Type>> bound;
+  auto isTypeVariable = [&](const std::string &typeStr) {
+    return llvm::any_of(schema->typeConstraintParams(),
+                        [&](const auto &param) { return param.type_param_str == typeStr; });
+  };
+  for (int i = 0; i < node.input_size() && !formals.empty(); ++i) {
+    const onnx::OpSchema::FormalParameter &f = formals[std::min<size_t>(i, formals.size() - 1)];
+    if (node.input(i).empty() || !isTypeVariable(f.GetTypeStr()) ||
+        (f.GetOption() == onnx::OpSchema::Variadic && !f.GetIsHomogeneous()))
+      continue;
+    mlir::Type type = elementTypeOf(node.input(i));
+    if (!type)
+      continue;
+    auto [it, inserted] = bound.try_emplace(f.GetTypeStr(), i, type);
+    if (inserted || it->second.second == type)
+      continue;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    int first = it->second.first;
+    os << "inputs " << first << " ('" << node.input(first) << "', " << it->second.second
+       << ") and " << i << " ('" << node.input(i) << "', " << type
+       << ") must have the same element type (type variable " << f.GetTypeStr() << ")";
+    problems.push_back(text);
+  }
 }

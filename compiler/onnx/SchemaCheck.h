@@ -3,6 +3,8 @@
 #ifndef TLC_COMPILER_ONNX_SCHEMACHECK_H
 #define TLC_COMPILER_ONNX_SCHEMACHECK_H
 
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <onnx/onnx_pb.h>
@@ -14,6 +16,14 @@ namespace tlc::onnx_import {
 /// under `opset`'s schema (default domain).
 void checkNodeSchema(const onnx::NodeProto &node, int64_t opset,
                      llvm::SmallVectorImpl<std::string> &problems);
+
+/// Appends a problem for each pair of `node`'s inputs that one type variable of `opset`'s
+/// schema binds (e.g. ConvTranspose's X, W and B: T) but whose element types differ; the
+/// converters rely on them agreeing. `elementTypeOf` gives an input's element type by name
+/// (null when unknown: not checked).
+void checkTypeBindings(const onnx::NodeProto &node, int64_t opset,
+                       llvm::function_ref<mlir::Type(const std::string &)> elementTypeOf,
+                       llvm::SmallVectorImpl<std::string> &problems);
 
 } // namespace tlc::onnx_import
 

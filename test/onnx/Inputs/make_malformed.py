@@ -205,6 +205,13 @@ def build(kind):
         return recurrent("RNN", extra=["", "lens"], extra_inits=[lens])
     if kind == "lstm-dynamic-seq":
         return recurrent("LSTM", x_shape=("T", 2, 3))
+    if kind == "mixed-element-types":
+        # X is f64, W f32: ConvTranspose's type variable T binds both (found by fuzz-onnx: the
+        # host transpose of W read it as f64, past its end).
+        w = numpy_helper.from_array(np.ones((4, 3, 3, 3), np.float32), "w")
+        return model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up1",
+                                       group=2, strides=[2, 2])],
+                     [vi("x", [1, 4, 5, 16], TensorProto.DOUBLE)], [vi("y", None)], [w])
     raise SystemExit("unknown kind " + kind)
 
 
