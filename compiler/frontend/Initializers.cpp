@@ -17,7 +17,9 @@ using namespace mlir;
 using namespace tlc::frontend;
 
 /// Non-splat initializers above this many bytes are refused (the object embeds them).
-static constexpr int64_t kMaxInitializerBytes = int64_t(1) << 31;
+static int64_t maxInitializerBytes = int64_t(1) << 31;
+
+void tlc::frontend::setMaxInitializerBytes(int64_t bytes) { maxInitializerBytes = bytes; }
 static constexpr double kPi = 3.141592653589793238462643383279502884;
 
 static constexpr uint64_t kSplitMixIncrement = 0x9E3779B97F4A7C15ULL;
@@ -139,9 +141,14 @@ FailureOr<DenseElementsAttr> tlc::frontend::makeInitializer(RankedTensorType typ
   int64_t width = std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
   // A splat is one value here, but the object file holds every element: the same cap applies.
   int64_t total = type.getNumElements();
-  if (total > kMaxInitializerBytes / width) {
-    emitError() << "initializer would produce " << total * width
-                << " bytes of data; at most 2 GiB are supported";
+  if (total > maxInitializerBytes / width) {
+    InFlightDiagnostic diag = emitError();
+    diag << "initializer would produce " << total * width << " bytes of data; at most ";
+    if (maxInitializerBytes % (int64_t(1) << 30) == 0)
+      diag << maxInitializerBytes / (int64_t(1) << 30) << " GiB";
+    else
+      diag << maxInitializerBytes << " bytes";
+    diag << " are supported";
     return failure();
   }
 

@@ -33,6 +33,11 @@ private:
   uint64_t state;
 };
 
+/// The largest initializer makeInitializer builds, in bytes: 2 GiB unless lowered. The .tl fuzz
+/// harness lowers it, so that a large but valid parameter (hundreds of MB of randn) does not
+/// cost the campaign seconds per input.
+void setMaxInitializerBytes(int64_t bytes);
+
 /// Builds the constant for `type`. Values are computed in double, then rounded to the element
 /// type (floats to nearest, integers truncated toward zero, i1 as `v != 0`); a value that does
 /// not fit an integer type is an error. zeros/ones/full give splats.
