@@ -84,7 +84,8 @@ std::optional<unsigned> lastDim(AffineMap map) {
 /// Mechanism: whether `op` is a statically shaped multiply-accumulate on buffers with
 /// reductions, whose dimensions split into those of one input and the output and those of
 /// both inputs (no m, or no n, dimension: tlc-tile-contractions has no register tile for it),
-/// with the output's contiguous dimension also the row input's, at unit stride in both.
+/// with the output's contiguous dimension also the row input's, at unit stride in both, and not
+/// the other input's.
 std::optional<RowAccumulation> matchRowAccumulation(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.hasDynamicShape() || op.getNumDpsInits() != 1 ||
       op.getNumDpsInputs() != 2 || op->hasAttr("tlc.register_tile"))
@@ -104,6 +105,10 @@ std::optional<RowAccumulation> matchRowAccumulation(linalg::LinalgOp op) {
   // The row is read along its last dimension at unit stride, or (a strided convolution's
   // input after tlc-view-window-operands, whose innermost dimension is then a tap) along
   // another one at a small stride; every other dimension is tiled by 1.
+  // The other input is read once per row and broadcast along it, so it must not index the
+  // row: in `bce,ec->be` the row e is a batch dimension of both inputs.
+  if (op.getMatchingIndexingMap(op.getDpsInputOperand(1 - rowOperand)).isFunctionOfDim(*row))
+    return std::nullopt;
   std::optional<std::pair<unsigned, int64_t>> access = rowAccess(op, rows, *row);
   if (!access || access->second < 1 || access->second > kMaxRowStride ||
       (access->second == 1 && access->first != op.getMatchingIndexingMap(rows).getNumResults() - 1))

@@ -135,6 +135,28 @@ func.func @stride4_rows(%in: memref<1x8x3x8x3x8xf32, strided<[1152, 1152, 36, 14
 
 // -----
 
+// Negative: the output's contiguous dimension e is a batch dimension, indexed by both inputs
+// (`bce,ec->be`), so the weights vary along the row and cannot be broadcast along it (they
+// were: every lane read the weight of the row's first e).
+// CHECK-LABEL: func.func @row_is_batch
+// CHECK-NOT: vector.transfer_read
+// CHECK: linalg.generic
+func.func @row_is_batch(%a: memref<2x3x6xf32>, %w: memref<6x3xf32>, %out: memref<2x6xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(b, c, e) -> (b, c, e)>,
+                                   affine_map<(b, c, e) -> (e, c)>,
+                                   affine_map<(b, c, e) -> (b, e)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %w : memref<2x3x6xf32>, memref<6x3xf32>) outs(%out : memref<2x6xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // The bias + ReLU6 epilogue right after it, in place on the output: it runs on each finished
 // row after the tap loops (the row read back, the bias loaded once per row and broadcast,
 // the clamp bounds broadcast) and the separate pass over the output is gone. After
