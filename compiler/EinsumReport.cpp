@@ -6,6 +6,7 @@
 #include "TL/TLDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -135,6 +136,15 @@ std::string ratio(double a, double b) {
 
 std::vector<FunctionEinsumReport> tlc::planEinsumReport(ModuleOp module, EinsumPathMode mode,
                                                         int64_t exactLimit) {
+  // Chains of einsums are planned whole (as the pass merges them first): report them merged,
+  // from a copy, so the compile itself still sees the module as loaded.
+  OwningOpRef<ModuleOp> merged;
+  if (mode == EinsumPathMode::Optimal) {
+    merged = module.clone();
+    IRRewriter rewriter(module.getContext());
+    mergeEinsumChains(*merged, rewriter, exactLimit);
+    module = *merged;
+  }
   std::vector<FunctionEinsumReport> reports;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isPrivate() || func.isDeclaration())

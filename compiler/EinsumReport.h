@@ -39,7 +39,8 @@ struct FunctionEinsumReport {
 };
 
 /// Plans every n-ary einsum of the module's public functions as tl-plan-einsum-paths would with
-/// `mode` (run it before that pass), with the single-loop-nest and worst-order costs beside.
+/// `mode` (run it before that pass), with the single-loop-nest and worst-order costs beside;
+/// with `mode` Optimal, chains of einsums are merged first, as the pass does.
 std::vector<FunctionEinsumReport> planEinsumReport(mlir::ModuleOp module, EinsumPathMode mode,
                                                    int64_t exactLimit = 10);
 

@@ -4,6 +4,7 @@
 #define TLC_PASSES_EINSUMPATH_H
 
 #include "TL/Einsum.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -61,6 +62,15 @@ EinsumPath worstEinsumPath(const tl::EinsumSpec &spec, int64_t exactLimit);
 /// The spec of `op` when tl-plan-einsum-paths splits it: three or more static operands and at
 /// most kMaxEinsumLabels loop dimensions.
 llvm::FailureOr<tl::EinsumSpec> splittableEinsum(tl::EinsumOp op);
+
+/// Folds each einsum whose result has one use, by an einsum of the same block, into that
+/// consumer: `ij,jk->ik` feeding `ik,kl->il` becomes `ij,jk,kl->il`, whose path is then chosen
+/// as a whole. Only where the merged einsum has 3 to `exactLimit` operands (the exhaustive
+/// search then sees the order as written among its candidates, so the chosen path never costs
+/// more FLOPs than it), equal element types, static shapes, no `...` broadcast and no repeated
+/// label on the folded operand. Returns the number of einsums folded.
+int64_t mergeEinsumChains(mlir::Operation *root, mlir::RewriterBase &rewriter,
+                          int64_t exactLimit);
 
 /// FLOPs of the einsum as one loop nest over all its labels (tl-lower-to-linalg's form).
 double singleLoopNestFlops(const tl::EinsumSpec &spec);

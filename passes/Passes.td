@@ -118,6 +118,12 @@ def TLPlanEinsumPaths : Pass<"tl-plan-einsum-paths", "mlir::func::FuncOp"> {
     order of appearance), so CSE merges the same pairwise contraction needed by several
     einsums.
 
+    First (with `path=optimal` and `merge-chains`), an einsum whose result only one einsum of
+    the same block reads is folded into it, as long as the merged einsum has at most
+    `exact-limit` operands: `(x W1) W2` written as two einsums is planned as `x,W1,W2`, and the
+    exact search, which sees the order as written among its candidates, never picks a costlier
+    one.
+
     ```mlir
     %r = tl.einsum "ij,jk,kl->il" %a, %b, %c : (...) -> tensor<8x4xf32>
     // becomes
@@ -135,6 +141,9 @@ def TLPlanEinsumPaths : Pass<"tl-plan-einsum-paths", "mlir::func::FuncOp"> {
              clEnumValN(tlc::EinsumPathMode::None, "none", "leave n-ary einsums as they are"))}]>,
     Option<"exactLimit", "exact-limit", "int64_t", /*default=*/"10",
            "largest operand count searched exactly (3^n subset pairs)">,
+    Option<"mergeChains", "merge-chains", "bool", /*default=*/"true",
+           "with path=optimal: fold an einsum whose result one einsum reads into it first, "
+           "so the chain's order is chosen as a whole">,
   ];
 }
 

@@ -20,9 +20,8 @@ namespace tlc {
 using namespace mlir;
 using namespace tlc;
 
-FailureOr<tl::EinsumSpec> tlc::splittableEinsum(tl::EinsumOp op) {
-  if (op.getInputs().size() < 3)
-    return failure();
+/// The spec of an einsum of static operand shapes.
+static FailureOr<tl::EinsumSpec> staticEinsumSpec(tl::EinsumOp op) {
   SmallVector<ArrayRef<int64_t>> shapes;
   for (Value v : op.getInputs()) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
@@ -37,6 +36,12 @@ FailureOr<tl::EinsumSpec> tlc::splittableEinsum(tl::EinsumOp op) {
   if (failed(spec) || spec->numDims() > kMaxEinsumLabels)
     return failure();
   return spec;
+}
+
+FailureOr<tl::EinsumSpec> tlc::splittableEinsum(tl::EinsumOp op) {
+  if (op.getInputs().size() < 3)
+    return failure();
+  return staticEinsumSpec(op);
 }
 
 namespace {
@@ -200,17 +205,113 @@ void mergeEquivalentEinsums(func::FuncOp func, RewriterBase &rewriter) {
   });
 }
 
+/// Folds `consumer`'s operand `i`, made by the einsum `producer`, into one einsum: the
+/// producer's output labels become the consumer's labels of that operand, its summed labels new
+/// ones. Null when the policy of mergeEinsumChains refuses.
+tl::EinsumOp mergeProducer(tl::EinsumOp consumer, unsigned i, RewriterBase &rewriter,
+                           int64_t exactLimit) {
+  auto producer = consumer.getInputs()[i].getDefiningOp<tl::EinsumOp>();
+  if (!producer || !producer->hasOneUse() || producer->getBlock() != consumer->getBlock())
+    return nullptr;
+  int64_t operands = consumer.getInputs().size() - 1 + producer.getInputs().size();
+  if (operands < 3 || operands > exactLimit)
+    return nullptr;
+  Type elementType = consumer.getType().getElementType();
+  auto sameType = [&](Value v) {
+    return cast<RankedTensorType>(v.getType()).getElementType() == elementType;
+  };
+  if (!llvm::all_of(consumer.getInputs(), sameType) ||
+      !llvm::all_of(producer.getInputs(), sameType))
+    return nullptr;
+  FailureOr<tl::EinsumSpec> outer = staticEinsumSpec(consumer);
+  FailureOr<tl::EinsumSpec> inner = staticEinsumSpec(producer);
+  if (failed(outer) || failed(inner))
+    return nullptr;
+  auto plain = [](ArrayRef<int64_t> dims) {
+    llvm::SmallDenseSet<int64_t> seen;
+    return llvm::all_of(dims, [&](int64_t d) {
+      return d != tl::EinsumSpec::kBroadcast && seen.insert(d).second;
+    });
+  };
+  if (!plain(outer->operandDims[i]) ||
+      !llvm::all_of(inner->operandDims, [](ArrayRef<int64_t> dims) {
+        return !llvm::is_contained(dims, tl::EinsumSpec::kBroadcast);
+      }))
+    return nullptr;
+  SmallVector<int64_t> innerToOuter(inner->numDims());
+  for (auto [axis, d] : llvm::enumerate(inner->resultDims))
+    innerToOuter[d] = outer->operandDims[i][axis];
+  int64_t next = outer->numDims();
+  for (int64_t d = 0; d < inner->numDims(); ++d)
+    if (inner->isReductionDim(d))
+      innerToOuter[d] = next++;
+  if (next > kMaxEinsumLabels)
+    return nullptr;
+  SmallVector<SmallVector<int64_t>> terms;
+  SmallVector<Value> values;
+  for (auto [j, v] : llvm::enumerate(consumer.getInputs())) {
+    if (j != i) {
+      terms.push_back(outer->operandDims[j]);
+      values.push_back(v);
+      continue;
+    }
+    for (auto [k, w] : llvm::enumerate(producer.getInputs())) {
+      SmallVector<int64_t> term;
+      for (int64_t d : inner->operandDims[k])
+        term.push_back(innerToOuter[d]);
+      terms.push_back(term);
+      values.push_back(w);
+    }
+  }
+  SmallVector<ArrayRef<int64_t>> termRefs(terms.begin(), terms.end());
+  std::string equation = canonicalEquation(termRefs, outer->resultDims);
+  rewriter.setInsertionPoint(consumer);
+  Location loc = rewriter.getFusedLoc({producer.getLoc(), consumer.getLoc()});
+  auto merged = tl::EinsumOp::create(rewriter, loc, consumer.getType(),
+                                     rewriter.getStringAttr(equation), values);
+  rewriter.replaceOp(consumer, merged.getResult());
+  rewriter.eraseOp(producer);
+  return merged;
+}
+
+} // namespace
+
+int64_t tlc::mergeEinsumChains(Operation *root, RewriterBase &rewriter, int64_t exactLimit) {
+  SmallVector<tl::EinsumOp> einsums;
+  root->walk([&](tl::EinsumOp op) { einsums.push_back(op); });
+  // In program order: a producer is visited (and possibly merged into its own producers)
+  // before its consumer folds it in; a folded producer is never visited again.
+  int64_t merged = 0;
+  for (tl::EinsumOp op : einsums) {
+    for (unsigned i = 0; i < op.getInputs().size();) {
+      if (tl::EinsumOp grown = mergeProducer(op, i, rewriter, exactLimit)) {
+        op = grown;
+        ++merged;
+        i = 0;
+        continue;
+      }
+      ++i;
+    }
+  }
+  return merged;
+}
+
+namespace {
+
 struct TLPlanEinsumPathsPass : tlc::impl::TLPlanEinsumPathsBase<TLPlanEinsumPathsPass> {
   using Base::Base;
   void runOnOperation() override {
     if (path == EinsumPathMode::None)
       return;
+    IRRewriter rewriter(&getContext());
+    // Greedy paths do not see the order as written, so only the exact search merges chains.
+    if (path == EinsumPathMode::Optimal && mergeChains)
+      mergeEinsumChains(getOperation(), rewriter, exactLimit);
     SmallVector<tl::EinsumOp> einsums;
     getOperation().walk([&](tl::EinsumOp op) {
       if (op.getInputs().size() >= 3)
         einsums.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
     for (tl::EinsumOp op : einsums) {
       FailureOr<tl::EinsumSpec> spec = splittableEinsum(op);
       if (failed(spec))

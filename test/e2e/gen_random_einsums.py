@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes seeded random n-ary einsum programs (f64) for tlc's contraction paths.
 
-  gen_random_einsums.py --seed S --count N --out DIR [--operands LO-HI]
+  gen_random_einsums.py --seed S --count N --out DIR [--operands LO-HI] [--chains]
       -> DIR/einsum_<S+i>.tl, i < N
 
 Program i is a pure function of S+i and the operand range. Each holds one einsum of 2-8
@@ -70,7 +70,35 @@ def draw(rng, lo, hi):
     return eq, shapes
 
 
-def program(seed, lo=2, hi=8):
+def as_chain(rng, eq, names):
+    """The einsum `eq` written as nested einsums of two operands each, bracketed at random (as
+    a user writes `(x0 x1) x2`): each intermediate keeps the labels that operands outside it or
+    the output still need. Returns the lines binding the intermediates and the final einsum's
+    call, or None for an equation with `...` or an implicit output (kept whole)."""
+    if "..." in eq or "->" not in eq:
+        return None
+    lhs, out = eq.split("->")
+    terms = lhs.split(",")
+    lines = []
+
+    def build(lo, hi):  # operands [lo, hi): (term, expression)
+        if hi - lo == 1:
+            return terms[lo], names[lo]
+        mid = int(rng.integers(lo + 1, hi))
+        (ta, a), (tb, b) = build(lo, mid), build(mid, hi)
+        outside = "".join(terms[:lo] + terms[hi:]) + out
+        keep = "".join(dict.fromkeys(c for c in ta + tb if c in outside))
+        if lo == 0 and hi == len(terms):
+            return out, 'einsum("%s,%s->%s", %s, %s)' % (ta, tb, out, a, b)
+        name = "t%d_%d" % (lo, hi)
+        lines.append('%s = einsum("%s,%s->%s", %s, %s)' % (name, ta, tb, keep, a, b))
+        return keep, name
+
+    _, call = build(0, len(terms))
+    return lines, call
+
+
+def program(seed, lo=2, hi=8, chains=False):
     rng = np.random.default_rng(seed)
     eq, shapes = draw(rng, lo, hi)
     lines = ["# einsum_%d: %s" % (seed, eq)]
@@ -83,7 +111,12 @@ def program(seed, lo=2, hi=8):
         else:
             lines.append("input  %s : f64%s" % (name, fmt_shape(shape)))
         names.append(name)
-    lines.append('output y = einsum("%s", %s)' % (eq, ", ".join(names)))
+    chain = as_chain(rng, eq, names) if chains and len(names) > 1 else None
+    if chain:
+        lines += chain[0]
+        lines.append("output y = " + chain[1])
+    else:
+        lines.append('output y = einsum("%s", %s)' % (eq, ", ".join(names)))
     return "\n".join(lines) + "\n"
 
 
@@ -93,12 +126,15 @@ def main():
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--operands", default="2-8", help="operand counts LO-HI (default 2-8)")
+    ap.add_argument("--chains", action="store_true",
+                    help="write each einsum as nested two-operand einsums (tl-plan-einsum-paths "
+                         "merges them back into one)")
     args = ap.parse_args()
     lo, hi = (int(v) for v in args.operands.split("-"))
     os.makedirs(args.out, exist_ok=True)
     for i in range(args.count):
         with open(os.path.join(args.out, "einsum_%d.tl" % (args.seed + i)), "w") as f:
-            f.write(program(args.seed + i, lo, hi))
+            f.write(program(args.seed + i, lo, hi, args.chains))
 
 
 if __name__ == "__main__":
