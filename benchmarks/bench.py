@@ -175,19 +175,50 @@ def einsum_problem(op, dims):
     if op == "einsum_bilinear":  # dims: batch, n
         b, n = dims
         return "bi,ij,bj->b", [(b, n), (n, n), (b, n)]
+    if op == "einsum_ttn":  # dims: bond, physical; a binary tree over 8 sites, all amplitudes
+        bond, phys = dims
+        sites, leaf_bonds, mid_bonds, top_bonds = "pqrstuvw", "abcdefgh", "ijkl", "mn"
+        terms = [sites[i] + leaf_bonds[i] for i in range(8)]
+        terms += [leaf_bonds[2 * i] + leaf_bonds[2 * i + 1] + mid_bonds[i] for i in range(4)]
+        terms += [mid_bonds[2 * i] + mid_bonds[2 * i + 1] + top_bonds[i] for i in range(2)]
+        terms.append(top_bonds)
+        shapes = [(phys, bond)] * 8 + [(bond, bond, bond)] * 6 + [(bond, bond)]
+        return ",".join(terms) + "->" + sites, shapes
     return None
 
 
-def optimal_flops(eq, shapes):
-    """FLOPs of numpy's optimal path (the work of an einsum case, for its GFLOP/s)."""
+def numpy_path_mode(op):
+    """numpy.einsum_path's search for a case: 'optimal' is exhaustive (factorial in the operand
+    count), so the 15-operand tree tensor network takes numpy's 'greedy' (as opt_einsum's)."""
+    return "greedy" if op == "einsum_ttn" else "optimal"
+
+
+def along_path(eq, tensors, path, einsum):
+    """`eq` contracted pairwise in the order `path` (numpy.einsum_path's list), each step by
+    `einsum`: what torch.einsum does when opt_einsum is installed (it is not here, and
+    left to right the tree tensor network's leaves alone make a 4^8 * 64^8 product)."""
+    lhs, out = eq.split("->")
+    terms, ops = lhs.split(","), list(tensors)
+    for step in path[1:]:
+        picked = sorted(step, reverse=True)
+        pair = [(terms.pop(i), ops.pop(i)) for i in picked]
+        rest = "".join(terms) + out
+        keep = "".join(dict.fromkeys(c for t, _ in pair for c in t if c in rest))
+        terms.append(keep)
+        ops.append(einsum("%s,%s->%s" % (pair[0][0], pair[1][0], keep), pair[0][1], pair[1][1]))
+    return einsum("%s->%s" % (terms[0], out), ops[0])
+
+
+def optimal_flops(eq, shapes, mode="optimal"):
+    """FLOPs of numpy's path (the work of an einsum case, for its GFLOP/s)."""
     import numpy as np
-    _, text = np.einsum_path(eq, *[np.empty(s, np.float32) for s in shapes], optimize="optimal")
+    _, text = np.einsum_path(eq, *[np.empty(s, np.float32) for s in shapes], optimize=mode)
     return float(text.split("Optimized FLOP count:")[1].split()[0])
 
 
 def _einsum_case(name, label, op, dims):
     eq, shapes = einsum_problem(op, dims)
-    flops = optimal_flops(eq, shapes)
+    flops = optimal_flops(eq, shapes, numpy_path_mode(op))
     names = ["x%d" % i for i in range(len(shapes))]
     tl = "".join("input %s : f32[%s]\n" % (v, ", ".join(map(str, s))) for v, s in zip(names, shapes))
     tl += 'output y = einsum("%s", %s)\n' % (eq, ", ".join(names))
@@ -208,7 +239,9 @@ def _einsums(quick):
            _einsum_case("einsum_mps", "MPS bond %d phys 4, %d sites" % (bond, sites),
                         "einsum_mps", [bond, 4, sites]),
            _einsum_case("einsum_bilinear", "bilinear form", "einsum_bilinear",
-                        [64 if quick else 512, n])]
+                        [64 if quick else 512, n]),
+           _einsum_case("einsum_ttn", "tree tensor network, 8 sites, bond %d phys 4"
+                        % (8 if quick else 64), "einsum_ttn", [8 if quick else 64, 4])]
     # The floor: the 3-chain as two matmuls written out (the same work; numpy and torch run
     # their matmuls), so tlc's path compares with tlc's own GEMMs.
     chain = dict(out[0])
@@ -455,6 +488,11 @@ def py_worker(framework, op, dims, threads, repeats):
             eq, shapes = einsum_problem(op, dims)
             ts = [t(*sh) for sh in shapes]
             fn = lambda: torch.einsum(eq, *ts)  # noqa: E731
+            if op == "einsum_ttn":
+                import numpy as np
+                path = np.einsum_path(eq, *[np.empty(sh, np.float32) for sh in shapes],
+                                      optimize="greedy")[0]
+                fn = lambda: along_path(eq, ts, path, torch.einsum)  # noqa: E731
         elif op == "matmul_chain":
             n, k = dims
             ms = [t(n, n) for _ in range(k)]
@@ -514,7 +552,11 @@ def py_worker(framework, op, dims, threads, repeats):
         elif einsum_problem(op, dims):
             eq, shapes = einsum_problem(op, dims)
             arrays = [rnd(*sh) for sh in shapes]
-            fn = lambda: np.einsum(eq, *arrays, optimize="optimal")  # noqa: E731
+            mode = numpy_path_mode(op)
+            if mode != "optimal":
+                # The greedy path computed once, outside the timed calls.
+                mode = np.einsum_path(eq, *arrays, optimize=mode)[0]
+            fn = lambda: np.einsum(eq, *arrays, optimize=mode)  # noqa: E731
         elif op == "matmul_chain":
             n, k = dims
             ms = [rnd(n, n) for _ in range(k)]
