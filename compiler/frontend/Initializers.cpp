@@ -16,10 +16,12 @@
 using namespace mlir;
 using namespace tlc::frontend;
 
-/// Non-splat initializers above this many bytes are refused (the object embeds them).
+/// Initializers (splats included) above this many bytes are refused: the object embeds every
+/// element. setMaxInitializerBytes lowers it for the fuzz harness.
 static int64_t maxInitializerBytes = int64_t(1) << 31;
 
 void tlc::frontend::setMaxInitializerBytes(int64_t bytes) { maxInitializerBytes = bytes; }
+
 static constexpr double kPi = 3.141592653589793238462643383279502884;
 
 static constexpr uint64_t kSplitMixIncrement = 0x9E3779B97F4A7C15ULL;
