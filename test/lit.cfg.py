@@ -76,6 +76,8 @@ if {"avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm"} <= cpu_flags:
         config.available_features.add("cpu-x86-64-v4")
 if "avx512_fp16" in cpu_flags:
     config.available_features.add("cpu-avx512fp16")
+if "avx512_bf16" in cpu_flags:
+    config.available_features.add("cpu-avx512bf16")
 
 # GPU targets. The CUDA toolkit's ptxas (when present) checks the PTX tests emit; without it
 # those tests report UNSUPPORTED. Vulkan runs on Mesa's lavapipe, which scripts/setup.sh

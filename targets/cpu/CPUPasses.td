@@ -255,6 +255,16 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     packed takes n blocks of `pack-lhs-cache-n` columns when set (each copy then serves more
     register strips, and the operand is re-read by fewer n blocks).
 
+    With `bf16-pairs` (AVX-512 BF16 targets), a contraction whose two operands are bf16
+    extended to an f32 accumulator, whose left operand has k as its unit-stride axis and
+    whose right operand is packed, works on k pairs: register tiles of `register-m` x 32 x 2,
+    k blocks of `pairs-cache-k` (a bf16 panel of as many bytes as a `cache-k` f32 one: fewer
+    passes over the output), the right operand's panel packed as bf16 rows of interleaved k pairs (`vdpbf16ps`'s
+    operand layout; a missing last row and columns past the block are zeros), the left one's
+    block packed as bf16. Its register tiles (generic ops reading the pair row through the
+    map 2 n + k) are marked `tlc.bf16_pairs` with their m, n and k loop positions, for
+    `tlc-vectorize` to emit as dot products.
+
     With `fuse-fill` (the default), a contraction whose output buffer a `linalg.fill` sets
     right before it (only view ops between) has that fill moved into its register tiles: each
     tile fills its own output slice right before its k loop (the fill is marked
@@ -295,6 +305,11 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "pack only a left operand whose buffer has at least this many bytes">,
     Option<"packLhsCacheN", "pack-lhs-cache-n", "int64_t", /*default=*/"0",
            "n block of a contraction whose left operand is packed (0: cache-n)">,
+    Option<"bf16Pairs", "bf16-pairs", "bool", /*default=*/"false",
+           "contractions of bf16 operands into f32 as AVX-512 BF16 dot products: k pairs "
+           "(register-n must be 32)">,
+    Option<"pairsCacheK", "pairs-cache-k", "int64_t", /*default=*/"512",
+           "k block of a bf16 k-pair contraction">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",
@@ -315,10 +330,13 @@ def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
     block whose size depends on the block index) is vectorized with masks at the extent's
     constant upper bound (`ValueBoundsConstraintSet`, e.g. an affine.min of the register tile
     size). Unmarked ops, and tiles with an unbounded dynamic extent, are left to
-    `convert-linalg-to-loops`.
+    `convert-linalg-to-loops`. A tile marked `tlc.bf16_pairs` (tlc-tile-contractions'
+    `bf16-pairs`) becomes AVX-512 BF16 dot products instead (`x86vector.avx512.dot`, one
+    per row and 16 columns of the tile and k pair; see BF16PairTiles.h).
   }];
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::linalg::LinalgDialect",
-                           "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+                           "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect",
+                           "mlir::x86vector::X86VectorDialect"];
 }
 
 def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {

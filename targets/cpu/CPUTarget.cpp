@@ -66,7 +66,10 @@ public:
     // Sliding-window reads (direct convolutions) as strided views: contractions like any other.
     pm.addNestedPass<func::FuncOp>(createTLCViewWindowOperands());
     // Contractions: cache and register tiling, then register tiles to FMAs on full vectors.
-    pm.addNestedPass<func::FuncOp>(createTLCTileContractions(contractionTiles(regs)));
+    TLCTileContractionsOptions tiles = contractionTiles(regs);
+    // bf16 contractions as vdpbf16ps dot products where the CPU has them (AVX-512 BF16).
+    tiles.bf16Pairs = regs.x86Avx512 && hasNativeBF16Dot(options);
+    pm.addNestedPass<func::FuncOp>(createTLCTileContractions(tiles));
     // Depthwise convolutions: rows of the output accumulated in registers over all taps.
     TLCTileDepthwiseOptions depthwise;
     depthwise.vectorBits = regs.bits;

@@ -136,6 +136,63 @@ copyRowsInVectors(RewriterBase &rewriter, Location loc, Value src, unsigned rowD
   (void)scf::peelForLoopAndSimplifyBounds(rewriter, colLoop, partial);
 }
 
+/// Mechanism: at the rewriter's insertion point, `for p < ceil(rows / 2): for c < cols step
+/// width: dst[dstIndices(p, c)] = interleave(src[.., 2p, .., c:c+width], src[.., 2p+1, ..,
+/// c:c+width])` (`rows` and `cols` the extents of `src`'s dimensions `rowDim` and `colDim`,
+/// the latter contiguous; every other index 0): one vector of 2 x `width` elements per step,
+/// written whole. Columns past `cols` and the row past an odd `rows` are read as zeros.
+static void copyRowPairsInterleaved(
+    RewriterBase &rewriter, Location loc, Value src, unsigned rowDim, unsigned colDim,
+    int64_t width, Value dst,
+    function_ref<SmallVector<Value>(OpBuilder &, Value, Value)> dstIndices) {
+  MLIRContext *ctx = rewriter.getContext();
+  auto srcType = cast<MemRefType>(src.getType());
+  Type elementType = srcType.getElementType();
+  unsigned rank = srcType.getRank();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, width);
+  Value rows = memref::DimOp::create(rewriter, loc, src, rowDim);
+  Value cols = memref::DimOp::create(rewriter, loc, src, colDim);
+  Value pairs = arith::CeilDivUIOp::create(rewriter, loc, rows, two);
+  auto pairLoop = scf::ForOp::create(rewriter, loc, zero, pairs, one);
+  rewriter.setInsertionPointToStart(pairLoop.getBody());
+  Value pair = pairLoop.getInductionVar();
+  Value row0 = arith::MulIOp::create(rewriter, loc, pair, two);
+  Value row1 = arith::AddIOp::create(rewriter, loc, row0, one);
+  // The second row exists unless rows is odd and this is the last pair.
+  Value hasRow1 =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, row1, rows);
+  // Reading the missing row at row 0 (masked off entirely) keeps every access in bounds.
+  Value readRow1 = arith::SelectOp::create(rewriter, loc, hasRow1, row1, zero);
+  auto colLoop = scf::ForOp::create(rewriter, loc, zero, cols, step);
+  rewriter.setInsertionPointToStart(colLoop.getBody());
+  Value col = colLoop.getInductionVar();
+  AffineExpr d0, d1;
+  bindDims(ctx, d0, d1);
+  Value valid = affine::AffineMinOp::create(
+      rewriter, loc, AffineMap::get(2, 0, {getAffineConstantExpr(width, ctx), d1 - d0}, ctx),
+      ValueRange{col, cols});
+  Value valid1 = arith::SelectOp::create(rewriter, loc, hasRow1, valid, zero);
+  auto maskType = VectorType::get({width}, rewriter.getI1Type());
+  auto rowType = VectorType::get({width}, elementType);
+  Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elementType));
+  ArrayAttr inBounds = rewriter.getBoolArrayAttr({true});
+  auto readRow = [&](Value row, Value validCols) -> Value {
+    SmallVector<Value> indices(rank, zero);
+    indices[rowDim] = row;
+    indices[colDim] = col;
+    Value mask = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{validCols});
+    return vector::TransferReadOp::create(rewriter, loc, rowType, src, indices,
+                                          AffineMap::getMinorIdentityMap(rank, 1, ctx), padding,
+                                          mask, inBounds);
+  };
+  Value even = readRow(row0, valid), odd = readRow(readRow1, valid1);
+  Value interleaved = vector::InterleaveOp::create(rewriter, loc, even, odd);
+  vector::StoreOp::create(rewriter, loc, interleaved, dst, dstIndices(rewriter, pair, col));
+}
+
 /// Mechanism: `tile` reads its operand `operand` from the view of `packed` at `offsets`,
 /// `sizes` and `strides` (rank-reduced to the shape of `tileSlice`) instead of from
 /// `tileSlice`, its slice of the unpacked operand, which is erased once nothing else reads it.
@@ -187,6 +244,68 @@ scf::ForOp tlc::outermostInvariantLoop(Value value, Operation *op, Operation *ho
   return best;
 }
 
+/// packRhsPanel's k-pair form, from the copy on: the pair rows of `block` into `packed`, and
+/// the register tile's operand as the 1-D view of its k pair's row, indexed 2 n + k.
+static LogicalResult packRhsPairs(RewriterBase &rewriter, const tlc::RhsPanel &panel,
+                                  memref::SubViewOp tileSlice, Value block,
+                                  ArrayRef<OpFoldResult> base, Value packed) {
+  linalg::LinalgOp registerTile = panel.registerTile;
+  auto tile = dyn_cast<linalg::GenericOp>(registerTile.getOperation());
+  if (!tile)
+    return failure();
+  AffineMap oldMap = tile.getMatchingIndexingMap(&tile->getOpOperand(panel.operand));
+  auto kDim = dyn_cast<AffineDimExpr>(oldMap.getResult(panel.kResult));
+  auto nDim = dyn_cast<AffineDimExpr>(oldMap.getResult(panel.nResult));
+  if (!kDim || !nDim)
+    return failure();
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = tile.getLoc();
+  unsigned rank = cast<MemRefType>(block.getType()).getRank();
+  copyRowPairsInterleaved(
+      rewriter, loc, block, panel.kResult, panel.nResult, panel.stripN, packed,
+      [&](OpBuilder &b, Value pair, Value col) {
+        SmallVector<Value> indices(rank + 1, arith::ConstantIndexOp::create(b, loc, 0));
+        indices[0] = affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx).floorDiv(panel.stripN)),
+            ValueRange{col});
+        indices[1 + panel.kResult] = pair;
+        return indices;
+      });
+
+  // The register tile reads packed[n / stripN][.., k / 2, 0:2 stripN] as a 1-D view: its tile
+  // offsets along n are multiples of the strip width, along k multiples of 2.
+  rewriter.setInsertionPoint(tile);
+  AffineExpr d0, d1;
+  bindDims(ctx, d0, d1);
+  SmallVector<OpFoldResult> tileOffsets = tileSlice.getMixedOffsets();
+  SmallVector<OpFoldResult> offsets{affine::makeComposedFoldedAffineApply(
+      rewriter, loc, AffineMap::get(2, 0, (d0 + d1).floorDiv(panel.stripN)),
+      {base[panel.nResult], tileOffsets[panel.nResult]})};
+  SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1)};
+  for (unsigned i = 0; i < rank; ++i) {
+    offsets.push_back(i == panel.kResult
+                          ? affine::makeComposedFoldedAffineApply(
+                                rewriter, loc, AffineMap::get(2, 0, (d0 + d1).floorDiv(2)),
+                                {base[i], tileOffsets[i]})
+                          : rewriter.getIndexAttr(0));
+    sizes.push_back(rewriter.getIndexAttr(i == panel.nResult ? 2 * panel.stripN : 1));
+  }
+  SmallVector<OpFoldResult> unitStrides(rank + 1, rewriter.getIndexAttr(1));
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      {2 * panel.stripN}, cast<MemRefType>(packed.getType()), offsets, sizes, unitStrides);
+  Value view = memref::SubViewOp::create(rewriter, loc, cast<MemRefType>(viewType), packed,
+                                         offsets, sizes, unitStrides);
+  SmallVector<AffineMap> maps = tile.getIndexingMapsArray();
+  maps[panel.operand] = AffineMap::get(oldMap.getNumDims(), 0, 2 * nDim + kDim, ctx);
+  rewriter.modifyOpInPlace(tile, [&] {
+    tile->setOperand(panel.operand, view);
+    tile.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+  if (tileSlice->use_empty())
+    rewriter.eraseOp(tileSlice);
+  return success();
+}
+
 LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
   linalg::LinalgOp tile = panel.registerTile;
   auto tileSlice = tile->getOperand(panel.operand).getDefiningOp<memref::SubViewOp>();
@@ -230,21 +349,28 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
 
   MLIRContext *ctx = rewriter.getContext();
   Location loc = tile.getLoc();
-  // A bf16/f16 operand the tile extends is packed already extended.
-  Type extended = extendedOperandType(tile, panel.operand);
+  // A bf16/f16 operand the tile extends is packed already extended (k pairs stay bf16).
+  Type extended = panel.bf16Pairs ? Type() : extendedOperandType(tile, panel.operand);
   Type elementType = extended ? extended : blockType.getElementType();
-  // packed[strip][unit dims..., k, lane]: strip s holds columns [s * stripN, (s + 1) * stripN).
+  if (panel.bf16Pairs && (!elementType.isBF16() || panel.kResult >= panel.nResult))
+    return failure();
+  // packed[strip][unit dims..., k, lane]: strip s holds columns [s * stripN, (s + 1) * stripN);
+  // with k pairs, packed[strip][unit dims..., k / 2, 2 * lane + k % 2].
   int64_t numStrips = llvm::divideCeil(panelN, panel.stripN);
+  int64_t rowsPerStrip = panel.bf16Pairs ? llvm::divideCeil(panelK, 2) : panelK;
+  int64_t rowLength = panel.bf16Pairs ? 2 * panel.stripN : panel.stripN;
   SmallVector<int64_t> packedShape{numStrips};
   for (unsigned i = 0; i < rank; ++i)
-    packedShape.push_back(i == panel.kResult ? panelK
-                          : i == panel.nResult ? panel.stripN
+    packedShape.push_back(i == panel.kResult ? rowsPerStrip
+                          : i == panel.nResult ? rowLength
                                                : 1);
   auto packedType = MemRefType::get(packedShape, elementType);
   rewriter.setInsertionPointToStart(&home->getRegion(0).front());
   Value packed =
       memref::AllocaOp::create(rewriter, loc, packedType, rewriter.getI64IntegerAttr(64));
   rewriter.setInsertionPoint(copyBefore);
+  if (panel.bf16Pairs)
+    return packRhsPairs(rewriter, panel, tileSlice, block, base, packed);
 
   // for k in rows: for j in strips: packed[j / stripN][.., k, 0:w] = block[.., k, j:j+w].
   copyRowsInVectors(
@@ -332,7 +458,7 @@ LogicalResult tlc::packLhsBlock(RewriterBase &rewriter, const LhsBlock &lhs) {
     return failure();
 
   Location loc = tile.getLoc();
-  Type extended = extendedOperandType(tile, lhs.operand);
+  Type extended = lhs.keepType ? Type() : extendedOperandType(tile, lhs.operand);
   Type elementType = extended ? extended : blockType.getElementType();
   auto packedType = MemRefType::get(packedShape, elementType);
   rewriter.setInsertionPointToStart(&home->getRegion(0).front());

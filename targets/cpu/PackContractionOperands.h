@@ -30,6 +30,11 @@ struct RhsPanel {
   unsigned kResult, nResult;
   /// Static upper bounds of the block's k and n extents, and the register tile's n width.
   int64_t panelK, panelN, stripN;
+  /// bf16 k pairs (for AVX-512 BF16 dot products): the panel stays bf16, each strip's rows
+  /// 2p and 2p + 1 interleaved into one row of 2 x `stripN` elements (column j's pair at 2j,
+  /// 2j + 1; a missing last row and the columns past the block are zeros), and the register
+  /// tile reads its k pair's row as a 1-D view indexed 2 n + k (its k extent must be 2).
+  bool bf16Pairs = false;
 };
 
 /// The operand of `op` that is the right operand of a contraction over loops m, n, k: it is
@@ -71,6 +76,9 @@ struct LhsBlock {
   unsigned mResult, kResult;
   /// Static upper bounds of the block's m and k extents, and the copy's vector width.
   int64_t blockM, blockK, copyWidth;
+  /// Keep the operand's element type (a bf16 block for AVX-512 BF16 dot products) instead of
+  /// converting it to the type the register tile extends it to.
+  bool keepType = false;
 };
 
 /// The operand of `op` that is the left operand of a contraction over loops m, n, k: it is

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -281,12 +282,43 @@ LogicalResult fuseFillIntoRegisterTile(RewriterBase &rewriter, linalg::FillOp fi
   return success();
 }
 
+/// Policy: whether `op` may take AVX-512 BF16 register tiles (k pairs): two bf16 operands
+/// extended to an f32 output, a left operand with k as its last, unit-stride axis (a register
+/// tile row's k pair is then one 32-bit load), no joined k dimensions, 32-column register
+/// tiles (two 16-lane vectors).
+bool bf16PairCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64_t registerN) {
+  if (registerN != 32 || !loops.joinedK.empty())
+    return false;
+  auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  if (!outType.getElementType().isF32())
+    return false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = cast<MemRefType>(input->get().getType());
+    if (!type.getElementType().isBF16() ||
+        tlc::extendedOperandType(op, input->getOperandNumber()) != outType.getElementType())
+      return false;
+  }
+  std::optional<std::tuple<unsigned, unsigned, unsigned>> lhs =
+      tlc::matchLhsOperand(op, loops.m, loops.n, loops.k);
+  if (!lhs)
+    return false;
+  auto [operand, mResult, kResult] = *lhs;
+  auto lhsType = cast<MemRefType>(op->getOperand(operand).getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return kResult == unsigned(lhsType.getRank() - 1) &&
+         succeeded(lhsType.getStridesAndOffset(strides, offset)) && strides.back() == 1;
+}
+
 /// One contraction to tile: its loops, and the fill its register tiles start from (null:
 /// none).
 struct Work {
   linalg::LinalgOp op;
   ContractionLoops loops;
   linalg::FillOp fill;
+  /// A bf16 k-pair candidate (bf16PairCandidate), and its k block.
+  bool pairs;
+  int64_t blockK;
 };
 
 /// The operand packing decided for one contraction, on the untiled op: the right operand's
@@ -316,18 +348,25 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       return signalPassFailure();
     SmallVector<scf::ForOp> toPeel, parallelLoops;
     SmallVector<linalg::FillOp> fusedFills;
-    for (auto [op, loops, fill] : *work) {
+    for (auto [op, loops, fill, candidate, blockK] : *work) {
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-      PackingPlan packing = planPacking(op, loops);
-      FailureOr<TiledContraction> tiled = tileContraction(rewriter, op, loops, packing.blockN);
+      PackingPlan packing = planPacking(op, loops, candidate);
+      // k pairs need the right operand packed (that is where they are interleaved).
+      bool pairs = candidate && packing.rhs.has_value();
+      int64_t registerK = pairs ? 2 : 1;
+      FailureOr<TiledContraction> tiled =
+          tileContraction(rewriter, op, loops, packing.blockN, blockK, registerK);
       if (failed(tiled))
         return signalPassFailure();
-      if (fill && fuseFillIntoRegisterLoops(rewriter, fill, loops, *tiled))
+      if (pairs && failed(markPairTile(rewriter, loops, *tiled)))
+        return signalPassFailure();
+      if (fill && fuseFillIntoRegisterLoops(rewriter, fill, loops, *tiled, registerK))
         fusedFills.push_back(fill);
-      scf::ForOp parallelLoop = chooseParallelLoop(loops, iterators, tiled->outer, packing.blockN);
+      scf::ForOp parallelLoop =
+          chooseParallelLoop(loops, iterators, tiled->outer, packing.blockN, blockK);
       if (parallelLoop)
         parallelLoops.push_back(parallelLoop);
-      packOperands(rewriter, loops, packing, *tiled, parallelLoop);
+      packOperands(rewriter, loops, packing, *tiled, parallelLoop, blockK, pairs);
       // Peel the register-level m and n loops so full tiles get static shapes (once a
       // canonicalization folds the constant sizes into the subviews).
       // Innermost first, so the outer peel copies an already peeled inner loop.
@@ -350,8 +389,10 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
 
   /// The contractions to tile. A contraction onto a freshly filled output starts its
   /// accumulators from the fill value in registers (fuseFillIntoRegisterTile). That needs the
-  /// whole k range in one cache block, so a longer one is split at `cacheK` first: the first
-  /// part starts from the fill value, the second accumulates onto it.
+  /// whole k range in one cache block, so a longer one is split at its k block first: the
+  /// first part starts from the fill value, the second accumulates onto it. bf16 k-pair
+  /// candidates take `pairs-cache-k` as their k block (a panel of as many bytes as cache-k
+  /// f32 rows), the others `cache-k`.
   FailureOr<SmallVector<Work>> findWork(IRRewriter &rewriter) {
     SmallVector<std::pair<linalg::LinalgOp, ContractionLoops>> found;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -360,28 +401,30 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     });
     SmallVector<Work> work;
     for (auto [op, loops] : found) {
+      bool pairs = bf16Pairs && bf16PairCandidate(op, loops, registerN);
+      int64_t blockK = pairs ? pairsCacheK : cacheK;
       // Other reduction dimensions not joined are tiled by 1 outside the register tile: a
       // fill inside it would run once per iteration of theirs, so such ops are not eligible.
       linalg::FillOp fill =
           fuseFill && reductionsInRegisterTile(op, loops) ? fillOfInit(op) : nullptr;
       if (!fill) {
-        work.push_back({op, loops, nullptr});
+        work.push_back({op, loops, nullptr, pairs, blockK});
         continue;
       }
-      if (loops.kRange <= cacheK) {
-        work.push_back({op, loops, fill});
+      if (loops.kRange <= blockK) {
+        work.push_back({op, loops, fill, pairs, blockK});
         continue;
       }
       FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>> parts =
-          splitReduction(rewriter, op, loops.k, cacheK);
+          splitReduction(rewriter, op, loops.k, blockK);
       if (failed(parts))
         return op.emitOpError("splitting the reduction failed");
       std::optional<ContractionLoops> first = matchContraction(parts->first, maxJoinedK),
                                       rest = matchContraction(parts->second, maxJoinedK);
       if (first)
-        work.push_back({parts->first, *first, fill});
+        work.push_back({parts->first, *first, fill, pairs, blockK});
       if (rest)
-        work.push_back({parts->second, *rest, nullptr});
+        work.push_back({parts->second, *rest, nullptr, pairs, blockK});
     }
     return work;
   }
@@ -391,10 +434,12 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   /// much as a few register tiles' reads of it); pack all of it at once, before the enclosing
   /// loop it is invariant in (inside the thread's parallel loop, e.g. the row tiles of an
   /// epilogue-fused contraction), when it fits packMaxBytes. Pack the left operand when enough
-  /// register strips of n read its blocks.
-  PackingPlan planPacking(linalg::LinalgOp op, const ContractionLoops &loops) {
+  /// register strips of n read its blocks. A bf16 k-pair contraction (`pairs`) always packs
+  /// its right operand: the pairs are interleaved there, and the copy costs about what
+  /// converting it in the register tiles would.
+  PackingPlan planPacking(linalg::LinalgOp op, const ContractionLoops &loops, bool pairs) {
     PackingPlan plan;
-    if (packRhs && loops.nRange > registerN)
+    if ((packRhs && loops.nRange > registerN) || pairs)
       plan.rhs = tlc::matchRhsOperand(op, loops.m, loops.n, loops.k);
     // The rows that read a packed panel: the op's m extent, times the trip counts of the
     // enclosing loops it is packed outside of (whole-operand packing).
@@ -415,7 +460,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       }
       if (wholeRows < packMinRows)
         plan.wholeOperandBefore = nullptr;
-      if (!plan.wholeOperandBefore && loops.mRange < packMinRows)
+      if (!plan.wholeOperandBefore && loops.mRange < packMinRows && !pairs)
         plan.rhs.reset();
     }
     // Left-operand packing: its blocks must be read by enough register strips of n, and
@@ -438,10 +483,11 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   /// level 2: register tiles registerM x registerN, the k loop innermost (one rank-1 update
   /// per iteration, the accumulators stay in registers across it).
   FailureOr<TiledContraction> tileContraction(IRRewriter &rewriter, linalg::LinalgOp op,
-                                              const ContractionLoops &loops, int64_t blockN) {
+                                              const ContractionLoops &loops, int64_t blockN,
+                                              int64_t blockK, int64_t registerK) {
     MLIRContext *ctx = &getContext();
     FailureOr<scf::SCFTilingResult> outer =
-        tile(rewriter, op, tileSizes(ctx, loops, cacheM, blockN, cacheK, 0),
+        tile(rewriter, op, tileSizes(ctx, loops, cacheM, blockN, blockK, 0),
              interchange(loops, {loops.n, loops.k, loops.m}));
     if (failed(outer))
       return op.emitOpError("cache-level tiling failed");
@@ -450,7 +496,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     llvm::append_range(registerOrder, loops.joinedK);
     registerOrder.push_back(loops.k);
     FailureOr<scf::SCFTilingResult> inner =
-        tile(rewriter, block, tileSizes(ctx, loops, registerM, registerN, 1, 1),
+        tile(rewriter, block, tileSizes(ctx, loops, registerM, registerN, registerK, 1),
              interchange(loops, registerOrder));
     if (failed(inner))
       return block.emitOpError("register-level tiling failed");
@@ -461,14 +507,34 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     return TiledContraction{std::move(*outer), std::move(*inner), registerTile};
   }
 
+  /// Mechanism: the register tile of a k-pair contraction as a linalg.generic (packRhsPanel
+  /// rewrites its right operand's map) marked `tlc.bf16_pairs` = [m, n, k] loop positions.
+  LogicalResult markPairTile(IRRewriter &rewriter, const ContractionLoops &loops,
+                             TiledContraction &tiled) {
+    linalg::LinalgOp tile = tiled.registerTile;
+    if (!isa<linalg::GenericOp>(tile.getOperation())) {
+      rewriter.setInsertionPoint(tile);
+      FailureOr<linalg::GenericOp> generic = linalg::generalizeNamedOp(rewriter, tile);
+      if (failed(generic))
+        return tile.emitOpError("generalizing a bf16 register tile failed");
+      (*generic)->setAttr("tlc.register_tile", rewriter.getUnitAttr());
+      tile = cast<linalg::LinalgOp>(generic->getOperation());
+      tiled.registerTile = tile;
+    }
+    tile->setAttr("tlc.bf16_pairs",
+                  rewriter.getDenseI64ArrayAttr({loops.m, loops.n, loops.k}));
+    return success();
+  }
+
   /// The fill moved to the register tile's accumulators, right before its k loops; whether
   /// it was (then the whole-output fill goes once every contraction is tiled).
   bool fuseFillIntoRegisterLoops(IRRewriter &rewriter, linalg::FillOp fill,
-                                 const ContractionLoops &loops, TiledContraction &tiled) {
+                                 const ContractionLoops &loops, TiledContraction &tiled,
+                                 int64_t registerK) {
     // The register loops run (others, n, m, joined k..., k): the last ones are the k
-    // loops (none is made for a k of one iteration); the fill goes before the first.
+    // loops (none is made for a k of one register step); the fill goes before the first.
     auto &innerLoops = tiled.inner.loops;
-    size_t kLoops = loops.joinedK.size() + (loops.kRange > 1 ? 1 : 0);
+    size_t kLoops = loops.joinedK.size() + (loops.kRange > registerK ? 1 : 0);
     scf::ForOp kLoop;
     if (kLoops > 0 && innerLoops.size() >= kLoops)
       kLoop = dyn_cast<scf::ForOp>(innerLoops[innerLoops.size() - kLoops].getOperation());
@@ -489,7 +555,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   /// thread: null then, as without parallel-outer.
   scf::ForOp chooseParallelLoop(const ContractionLoops &loops,
                                 ArrayRef<utils::IteratorType> iterators,
-                                scf::SCFTilingResult &outer, int64_t blockN) {
+                                scf::SCFTilingResult &outer, int64_t blockN, int64_t blockK) {
     if (!parallelOuter || outer.loops.front()->getParentOfType<scf::ParallelOp>())
       return nullptr;
     SmallVector<int64_t> order = interchange(loops, {loops.n, loops.k, loops.m});
@@ -509,7 +575,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       }
       if (launches > 1 &&
           (order[i] != loops.m || 2 * loops.mRange * std::min<int64_t>(blockN, loops.nRange) *
-                                          std::min<int64_t>(cacheK, loops.kRange) <
+                                          std::min<int64_t>(blockK, loops.kRange) <
                                       parallelMinFlops))
         break;
       return forOp;
@@ -520,8 +586,8 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   /// Packs the operands `packing` chose into buffers that live in `parallelLoop`'s body (one
   /// per thread) or, without one, outside the tiled loops.
   void packOperands(IRRewriter &rewriter, const ContractionLoops &loops,
-                    const PackingPlan &packing, TiledContraction &tiled,
-                    scf::ForOp parallelLoop) {
+                    const PackingPlan &packing, TiledContraction &tiled, scf::ForOp parallelLoop,
+                    int64_t blockK, bool pairs) {
     scf::SCFTilingResult &outer = tiled.outer;
     if (packing.rhs) {
       auto [operand, kResult, nResult] = *packing.rhs;
@@ -532,12 +598,18 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
           packedBufferHome(parallelLoop == outer.loops.back().getOperation() ? scf::ForOp()
                                                                              : parallelLoop,
                            outer.loops.front()),
-          packing.wholeOperandBefore, kResult, nResult, std::min<int64_t>(cacheK, loops.kRange),
-          std::min<int64_t>(packing.blockN, loops.nRange), registerN};
+          packing.wholeOperandBefore, kResult, nResult, std::min<int64_t>(blockK, loops.kRange),
+          std::min<int64_t>(packing.blockN, loops.nRange), registerN, pairs};
       // Whole-operand packing may not apply (e.g. a batch of panels): then per block.
-      if (failed(tlc::packRhsPanel(rewriter, panel)) && panel.wholeOperandBefore) {
+      LogicalResult packed = tlc::packRhsPanel(rewriter, panel);
+      if (failed(packed) && panel.wholeOperandBefore) {
         panel.wholeOperandBefore = nullptr;
-        (void)tlc::packRhsPanel(rewriter, panel);
+        packed = tlc::packRhsPanel(rewriter, panel);
+      }
+      // Unpacked, the tile is an ordinary one (its k step of 2 takes two outer products).
+      if (failed(packed) && pairs) {
+        tiled.registerTile->removeAttr("tlc.bf16_pairs");
+        pairs = false;
       }
     }
     if (packing.lhs) {
@@ -551,8 +623,9 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
                           mResult,
                           kResult,
                           std::min<int64_t>(cacheM, loops.mRange),
-                          std::min<int64_t>(cacheK, loops.kRange),
-                          registerN};
+                          std::min<int64_t>(blockK, loops.kRange),
+                          registerN,
+                          /*keepType=*/pairs};
       (void)tlc::packLhsBlock(rewriter, block);
     }
   }

@@ -1,4 +1,5 @@
 // tlc-vectorize: register tiles to vector code (vector.contract -> outer products -> FMAs).
+#include "targets/cpu/BF16PairTiles.h"
 #include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -180,6 +181,13 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
     IRRewriter rewriter(ctx);
     for (linalg::LinalgOp op : tiles) {
       rewriter.setInsertionPoint(op);
+      // AVX-512 BF16 k-pair tiles (tlc-tile-contractions' bf16-pairs): dot products.
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+          generic && op->hasAttr("tlc.bf16_pairs")) {
+        FailureOr<SmallVector<int64_t>> bounds = staticLoopBounds(op);
+        if (succeeded(bounds) && succeeded(tlc::vectorizeBF16PairTile(rewriter, generic, *bounds)))
+          continue;
+      }
       FailureOr<SmallVector<int64_t>> sizes = maskedVectorSizes(op);
       if (failed(sizes))
         continue; // a dynamic extent without a bound: left to convert-linalg-to-loops

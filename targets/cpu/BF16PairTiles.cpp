@@ -1,0 +1,170 @@
+// AVX-512 BF16 register tiles: k-pair contractions as x86vector dot products (vdpbf16ps).
+#include "targets/cpu/BF16PairTiles.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kLanes = 16; // f32 lanes of a 512-bit vector
+
+/// `view` reduced to the dimensions its map `map` gives loops `keep` (in that order, the
+/// last one its last result), every other result a loop of bound 1 in `bounds`: `view`
+/// itself when nothing drops, else a rank-reducing subview of its whole extent.
+FailureOr<Value> reduceToLoops(RewriterBase &rewriter, Location loc, Value view, AffineMap map,
+                               ArrayRef<unsigned> keep, ArrayRef<int64_t> bounds) {
+  auto type = dyn_cast<MemRefType>(view.getType());
+  if (!type || map.getNumResults() != unsigned(type.getRank()))
+    return failure();
+  SmallVector<int64_t> keptShape;
+  unsigned next = 0;
+  for (auto [i, e] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim)
+      return failure();
+    if (next < keep.size() && dim.getPosition() == keep[next]) {
+      keptShape.push_back(type.getDimSize(i));
+      ++next;
+      continue;
+    }
+    if (bounds[dim.getPosition()] != 1)
+      return failure();
+  }
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  if (next != keep.size() || !last || last.getPosition() != keep.back())
+    return failure();
+  if (keep.size() == unsigned(type.getRank()))
+    return view;
+  unsigned rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+      strides(rank, rewriter.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes = memref::getMixedSizes(rewriter, loc, view);
+  auto reduced =
+      memref::SubViewOp::inferRankReducedResultType(keptShape, type, offsets, sizes, strides);
+  return memref::SubViewOp::create(rewriter, loc, cast<MemRefType>(reduced), view, offsets,
+                                   sizes, strides)
+      .getResult();
+}
+
+} // namespace
+
+LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::GenericOp tile,
+                                         ArrayRef<int64_t> bounds) {
+  auto loopsAttr = tile->getAttrOfType<DenseI64ArrayAttr>("tlc.bf16_pairs");
+  if (!loopsAttr || loopsAttr.size() != 3 || tile.getNumDpsInputs() != 2 ||
+      tile.getNumDpsInits() != 1 || !tile.hasPureBufferSemantics())
+    return failure();
+  unsigned m = loopsAttr[0], n = loopsAttr[1], k = loopsAttr[2];
+  for (unsigned d = 0; d < bounds.size(); ++d)
+    if (d != m && d != n && d != k && bounds[d] != 1)
+      return failure();
+  int64_t mBound = bounds[m], nBound = bounds[n];
+  int64_t nVectors = llvm::divideCeil(nBound, kLanes), width = nVectors * kLanes;
+  if (bounds[k] > 2 || mBound < 1)
+    return failure();
+  // B: the operand read through the non-dimension map result 2 n + k.
+  OpOperand *aOperand = nullptr, *bOperand = nullptr;
+  for (OpOperand *input : tile.getDpsInputOperands()) {
+    AffineMap map = tile.getMatchingIndexingMap(input);
+    (map.getNumResults() == 1 && !isa<AffineDimExpr>(map.getResult(0)) ? bOperand : aOperand) =
+        input;
+  }
+  if (!aOperand || !bOperand)
+    return failure();
+  auto bType = dyn_cast<MemRefType>(bOperand->get().getType());
+  if (!bType || bType.getRank() != 1 || !bType.getElementType().isBF16() ||
+      bType.isDynamicDim(0) || bType.getDimSize(0) < 2 * width)
+    return failure();
+  OpOperand *cOperand = tile.getDpsInitOperand(0);
+
+  Location loc = tile.getLoc();
+  rewriter.setInsertionPoint(tile);
+  FailureOr<Value> a = reduceToLoops(rewriter, loc, aOperand->get(),
+                                     tile.getMatchingIndexingMap(aOperand), {m, k}, bounds);
+  FailureOr<Value> c = reduceToLoops(rewriter, loc, cOperand->get(),
+                                     tile.getMatchingIndexingMap(cOperand), {m, n}, bounds);
+  if (failed(a) || failed(c))
+    return failure();
+  auto aType = cast<MemRefType>(a->getType()), cType = cast<MemRefType>(c->getType());
+  if (!aType.getElementType().isBF16() || !cType.getElementType().isF32())
+    return failure();
+
+  MLIRContext *ctx = rewriter.getContext();
+  Type f32 = rewriter.getF32Type(), bf16 = rewriter.getBF16Type(), i32 = rewriter.getI32Type();
+  Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  auto dimOf = [&](Value v, unsigned d) -> Value {
+    return memref::DimOp::create(rewriter, loc, v, d);
+  };
+  // The accumulators: one transfer of the whole output tile, masked when the tile is an edge
+  // tile or narrower than its vectors.
+  auto accType = VectorType::get({mBound, width}, f32);
+  bool fullC = cType.hasStaticShape() && cType.getDimSize(0) == mBound &&
+               cType.getDimSize(1) == width;
+  Value cMask;
+  if (!fullC)
+    cMask = vector::CreateMaskOp::create(rewriter, loc,
+                                         VectorType::get({mBound, width}, rewriter.getI1Type()),
+                                         ValueRange{dimOf(*c, 0), dimOf(*c, 1)});
+  ArrayAttr inBounds2 = rewriter.getBoolArrayAttr({true, true});
+  AffineMap identity2 = AffineMap::getMultiDimIdentityMap(2, ctx);
+  Value acc = vector::TransferReadOp::create(
+      rewriter, loc, accType, *c, ValueRange{c0, c0}, identity2,
+      arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32)), cMask, inBounds2);
+
+  // Each row's k pair as one 32-bit element broadcast to all lanes; masked (a missing k or a
+  // row past the tile's m extent reads as zeros) unless A's tile is static and full.
+  bool fullA = aType.hasStaticShape() && aType.getDimSize(0) == mBound && aType.getDimSize(1) == 2;
+  Value mA = fullA ? Value() : dimOf(*a, 0), kA = fullA ? Value() : dimOf(*a, 1);
+  auto pairType = VectorType::get({2}, bf16);
+  auto dotType = VectorType::get({2 * kLanes}, bf16);
+  Value bf16Zero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(bf16));
+  SmallVector<Value> aPairs;
+  for (int64_t i = 0; i < mBound; ++i) {
+    Value row = arith::ConstantIndexOp::create(rewriter, loc, i);
+    Value mask;
+    if (!fullA) {
+      Value inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, row, mA);
+      Value valid = arith::SelectOp::create(rewriter, loc, inside, kA, c0);
+      mask = vector::CreateMaskOp::create(
+          rewriter, loc, VectorType::get({2}, rewriter.getI1Type()), ValueRange{valid});
+    }
+    Value pair = vector::TransferReadOp::create(
+        rewriter, loc, pairType, *a, ValueRange{row, c0}, AffineMap::getMinorIdentityMap(2, 1, ctx),
+        bf16Zero, mask, rewriter.getBoolArrayAttr({true}));
+    Value bits = vector::BitCastOp::create(rewriter, loc, VectorType::get({1}, i32), pair);
+    Value scalar = vector::ExtractOp::create(rewriter, loc, bits, ArrayRef<int64_t>{0});
+    Value splat = vector::BroadcastOp::create(rewriter, loc, VectorType::get({kLanes}, i32), scalar);
+    aPairs.push_back(vector::BitCastOp::create(rewriter, loc, dotType, splat));
+  }
+  // B: 16 columns' pairs per 32-element load of the interleaved row.
+  SmallVector<Value> bPairs;
+  for (int64_t j = 0; j < nVectors; ++j) {
+    Value offset = arith::ConstantIndexOp::create(rewriter, loc, 2 * kLanes * j);
+    bPairs.push_back(vector::LoadOp::create(rewriter, loc, dotType, bOperand->get(),
+                                            ValueRange{offset}));
+  }
+  auto laneType = VectorType::get({kLanes}, f32);
+  for (int64_t i = 0; i < mBound; ++i) {
+    Value row = vector::ExtractOp::create(rewriter, loc, acc, ArrayRef<int64_t>{i});
+    for (int64_t j = 0; j < nVectors; ++j) {
+      Value part = nVectors == 1 ? row
+                                 : vector::ExtractStridedSliceOp::create(
+                                       rewriter, loc, row, ArrayRef<int64_t>{j * kLanes},
+                                       ArrayRef<int64_t>{kLanes}, ArrayRef<int64_t>{1});
+      part = x86vector::DotBF16Op::create(rewriter, loc, laneType, part, aPairs[i], bPairs[j]);
+      row = nVectors == 1 ? part
+                          : vector::InsertStridedSliceOp::create(rewriter, loc, part, row,
+                                                                 ArrayRef<int64_t>{j * kLanes},
+                                                                 ArrayRef<int64_t>{1});
+    }
+    acc = vector::InsertOp::create(rewriter, loc, row, acc, ArrayRef<int64_t>{i});
+  }
+  vector::TransferWriteOp::create(rewriter, loc, Type(), acc, *c, ValueRange{c0, c0}, identity2, cMask,
+                                  inBounds2);
+  rewriter.eraseOp(tile);
+  return success();
+}
