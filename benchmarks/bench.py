@@ -152,6 +152,8 @@ def cases(quick):
                         "inputs": [(1, 3, 224, 224)], "outputs": [(1, 1000)],
                         "py": (model, [1, 3, 224, 224])})
     out += [_attention(q), _encoder(q), _train_mlp(q)]
+    if not q:
+        out += [_bf16(c) for c in out if c["name"] in ("resnet18", "mobilenet_v2", "encoder")]
     out += [_train_transformer(q, 6, "none"), _train_transformer(q, 12, "none"),
             _train_transformer(q, 12, "auto"), _optimizer_update(q)]
     out += _einsums(q)
@@ -325,6 +327,17 @@ def _train_transformer(quick, layers, remat):
             "inputs": [(b, t, d), (b * t,)], "outputs": [()], "py": ("train_transformer", dims)}
 
 
+def _bf16(case):
+    """`case` at --precision=bf16 (a `_bf16` row beside the fp32 one); peer: PyTorch's CPU bf16
+    autocast. ONNX Runtime has no bf16 CPU kernels for these models: no ORT column."""
+    out = dict(case, name=case["name"] + "_bf16", label=case["label"] + " bf16",
+               tlc_flags=case.get("tlc_flags", []) + ["--precision=bf16"], ort=False)
+    out.pop("dnnl", None)
+    if "py" in case:
+        out["py"] = (case["py"][0] + "_autocast", case["py"][1])
+    return out
+
+
 def _encoder(quick):
     """torch.nn.TransformerEncoder (post-norm, ReLU, eval) through ONNX vs PyTorch eager.
     dims: layers, d_model, heads, feed-forward width, sequence, batch."""
@@ -388,6 +401,9 @@ def py_worker(framework, op, dims, threads, repeats):
         torch.set_num_threads(threads)
         torch.set_grad_enabled(False)
         t = lambda *s: torch.from_numpy(rnd(*s))  # noqa: E731
+        autocast = op.endswith("_autocast")  # the case's model under bf16 autocast
+        if autocast:
+            op = op[:-len("_autocast")]
         if op == "matmul":
             n = dims[0]
             a, b, c = t(n, n), t(n, n), torch.empty(n, n)
@@ -504,6 +520,12 @@ def py_worker(framework, op, dims, threads, repeats):
             fn = lambda: model(x)  # noqa: E731
         else:
             return None
+        if autocast:
+            plain = fn
+
+            def fn():
+                with torch.autocast("cpu", dtype=torch.bfloat16):
+                    return plain()
     else:
         if op == "matmul":
             n = dims[0]
@@ -964,7 +986,7 @@ def main(argv):
                                 continue
                             r = timed([exe, str(args.repeats)], env, args, probe=probe)
                         elif fw == "ort":
-                            if "onnx" not in case:
+                            if "onnx" not in case or not case.get("ort", True):
                                 continue
                             missing = ort_missing()
                             if missing:

@@ -259,8 +259,10 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     extended to an f32 accumulator, whose left operand has k as its unit-stride axis and
     whose right operand is packed, works on k pairs: register tiles of `register-m` x 32 x 2,
     k blocks of `pairs-cache-k` (a bf16 panel of as many bytes as a `cache-k` f32 one: fewer
-    passes over the output), the right operand's panel packed as bf16 rows of interleaved k pairs (`vdpbf16ps`'s
-    operand layout; a missing last row and columns past the block are zeros), the left one's
+    passes over the output), when at least `pairs-min-rows` rows read each packed panel
+    (fewer, e.g. a matrix-vector product, convert in the register tiles instead), the right
+    operand's panel packed as bf16 rows of interleaved k pairs (`vdpbf16ps`'s operand
+    layout; a missing last row and columns past the block are zeros), the left one's
     block packed as bf16. Its register tiles (generic ops reading the pair row through the
     map 2 n + k) are marked `tlc.bf16_pairs` with their m, n and k loop positions, for
     `tlc-vectorize` to emit as dot products.
@@ -310,6 +312,8 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "(register-n must be 32)">,
     Option<"pairsCacheK", "pairs-cache-k", "int64_t", /*default=*/"512",
            "k block of a bf16 k-pair contraction">,
+    Option<"pairsMinRows", "pairs-min-rows", "int64_t", /*default=*/"8",
+           "take k pairs only when at least this many rows of m read each packed panel">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",

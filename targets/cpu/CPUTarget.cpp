@@ -69,6 +69,9 @@ public:
     TLCTileContractionsOptions tiles = contractionTiles(regs);
     // bf16 contractions as vdpbf16ps dot products where the CPU has them (AVX-512 BF16).
     tiles.bf16Pairs = regs.x86Avx512 && hasNativeBF16Dot(options);
+    // Measured on Zen 5 (768 x 3072 bf16 weight, 1 thread): with 16 rows the k pairs are
+    // 1.15x faster than converting in the register tiles, with 8 about even, with 1 slower.
+    tiles.pairsMinRows = 2 * tiles.registerM;
     pm.addNestedPass<func::FuncOp>(createTLCTileContractions(tiles));
     // Depthwise convolutions: rows of the output accumulated in registers over all taps.
     TLCTileDepthwiseOptions depthwise;

@@ -329,6 +329,8 @@ struct PackingPlan {
   std::optional<std::tuple<unsigned, unsigned, unsigned>> rhs, lhs;
   scf::ForOp wholeOperandBefore;
   int64_t blockN = 0;
+  /// The rows of m that read each packed right-operand panel.
+  int64_t rhsRows = 0;
 };
 
 /// A contraction tiled at both levels: the cache block loops, the register tile loops, and
@@ -351,8 +353,12 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     for (auto [op, loops, fill, candidate, blockK] : *work) {
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
       PackingPlan packing = planPacking(op, loops, candidate);
-      // k pairs need the right operand packed (that is where they are interleaved).
-      bool pairs = candidate && packing.rhs.has_value();
+      // k pairs need the right operand packed (that is where they are interleaved), and
+      // enough rows reading each packed panel to repay the copy (below that, e.g. a
+      // matrix-vector product, converting in the register tiles costs less).
+      bool pairs = candidate && packing.rhs && packing.rhsRows >= pairsMinRows;
+      if (candidate && !pairs)
+        packing = planPacking(op, loops, /*pairs=*/false);
       int64_t registerK = pairs ? 2 : 1;
       FailureOr<TiledContraction> tiled =
           tileContraction(rewriter, op, loops, packing.blockN, blockK, registerK);
@@ -458,10 +464,11 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
           if (auto loop = dyn_cast<scf::ForOp>(p))
             wholeRows *= constantTripCount(loop).value_or(1);
       }
-      if (wholeRows < packMinRows)
+      if (wholeRows < (pairs ? pairsMinRows : packMinRows))
         plan.wholeOperandBefore = nullptr;
       if (!plan.wholeOperandBefore && loops.mRange < packMinRows && !pairs)
         plan.rhs.reset();
+      plan.rhsRows = plan.wholeOperandBefore ? wholeRows : loops.mRange;
     }
     // Left-operand packing: its blocks must be read by enough register strips of n, and
     // the operand large enough (packLhsMinBytes: a small one stays cached between the n

@@ -92,3 +92,24 @@ func.func @matmul_f16(%a: memref<40x65xf16>, %b: memref<65x40xf16>, %c: memref<4
   }
   return
 }
+
+// -----
+
+// Negative: fewer rows than pairs-min-rows (8) read each packed panel (a matrix-vector-like
+// product: packing the pairs would cost more than converting in the register tiles).
+// CHECK-LABEL: func.func @few_rows
+// CHECK-NOT: tlc.bf16_pairs
+// CHECK: return
+func.func @few_rows(%a: memref<4x65xbf16>, %b: memref<65x40xbf16>, %c: memref<4x40xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x65xbf16>, memref<65x40xbf16>) outs(%c : memref<4x40xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %xe = arith.extf %x : bf16 to f32
+    %ye = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
