@@ -244,6 +244,41 @@ scf::ForOp tlc::outermostInvariantLoop(Value value, Operation *op, Operation *ho
   return best;
 }
 
+/// The packed panel's indices [strip, unit dims..., row, 0] of element `col` of the block's
+/// row `row` (`rank` the block's rank, `kResult` its row dimension).
+static SmallVector<Value> panelIndices(OpBuilder &b, Location loc, unsigned rank,
+                                       unsigned kResult, int64_t stripN, Value row, Value col) {
+  SmallVector<Value> indices(rank + 1, arith::ConstantIndexOp::create(b, loc, 0));
+  indices[0] = affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, b.getContext()).floorDiv(stripN)),
+      ValueRange{col});
+  indices[1 + kResult] = row;
+  return indices;
+}
+
+/// The offsets in the packed panel of a register tile whose slice of the block starts at
+/// `tileOffsets` (`base`: the block's offsets in what was packed): its strip, and its k offset
+/// divided by `rowsPerPanelRow` (2 for k pairs); 0 in the unit dimensions and the lane.
+static SmallVector<OpFoldResult> panelOffsets(RewriterBase &rewriter, Location loc,
+                                              const tlc::RhsPanel &panel, unsigned rank,
+                                              ArrayRef<OpFoldResult> base,
+                                              ArrayRef<OpFoldResult> tileOffsets,
+                                              int64_t rowsPerPanelRow) {
+  AffineExpr d0, d1;
+  bindDims(rewriter.getContext(), d0, d1);
+  // Block offsets along n are multiples of the strip width (cache-n is), so are the tiles'.
+  SmallVector<OpFoldResult> offsets{affine::makeComposedFoldedAffineApply(
+      rewriter, loc, AffineMap::get(2, 0, (d0 + d1).floorDiv(panel.stripN)),
+      {base[panel.nResult], tileOffsets[panel.nResult]})};
+  for (unsigned i = 0; i < rank; ++i)
+    offsets.push_back(i == panel.kResult
+                          ? affine::makeComposedFoldedAffineApply(
+                                rewriter, loc, AffineMap::get(2, 0, (d0 + d1).floorDiv(rowsPerPanelRow)),
+                                {base[i], tileOffsets[i]})
+                          : rewriter.getIndexAttr(0));
+  return offsets;
+}
+
 /// packRhsPanel's k-pair form, from the copy on: the pair rows of `block` into `packed`, and
 /// the register tile's operand as the 1-D view of its k pair's row, indexed 2 n + k.
 static LogicalResult packRhsPairs(RewriterBase &rewriter, const tlc::RhsPanel &panel,
@@ -261,35 +296,20 @@ static LogicalResult packRhsPairs(RewriterBase &rewriter, const tlc::RhsPanel &p
   MLIRContext *ctx = rewriter.getContext();
   Location loc = tile.getLoc();
   unsigned rank = cast<MemRefType>(block.getType()).getRank();
-  copyRowPairsInterleaved(
-      rewriter, loc, block, panel.kResult, panel.nResult, panel.stripN, packed,
-      [&](OpBuilder &b, Value pair, Value col) {
-        SmallVector<Value> indices(rank + 1, arith::ConstantIndexOp::create(b, loc, 0));
-        indices[0] = affine::AffineApplyOp::create(
-            b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx).floorDiv(panel.stripN)),
-            ValueRange{col});
-        indices[1 + panel.kResult] = pair;
-        return indices;
-      });
+  copyRowPairsInterleaved(rewriter, loc, block, panel.kResult, panel.nResult, panel.stripN, packed,
+                          [&](OpBuilder &b, Value pair, Value col) {
+                            return panelIndices(b, loc, rank, panel.kResult, panel.stripN, pair,
+                                                col);
+                          });
 
   // The register tile reads packed[n / stripN][.., k / 2, 0:2 stripN] as a 1-D view: its tile
   // offsets along n are multiples of the strip width, along k multiples of 2.
   rewriter.setInsertionPoint(tile);
-  AffineExpr d0, d1;
-  bindDims(ctx, d0, d1);
-  SmallVector<OpFoldResult> tileOffsets = tileSlice.getMixedOffsets();
-  SmallVector<OpFoldResult> offsets{affine::makeComposedFoldedAffineApply(
-      rewriter, loc, AffineMap::get(2, 0, (d0 + d1).floorDiv(panel.stripN)),
-      {base[panel.nResult], tileOffsets[panel.nResult]})};
+  SmallVector<OpFoldResult> offsets =
+      panelOffsets(rewriter, loc, panel, rank, base, tileSlice.getMixedOffsets(), 2);
   SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1)};
-  for (unsigned i = 0; i < rank; ++i) {
-    offsets.push_back(i == panel.kResult
-                          ? affine::makeComposedFoldedAffineApply(
-                                rewriter, loc, AffineMap::get(2, 0, (d0 + d1).floorDiv(2)),
-                                {base[i], tileOffsets[i]})
-                          : rewriter.getIndexAttr(0));
+  for (unsigned i = 0; i < rank; ++i)
     sizes.push_back(rewriter.getIndexAttr(i == panel.nResult ? 2 * panel.stripN : 1));
-  }
   SmallVector<OpFoldResult> unitStrides(rank + 1, rewriter.getIndexAttr(1));
   auto viewType = memref::SubViewOp::inferRankReducedResultType(
       {2 * panel.stripN}, cast<MemRefType>(packed.getType()), offsets, sizes, unitStrides);
@@ -347,7 +367,6 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
   for (Operation *op : toHoist)
     rewriter.moveOpBefore(op, copyBefore);
 
-  MLIRContext *ctx = rewriter.getContext();
   Location loc = tile.getLoc();
   // A bf16/f16 operand the tile extends is packed already extended (k pairs stay bf16).
   Type extended = panel.bf16Pairs ? Type() : extendedOperandType(tile, panel.operand);
@@ -373,35 +392,18 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
     return packRhsPairs(rewriter, panel, tileSlice, block, base, packed);
 
   // for k in rows: for j in strips: packed[j / stripN][.., k, 0:w] = block[.., k, j:j+w].
-  copyRowsInVectors(
-      rewriter, loc, block, panel.kResult, panel.nResult, panel.stripN, packed,
-      [&](OpBuilder &b, Value row, Value col) {
-        SmallVector<Value> indices(rank + 1, arith::ConstantIndexOp::create(b, loc, 0));
-        indices[0] = affine::AffineApplyOp::create(
-            b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx).floorDiv(panel.stripN)),
-            ValueRange{col});
-        indices[1 + panel.kResult] = row;
-        return indices;
-      });
+  copyRowsInVectors(rewriter, loc, block, panel.kResult, panel.nResult, panel.stripN, packed,
+                    [&](OpBuilder &b, Value row, Value col) {
+                      return panelIndices(b, loc, rank, panel.kResult, panel.stripN, row, col);
+                    });
 
   // The register tile reads packed[n / stripN][.., k, 0:w] instead of block[.., k, n:n+w].
   rewriter.setInsertionPoint(tile);
-  AffineExpr d0, d1;
-  bindDims(ctx, d0, d1);
-  // Block offsets along n are multiples of the strip width (cache-n is), so are the tiles'.
-  SmallVector<OpFoldResult> tileOffsets = tileSlice.getMixedOffsets();
-  SmallVector<OpFoldResult> offsets{affine::makeComposedFoldedAffineApply(
-      rewriter, loc, AffineMap::get(2, 0, (d0 + d1).floorDiv(panel.stripN)),
-      {base[panel.nResult], tileOffsets[panel.nResult]})};
+  SmallVector<OpFoldResult> offsets =
+      panelOffsets(rewriter, loc, panel, rank, base, tileSlice.getMixedOffsets(), 1);
   SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1)};
-  for (unsigned i = 0; i < rank; ++i) {
-    offsets.push_back(i == panel.kResult
-                          ? affine::makeComposedFoldedAffineApply(
-                                rewriter, loc, AffineMap::get(2, 0, d0 + d1),
-                                {base[i], tileOffsets[i]})
-                          : rewriter.getIndexAttr(0));
+  for (unsigned i = 0; i < rank; ++i)
     sizes.push_back(tileSlice.getMixedSizes()[i]);
-  }
   SmallVector<OpFoldResult> unitStrides(rank + 1, rewriter.getIndexAttr(1));
   readFromPacked(rewriter, loc, tile, panel.operand, tileSlice, packed, offsets, sizes,
                  unitStrides);
