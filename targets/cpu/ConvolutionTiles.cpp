@@ -75,7 +75,12 @@ tlc::ConvTileLoop tlc::buildConvTileLoop(RewriterBase &rewriter, Location loc, i
 }
 
 void tlc::buildMacBody(OpBuilder &b, Location loc, ValueRange args) {
-  Value p = arith::MulFOp::create(b, loc, args[0], args[1]);
+  // Mixed precision: narrower float operands (bf16/f16) are extended to the accumulator's type.
+  Type acc = args[2].getType();
+  auto extend = [&](Value v) -> Value {
+    return v.getType() == acc ? v : arith::ExtFOp::create(b, loc, acc, v).getResult();
+  };
+  Value p = arith::MulFOp::create(b, loc, extend(args[0]), extend(args[1]));
   Value s = arith::AddFOp::create(b, loc, args[2], p);
   linalg::YieldOp::create(b, loc, s);
 }

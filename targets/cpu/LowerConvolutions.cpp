@@ -34,12 +34,26 @@ bool qualifies(linalg::LinalgOp op) {
                       [&](Value v) { return getElementTypeOrSelf(v.getType()) == et; });
 }
 
+/// Policy: a mixed-precision convolution lowered as it is (lowerConv: one contraction, whose
+/// tiler converts or pairs the bf16/f16 operands while packing) instead of extended first: a
+/// non-grouped one with a 1x1 window (its im2col matrix is the input, or a strided copy of
+/// it in the low type), static, of floats.
+bool lowersMixedAsContraction(linalg::LinalgOp op) {
+  auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
+  if (!conv || !op.hasPureTensorSemantics() || op.hasDynamicShape() || qualifies(op))
+    return false;
+  auto filterType = cast<RankedTensorType>(conv.getInputs()[1].getType());
+  return filterType.getDimSize(2) == 1 && filterType.getDimSize(3) == 1 &&
+         llvm::all_of(op->getOperands(),
+                      [](Value v) { return isa<FloatType>(getElementTypeOrSelf(v.getType())); });
+}
+
 /// Mechanism: a mixed-precision convolution (bf16/f16 input and filter, f32 output) rebuilt
 /// over its operands extended to the output's type first, so every strategy below applies.
 /// The extension is exact, so the result is that of the low-precision operands; the cost is one
 /// pass converting each operand (the weights are still stored in the low type).
-/// TODO(issue 17): strategies that read bf16 operands and convert while packing, as the
-/// contraction tiler does.
+/// TODO(issue 17): the windowed strategies (Winograd, direct and phase tiles) on bf16
+/// operands, converting or pairing while packing as the contraction tiler does.
 void extendMixedOperands(RewriterBase &rewriter, linalg::LinalgOp op) {
   Type et = getElementTypeOrSelf(op->getResult(0).getType());
   if (!isa<FloatType>(et) ||
@@ -148,7 +162,7 @@ LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
 
   Value col = im2colMatrix(rewriter, loc, input, kh, kw, oh, ow, st, dil);
   Value filter2 = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({f, k}, et), filter,
+      rewriter, loc, RankedTensorType::get({f, k}, getElementTypeOrSelf(filter)), filter,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
   auto out3Type = RankedTensorType::get({n, f, p}, et);
   Value out3 = tensor::CollapseShapeOp::create(rewriter, loc, out3Type, init,
@@ -364,8 +378,16 @@ struct TLCLowerConvolutionsPass
         mixed.push_back(op);
     });
     IRRewriter extender(&getContext());
-    for (linalg::LinalgOp op : mixed)
-      extendMixedOperands(extender, op);
+    SmallVector<linalg::LinalgOp> asContractions;
+    for (linalg::LinalgOp op : mixed) {
+      if (lowersMixedAsContraction(op))
+        asContractions.push_back(op);
+      else
+        extendMixedOperands(extender, op);
+    }
+    for (linalg::LinalgOp op : asContractions)
+      if (failed(lowerConv(extender, cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))))
+        return signalPassFailure();
     SmallVector<linalg::LinalgOp> work;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,

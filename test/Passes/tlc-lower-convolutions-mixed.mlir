@@ -1,6 +1,6 @@
 // RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-im2col=false" -mlir-print-local-scope | FileCheck %s
 
-// Mixed precision: a convolution of bf16 input and filter into f32 has both operands extended
+// Mixed precision: a windowed convolution of bf16 input and filter into f32 has both operands extended
 // to f32 first (exact), then takes the same strategy as an f32 convolution (here im2col and a
 // contraction of f32 operands).
 // CHECK-LABEL: func.func @conv_bf16
@@ -28,4 +28,28 @@ func.func @conv_f32(%in: tensor<1x4x9x9xf32>, %w: tensor<8x4x3x3xf32>, %init: te
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
       ins(%in, %w : tensor<1x4x9x9xf32>, tensor<8x4x3x3xf32>) outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   return %r : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// A mixed-precision 1x1 convolution is not extended: it becomes one contraction of its bf16
+// operands (the input collapsed, no copy at stride 1; a strided copy in bf16 otherwise) whose
+// body extends them, so the contraction tiler converts them while packing or, on AVX-512
+// BF16, takes its k-pair dot products.
+// CHECK-LABEL: func.func @pointwise_bf16
+// CHECK-SAME: (%[[IN:.+]]: tensor<1x16x8x8xbf16>, %[[W:.+]]: tensor<32x16x1x1xbf16>, %[[INIT:.+]]: tensor<1x32x8x8xf32>)
+// CHECK-NOT: tensor<1x16x8x8xf32>
+// CHECK-DAG: %[[COL:.+]] = tensor.collapse_shape %[[IN]] {{.+}} : tensor<1x16x8x8xbf16> into tensor<1x16x64xbf16>
+// CHECK-DAG: %[[W2:.+]] = tensor.collapse_shape %[[W]] {{.+}} : tensor<32x16x1x1xbf16> into tensor<32x16xbf16>
+// CHECK: linalg.generic {{.+}} ins(%[[W2]], %[[COL]] : tensor<32x16xbf16>, tensor<1x16x64xbf16>) outs(%{{.+}} : tensor<1x32x64xf32>)
+// CHECK-NEXT: ^bb0(%[[A:.+]]: bf16, %[[B:.+]]: bf16, %[[ACC:.+]]: f32):
+// CHECK-NEXT: %[[AE:.+]] = arith.extf %[[A]] : bf16 to f32
+// CHECK-NEXT: %[[BE:.+]] = arith.extf %[[B]] : bf16 to f32
+// CHECK-NEXT: %[[P:.+]] = arith.mulf %[[AE]], %[[BE]] : f32
+// CHECK-NEXT: arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NOT: linalg.conv_2d
+func.func @pointwise_bf16(%in: tensor<1x16x8x8xbf16>, %w: tensor<32x16x1x1xbf16>, %init: tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32> {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x16x8x8xbf16>, tensor<32x16x1x1xbf16>) outs(%init : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  return %r : tensor<1x32x8x8xf32>
 }
