@@ -341,13 +341,13 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   graph.einsumPath = options.einsumPath;
   graph.keepFP32 = options.keepFP32;
   graph.precision = options.precision;
-  if (graph.precision == Precision::Auto) {
-    // bf16 only where every variant of the object multiplies bf16 natively.
-    bool native = variants.empty() ? target->hasNativeBF16Dot(targetOptions) : true;
-    for (const CPUVariant &v : variants)
-      native &= target->hasNativeBF16Dot(TargetOptions{v.name, options.optLevel, options.gpu});
-    graph.precision = native ? Precision::BF16 : Precision::F32;
-  }
+  // Whether every variant of the object multiplies bf16 natively.
+  bool nativeBF16 = variants.empty() ? target->hasNativeBF16Dot(targetOptions) : true;
+  for (const CPUVariant &v : variants)
+    nativeBF16 &= target->hasNativeBF16Dot(TargetOptions{v.name, options.optLevel, options.gpu});
+  if (graph.precision == Precision::Auto)
+    graph.precision = nativeBF16 ? Precision::BF16 : Precision::F32;
+  strategy.bf16Pointwise = nativeBF16;
   if (!options.keepFP32.empty() && graph.precision == Precision::F32)
     return emitError(UnknownLoc::get(&context))
            << "--keep-fp32 applies to a low-precision compile (--precision=bf16, fp16, or "

@@ -107,6 +107,9 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     Option<"pointwiseRowsMinWidth", "pointwise-rows-min-width", "int64_t", /*default=*/"112",
            "a 1x1 stride-1 convolution that writes a padded tensor's interior keeps its output "
            "rows (and writes them in place) when they are at least this wide">,
+    Option<"bf16Pointwise", "bf16-pointwise", "bool", /*default=*/"false",
+           "lower bf16 1x1 convolutions (not grouped) as one contraction of their bf16 "
+           "operands instead of extending them to f32 first (for CPUs with bf16 dot products)">,
     Option<"winograd", "winograd", "bool", /*default=*/"true",
            "lower 3x3 stride-1 convolutions of constant filters by Winograd's F(2x2, 3x3) "
            "where it pays">,

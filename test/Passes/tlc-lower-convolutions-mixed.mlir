@@ -1,4 +1,5 @@
-// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-im2col=false" -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-im2col=false bf16-pointwise=true" -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-im2col=false" -mlir-print-local-scope | FileCheck %s --check-prefix=EXTEND
 
 // Mixed precision: a windowed convolution of bf16 input and filter into f32 has both operands extended
 // to f32 first (exact), then takes the same strategy as an f32 convolution (here im2col and a
@@ -32,10 +33,9 @@ func.func @conv_f32(%in: tensor<1x4x9x9xf32>, %w: tensor<8x4x3x3xf32>, %init: te
 
 // -----
 
-// A mixed-precision 1x1 convolution is not extended: it becomes one contraction of its bf16
+// With bf16-pointwise, a bf16 1x1 convolution is not extended: it becomes one contraction of its bf16
 // operands (the input collapsed, no copy at stride 1; a strided copy in bf16 otherwise) whose
-// body extends them, so the contraction tiler converts them while packing or, on AVX-512
-// BF16, takes its k-pair dot products.
+// body extends them, so the contraction tiler takes its AVX-512 BF16 k-pair dot products.
 // CHECK-LABEL: func.func @pointwise_bf16
 // CHECK-SAME: (%[[IN:.+]]: tensor<1x16x8x8xbf16>, %[[W:.+]]: tensor<32x16x1x1xbf16>, %[[INIT:.+]]: tensor<1x32x8x8xf32>)
 // CHECK-NOT: tensor<1x16x8x8xf32>
@@ -48,6 +48,10 @@ func.func @conv_f32(%in: tensor<1x4x9x9xf32>, %w: tensor<8x4x3x3xf32>, %init: te
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[AE]], %[[BE]] : f32
 // CHECK-NEXT: arith.addf %[[ACC]], %[[P]] : f32
 // CHECK-NOT: linalg.conv_2d
+// Without bf16-pointwise (CPUs without bf16 dot products) it is extended like the others.
+// EXTEND-LABEL: func.func @pointwise_bf16
+// EXTEND: linalg.generic {{.+}} ins(%{{.+}} : tensor<1x16x8x8xbf16>) outs(%{{.+}} : tensor<1x16x8x8xf32>)
+// EXTEND: arith.extf %{{.+}} : bf16 to f32
 func.func @pointwise_bf16(%in: tensor<1x16x8x8xbf16>, %w: tensor<32x16x1x1xbf16>, %init: tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32> {
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%in, %w : tensor<1x16x8x8xbf16>, tensor<32x16x1x1xbf16>) outs(%init : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
