@@ -399,9 +399,30 @@ def TLCAddEntryPoint : Pass<"tlc-add-entry-point", "mlir::ModuleOp"> {
     Renames the public function `NAME` to a private `NAME_impl` and adds `NAME_run`, which
     checks that no buffer pointer is null (the workspace only when it is non-empty), calls the
     implementation, and returns TLC_STATUS_OK (0) or TLC_STATUS_INVALID_ARGUMENT (1).
+
+    With at most `max-inline-checks` buffers to check, the NULL tests are one chain of
+    `arith.ori`. With more (a model with hundreds of inputs), LLVM's optimizer would take
+    superlinear time on that chain (about 20 s for 1,000 buffers), so the pointers are stored
+    into a stack array (`memref.alloca`, in argument order) and one `scf.for` ORs their tests:
+    O(1) IR per buffer. For example, with `max-inline-checks=2` and three buffers:
+
+    ```mlir
+    %ptrs = memref.alloca() : memref<3xindex>
+    %p0 = memref.extract_aligned_pointer_as_index %x : memref<4xf32> -> index
+    memref.store %p0, %ptrs[%c0] : memref<3xindex>
+    ...
+    %any = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %false) -> (i1) {
+      %p = memref.load %ptrs[%i] : memref<3xindex>
+      %null = arith.cmpi eq, %p, %c0 : index
+      %or = arith.ori %acc, %null : i1
+      scf.yield %or : i1
+    }
+    ```
   }];
   let options = [
     Option<"modelName", "model-name", "std::string", /*default=*/"\"\"", "the model's C name">,
+    Option<"maxInlineChecks", "max-inline-checks", "unsigned", /*default=*/"32",
+           "buffers NULL-checked inline (one arith.ori chain); more are checked in one loop">,
   ];
   let dependentDialects = ["mlir::func::FuncDialect", "mlir::memref::MemRefDialect",
                            "mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
