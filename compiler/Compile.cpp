@@ -341,10 +341,14 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   graph.einsumPath = options.einsumPath;
   graph.keepFP32 = options.keepFP32;
   graph.precision = options.precision;
-  // Whether every variant of the object multiplies bf16 natively.
-  bool nativeBF16 = variants.empty() ? target->hasNativeBF16Dot(targetOptions) : true;
+  // Whether every variant of the object multiplies bf16 natively (asked only where bf16 may
+  // be chosen: it builds a target machine per variant).
+  bool nativeBF16 = graph.precision == Precision::Auto || graph.precision == Precision::BF16;
+  if (nativeBF16 && variants.empty())
+    nativeBF16 = target->hasNativeBF16Dot(targetOptions);
   for (const CPUVariant &v : variants)
-    nativeBF16 &= target->hasNativeBF16Dot(TargetOptions{v.name, options.optLevel, options.gpu});
+    nativeBF16 = nativeBF16 &&
+                 target->hasNativeBF16Dot(TargetOptions{v.name, options.optLevel, options.gpu});
   if (graph.precision == Precision::Auto)
     graph.precision = nativeBF16 ? Precision::BF16 : Precision::F32;
   strategy.bf16Pointwise = nativeBF16;

@@ -81,6 +81,35 @@ static void dropExtension(RewriterBase &rewriter, linalg::LinalgOp tile, unsigne
     rewriter.replaceOp(user, arg);
 }
 
+/// The columns of a `width`-lane step at column `col` that lie before `cols`:
+/// min(width, cols - col).
+static Value validColumns(RewriterBase &rewriter, Location loc, Value col, Value cols,
+                          int64_t width) {
+  MLIRContext *ctx = rewriter.getContext();
+  AffineExpr d0, d1;
+  bindDims(ctx, d0, d1);
+  return affine::AffineMinOp::create(
+      rewriter, loc, AffineMap::get(2, 0, {getAffineConstantExpr(width, ctx), d1 - d0}, ctx),
+      ValueRange{col, cols});
+}
+
+/// `width` elements of `src` along its contiguous dimension `colDim` from (`row`, `col`)
+/// (index 0 in every other dimension); lanes off in `mask` are not read and come back zero.
+static Value readRowSegment(RewriterBase &rewriter, Location loc, Value src, unsigned rowDim,
+                            unsigned colDim, Value row, Value col, Value mask, int64_t width) {
+  auto srcType = cast<MemRefType>(src.getType());
+  Type elementType = srcType.getElementType();
+  unsigned rank = srcType.getRank();
+  SmallVector<Value> indices(rank, arith::ConstantIndexOp::create(rewriter, loc, 0));
+  indices[rowDim] = row;
+  indices[colDim] = col;
+  Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elementType));
+  return vector::TransferReadOp::create(
+      rewriter, loc, VectorType::get({width}, elementType), src, indices,
+      AffineMap::getMinorIdentityMap(rank, 1, rewriter.getContext()), padding, mask,
+      rewriter.getBoolArrayAttr({true}));
+}
+
 /// Mechanism: at the rewriter's insertion point, `for r < rows: for c < cols step width:
 /// dst[dstIndices(r, c)] = src[.., r, .., c]` (`rows` and `cols` the extents of `src`'s
 /// dimensions `rowDim` and `colDim`, the latter contiguous; every other index 0), one vector
@@ -92,9 +121,7 @@ copyRowsInVectors(RewriterBase &rewriter, Location loc, Value src, unsigned rowD
                   int64_t width, Value dst,
                   function_ref<SmallVector<Value>(OpBuilder &, Value, Value)> dstIndices) {
   MLIRContext *ctx = rewriter.getContext();
-  auto srcType = cast<MemRefType>(src.getType());
-  Type elementType = srcType.getElementType();
-  unsigned rank = srcType.getRank();
+  Type elementType = cast<MemRefType>(src.getType()).getElementType();
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value step = arith::ConstantIndexOp::create(rewriter, loc, width);
@@ -106,22 +133,12 @@ copyRowsInVectors(RewriterBase &rewriter, Location loc, Value src, unsigned rowD
   auto colLoop = scf::ForOp::create(rewriter, loc, zero, cols, step);
   rewriter.setInsertionPointToStart(colLoop.getBody());
   Value col = colLoop.getInductionVar();
-  AffineExpr d0, d1;
-  bindDims(ctx, d0, d1);
-  Value valid = affine::AffineMinOp::create(
-      rewriter, loc, AffineMap::get(2, 0, {getAffineConstantExpr(width, ctx), d1 - d0}, ctx),
-      ValueRange{col, cols});
-  Value mask = vector::CreateMaskOp::create(
-      rewriter, loc, VectorType::get({width}, rewriter.getI1Type()), ValueRange{valid});
-  Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elementType));
-  SmallVector<Value> srcIndices(rank, zero);
-  srcIndices[rowDim] = row;
-  srcIndices[colDim] = col;
+  Value mask = vector::CreateMaskOp::create(rewriter, loc,
+                                            VectorType::get({width}, rewriter.getI1Type()),
+                                            ValueRange{validColumns(rewriter, loc, col, cols, width)});
   SmallVector<Value> dstIdx = dstIndices(rewriter, row, col);
   ArrayAttr inBounds = rewriter.getBoolArrayAttr({true});
-  Value v = vector::TransferReadOp::create(
-      rewriter, loc, VectorType::get({width}, elementType), src, srcIndices,
-      AffineMap::getMinorIdentityMap(rank, 1, ctx), padding, mask, inBounds);
+  Value v = readRowSegment(rewriter, loc, src, rowDim, colDim, row, col, mask, width);
   // A wider destination (bf16/f16 packed as f32): converted once here, not in every register
   // tile that reads it.
   Type dstElement = cast<MemRefType>(dst.getType()).getElementType();
@@ -145,10 +162,6 @@ static void copyRowPairsInterleaved(
     RewriterBase &rewriter, Location loc, Value src, unsigned rowDim, unsigned colDim,
     int64_t width, Value dst,
     function_ref<SmallVector<Value>(OpBuilder &, Value, Value)> dstIndices) {
-  MLIRContext *ctx = rewriter.getContext();
-  auto srcType = cast<MemRefType>(src.getType());
-  Type elementType = srcType.getElementType();
-  unsigned rank = srcType.getRank();
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
@@ -169,24 +182,12 @@ static void copyRowPairsInterleaved(
   auto colLoop = scf::ForOp::create(rewriter, loc, zero, cols, step);
   rewriter.setInsertionPointToStart(colLoop.getBody());
   Value col = colLoop.getInductionVar();
-  AffineExpr d0, d1;
-  bindDims(ctx, d0, d1);
-  Value valid = affine::AffineMinOp::create(
-      rewriter, loc, AffineMap::get(2, 0, {getAffineConstantExpr(width, ctx), d1 - d0}, ctx),
-      ValueRange{col, cols});
+  Value valid = validColumns(rewriter, loc, col, cols, width);
   Value valid1 = arith::SelectOp::create(rewriter, loc, hasRow1, valid, zero);
   auto maskType = VectorType::get({width}, rewriter.getI1Type());
-  auto rowType = VectorType::get({width}, elementType);
-  Value padding = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elementType));
-  ArrayAttr inBounds = rewriter.getBoolArrayAttr({true});
   auto readRow = [&](Value row, Value validCols) -> Value {
-    SmallVector<Value> indices(rank, zero);
-    indices[rowDim] = row;
-    indices[colDim] = col;
     Value mask = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{validCols});
-    return vector::TransferReadOp::create(rewriter, loc, rowType, src, indices,
-                                          AffineMap::getMinorIdentityMap(rank, 1, ctx), padding,
-                                          mask, inBounds);
+    return readRowSegment(rewriter, loc, src, rowDim, colDim, row, col, mask, width);
   };
   Value even = readRow(row0, valid), odd = readRow(readRow1, valid1);
   Value interleaved = vector::InterleaveOp::create(rewriter, loc, even, odd);
