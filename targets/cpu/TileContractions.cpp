@@ -316,8 +316,9 @@ struct Work {
   linalg::LinalgOp op;
   ContractionLoops loops;
   linalg::FillOp fill;
-  /// A bf16 k-pair candidate (bf16PairCandidate), and its k block.
-  bool pairs;
+  /// Whether it is a bf16 k-pair candidate (bf16PairCandidate; whether it takes k pairs is
+  /// decided with its packing), and its k block.
+  bool pairCandidate;
   int64_t blockK;
 };
 
@@ -407,18 +408,18 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     });
     SmallVector<Work> work;
     for (auto [op, loops] : found) {
-      bool pairs = bf16Pairs && bf16PairCandidate(op, loops, registerN);
-      int64_t blockK = pairs ? pairsCacheK : cacheK;
+      bool candidate = bf16Pairs && bf16PairCandidate(op, loops, registerN);
+      int64_t blockK = candidate ? pairsCacheK : cacheK;
       // Other reduction dimensions not joined are tiled by 1 outside the register tile: a
       // fill inside it would run once per iteration of theirs, so such ops are not eligible.
       linalg::FillOp fill =
           fuseFill && reductionsInRegisterTile(op, loops) ? fillOfInit(op) : nullptr;
       if (!fill) {
-        work.push_back({op, loops, nullptr, pairs, blockK});
+        work.push_back({op, loops, nullptr, candidate, blockK});
         continue;
       }
       if (loops.kRange <= blockK) {
-        work.push_back({op, loops, fill, pairs, blockK});
+        work.push_back({op, loops, fill, candidate, blockK});
         continue;
       }
       FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>> parts =
@@ -428,9 +429,9 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       std::optional<ContractionLoops> first = matchContraction(parts->first, maxJoinedK),
                                       rest = matchContraction(parts->second, maxJoinedK);
       if (first)
-        work.push_back({parts->first, *first, fill, pairs, blockK});
+        work.push_back({parts->first, *first, fill, candidate, blockK});
       if (rest)
-        work.push_back({parts->second, *rest, nullptr, pairs, blockK});
+        work.push_back({parts->second, *rest, nullptr, candidate, blockK});
     }
     return work;
   }
