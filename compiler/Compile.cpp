@@ -8,6 +8,7 @@
 #include "compiler/Manifest.h"
 #include "compiler/ModelInfo.h"
 #include "compiler/Pipeline.h"
+#include "compiler/PrecisionReport.h"
 #include "compiler/RematSearch.h"
 #include "compiler/Signature.h"
 #include "compiler/frontend/TLFrontend.h"
@@ -24,6 +25,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -226,6 +228,31 @@ LogicalResult writeReport(const CompileOptions &options, Location loc,
   return success();
 }
 
+/// What compile() settles before loading the model: the target and its options, the
+/// lowering strategy, the cpu variants, the model's name.
+struct CompileSetup {
+  const Target *target;
+  TargetOptions targetOptions;
+  LoweringStrategy strategy;
+  bool gpu;
+  std::vector<CPUVariant> variants;
+  std::string name;
+  Location fileLoc;
+};
+
+/// Compiles a loaded model from the graph passes to the outputs `options` names;
+/// `afterGraph` sees the module once the graph passes have run.
+LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions &options,
+                            CompileSetup setup, const GraphOptions &graphOptions,
+                            TimingScope &timing,
+                            llvm::function_ref<void(ModuleOp)> afterGraph = nullptr);
+
+/// --report=precision: compiles the probe of `module` (as loaded) into a temporary shared
+/// library, runs it with tlc-run and writes the report.
+LogicalResult writePrecisionReport(OwningOpRef<ModuleOp> &module, const CompileOptions &options,
+                                   const CompileSetup &setup, GraphOptions graph,
+                                   TimingScope &timing);
+
 } // namespace
 
 LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
@@ -356,6 +383,51 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     return emitError(UnknownLoc::get(&context))
            << "--keep-fp32 applies to a low-precision compile (--precision=bf16, fp16, or "
               "auto on a CPU with bf16 dot products)";
+  if (options.reportPrecision) {
+    if (graph.precision == Precision::F32)
+      return emitError(UnknownLoc::get(&context))
+             << "--report=precision compares a low-precision compile with fp32: pass "
+                "--precision=bf16 or fp16"
+             << (options.precision == Precision::Auto
+                     ? " (--precision=auto chose fp32: the cpu has no bf16 dot products)"
+                     : "");
+    if (gpu || !target->isHost())
+      return emitError(UnknownLoc::get(&context))
+             << "--report=precision runs the model on this machine; it needs the host's CPU "
+                "target, not "
+             << target->getName();
+    bool training = false;
+    module->walk([&](tl::GradOp) { training = true; });
+    if (training)
+      return emitError(fileLoc) << "--report=precision compares inference: the model computes "
+                                   "gradients (a training step)";
+  }
+  CompileSetup setup{target, targetOptions, strategy, gpu, std::move(variants), name, fileLoc};
+  if (options.reportPrecision) {
+    // The probe compiles from the model as loaded, before the graph passes change it.
+    OwningOpRef<ModuleOp> probe = module->clone();
+    if (failed(compileLoaded(module, options, setup, graph, timing)))
+      return failure();
+    TimingScope reportTiming = timing.nest("precision report (probe compile and run)");
+    return writePrecisionReport(probe, options, setup, graph, reportTiming);
+  }
+  return compileLoaded(module, options, setup, graph, timing);
+}
+
+namespace {
+
+LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions &options,
+                            CompileSetup setup, const GraphOptions &graphOptions,
+                            TimingScope &timing, llvm::function_ref<void(ModuleOp)> afterGraph) {
+  MLIRContext &context = *module->getContext();
+  const Target *target = setup.target;
+  TargetOptions targetOptions = setup.targetOptions;
+  const LoweringStrategy &strategy = setup.strategy;
+  bool gpu = setup.gpu;
+  const std::vector<CPUVariant> &variants = setup.variants;
+  const std::string &name = setup.name;
+  Location fileLoc = setup.fileLoc;
+  GraphOptions graph = graphOptions;
   // Rematerialization: a policy given, or the one the search finds (--remat=auto, or a
   // --max-workspace budget unless --remat=none) among copies compiled through memory planning.
   bool hasGradients = false;
@@ -385,6 +457,8 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
         buildGraphPipeline(pm, graph);
       })))
     return failure();
+  if (afterGraph)
+    afterGraph(*module);
   std::optional<RematPlan> remat = takeRematRecord(*module);
   auto model = module->lookupSymbol<func::FuncOp>(name);
   FailureOr<ModelSignature> signature = extractSignature(model, name);
@@ -569,3 +643,40 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   }
   return success();
 }
+
+LogicalResult writePrecisionReport(OwningOpRef<ModuleOp> &module, const CompileOptions &options,
+                                   const CompileSetup &setup, GraphOptions graph,
+                                   TimingScope &timing) {
+  Location loc = setup.fileLoc;
+  llvm::SmallString<128> dir;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("tlc-precision", dir))
+    return emitError(loc) << "cannot create a temporary directory: " << ec.message();
+  // Everything tlc and tlc-run write there goes with it, whatever the outcome.
+  llvm::scope_exit removeDir([&] { (void)llvm::sys::fs::remove_directories(dir); });
+  CompileOptions probe = options;
+  probe.emit = EmitKind::Object;
+  probe.shared = true;
+  llvm::SmallString<128> library(dir);
+  llvm::sys::path::append(library, "probe.so");
+  probe.outputPath = std::string(library);
+  probe.headerPath.clear();
+  probe.reportMemory = probe.reportFusion = probe.reportEinsum = probe.reportPrecision = false;
+  probe.profile = false;
+  probe.maxWorkspace = 0; // the probe holds two runs of the model; the budget is the object's
+  graph.precisionProbe = true;
+  PrecisionReport report;
+  report.precision = graph.precision;
+  report.seed = options.reportSeed;
+  report.inputs = options.reportInputs;
+  if (failed(compileLoaded(module, probe, setup, graph, timing, [&](ModuleOp m) {
+        report.rows = readPrecisionProbeRows(m);
+      })))
+    return failure();
+  if (failed(runPrecisionProbe(library, dir, report, loc)))
+    return failure();
+  return writeReport(options, loc, [&](llvm::raw_ostream &os) {
+    printPrecisionReport(report, options.reportFormat, os);
+  });
+}
+
+} // namespace

@@ -37,6 +37,9 @@ struct CompileOptions {
   bool reportMemory = false; // print the memory plan (--report=memory)
   bool reportFusion = false; // print the fusion groups (--report=fusion)
   bool reportEinsum = false; // print the n-ary einsums' contraction paths (--report=einsum)
+  bool reportPrecision = false; // compare with fp32 on a run (--report=precision)
+  uint64_t reportSeed = 0;              // --report-seed: inputs not given are seeded random
+  std::vector<std::string> reportInputs; // --report-input: .npy/.pb input files, in order
   EinsumPathMode einsumPath = EinsumPathMode::Optimal; // --einsum-path
   Precision precision = Precision::F32;                 // --precision
   std::vector<std::string> keepFP32;                    // --keep-fp32

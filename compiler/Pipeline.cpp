@@ -36,6 +36,7 @@ void tlc::buildGraphPipeline(OpPassManager &pm, const GraphOptions &options) {
     TLSetPrecisionOptions precision;
     precision.precision = options.precision;
     precision.keepF32.assign(options.keepFP32.begin(), options.keepFP32.end());
+    precision.probe = options.precisionProbe;
     pm.addPass(createTLSetPrecision(precision));
   }
   pm.addPass(createCanonicalizerPass());

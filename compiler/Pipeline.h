@@ -18,6 +18,7 @@ struct GraphOptions {
   EinsumPathMode einsumPath = EinsumPathMode::Optimal; // --einsum-path
   Precision precision = Precision::F32;                 // --precision, resolved (not Auto)
   std::vector<std::string> keepFP32;                    // --keep-fp32
+  bool precisionProbe = false; // the --report=precision probe (PrecisionProbe.h) instead
   std::string remat; // tl-autodiff's policy (none, cheap, segments=N); empty: none, unrecorded
 };
 

@@ -179,6 +179,12 @@ def TLSetPrecision : Pass<"tl-set-precision", "mlir::ModuleOp"> {
              clEnumValN(tlc::Precision::F16, "f16", "IEEE half operands"))}]>,
     ListOption<"keepF32", "keep-f32", "std::string",
                "names (ONNX nodes, .tl bindings) of ops that stay f32">,
+    Option<"probe", "probe", "bool", /*default=*/"false",
+           "build the --report=precision probe instead (PrecisionProbe.h): an f32 copy of "
+           "each public function's body beside the demoted one, each demoted op also run in "
+           "low precision on the f32 copy's operands, and one result tensor<R x 3 x f32> of "
+           "max |low - f32| (local, accumulated) and max |f32| per demoted op and f32 output, "
+           "its rows named by the function attribute tl.precision_probe">,
   ];
 }
 

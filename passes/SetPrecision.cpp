@@ -1,10 +1,13 @@
 // tl-set-precision: the mixed-precision policy (which operands are cast to bf16/f16).
 #include "passes/Passes.h"
+#include "passes/PrecisionProbe.h"
 
 #include "TL/TLDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <optional>
 
 namespace tlc {
 #define GEN_PASS_DEF_TLSETPRECISION
@@ -14,10 +17,7 @@ namespace tlc {
 using namespace mlir;
 using namespace tlc;
 
-namespace {
-
-/// The names in `loc` (NameLoc: ONNX node names, .tl bindings), outermost first.
-SmallVector<StringRef> namesIn(Location loc) {
+SmallVector<StringRef> tlc::namesInLocation(Location loc) {
   SmallVector<StringRef> names;
   loc->walk([&](Location l) {
     if (auto named = dyn_cast<NameLoc>(l))
@@ -27,15 +27,29 @@ SmallVector<StringRef> namesIn(Location loc) {
   return names;
 }
 
-/// Policy: the operands `op` would demote, or none when they are not all f32 (an f64 or
-/// already low-precision contraction keeps its types).
-SmallVector<unsigned> demotableOperands(tl::PrecisionOpInterface op) {
-  SmallVector<unsigned> operands = op.getLowPrecisionOperands();
+SmallVector<unsigned> tlc::demotableOperands(Operation *op) {
+  auto precisionOp = dyn_cast<tl::PrecisionOpInterface>(op);
+  if (!precisionOp)
+    return {};
+  SmallVector<unsigned> operands = precisionOp.getLowPrecisionOperands();
   for (unsigned i : operands)
     if (!cast<RankedTensorType>(op->getOperand(i).getType()).getElementType().isF32())
       return {};
   return operands;
 }
+
+void tlc::demoteOperands(Operation *op, ArrayRef<unsigned> operands, Type low, OpBuilder &b) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  for (unsigned i : operands) {
+    Value v = op->getOperand(i);
+    auto type = cast<RankedTensorType>(v.getType());
+    op->setOperand(i, tl::CastOp::create(b, v.getLoc(), type.clone(low), v));
+  }
+  op->setAttr("tl.precision", b.getStringAttr(low.isBF16() ? "bf16" : "f16"));
+}
+
+namespace {
 
 struct TLSetPrecisionPass : tlc::impl::TLSetPrecisionBase<TLSetPrecisionPass> {
   using Base::Base;
@@ -50,28 +64,27 @@ struct TLSetPrecisionPass : tlc::impl::TLSetPrecisionBase<TLSetPrecisionPass> {
       return;
     OpBuilder b(&getContext());
     Type low = precision == Precision::BF16 ? Type(b.getBF16Type()) : Type(b.getF16Type());
-    StringAttr lowName = b.getStringAttr(precision == Precision::BF16 ? "bf16" : "f16");
     llvm::StringSet<> keep, used;
     for (const std::string &name : keepF32)
       keep.insert(name);
+    std::optional<PrecisionProbe> reference;
+    if (probe)
+      reference.emplace(module);
+    SmallVector<Operation *> demoted;
     module.walk([&](tl::PrecisionOpInterface op) {
+      if (reference && reference->isReference(op))
+        return;
       SmallVector<unsigned> operands = demotableOperands(op);
       if (operands.empty())
         return;
-      for (StringRef name : namesIn(op->getLoc()))
+      for (StringRef name : namesInLocation(op->getLoc()))
         if (keep.contains(name)) {
           used.insert(name);
           op->setAttr("tl.precision", b.getStringAttr("f32"));
           return;
         }
-      b.setInsertionPoint(op);
-      for (unsigned i : operands) {
-        Value v = op->getOperand(i);
-        auto type = cast<RankedTensorType>(v.getType());
-        Value cast = tl::CastOp::create(b, v.getLoc(), type.clone(low), v);
-        op->setOperand(i, cast);
-      }
-      op->setAttr("tl.precision", lowName);
+      demoteOperands(op, operands, low, b);
+      demoted.push_back(op);
     });
     bool unmatched = false;
     for (const std::string &name : keepF32)
@@ -81,6 +94,8 @@ struct TLSetPrecisionPass : tlc::impl::TLSetPrecisionBase<TLSetPrecisionPass> {
         unmatched = true;
       }
     if (unmatched)
+      return signalPassFailure();
+    if (reference && failed(reference->finish(demoted, low)))
       signalPassFailure();
   }
 };

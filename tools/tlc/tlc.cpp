@@ -72,10 +72,21 @@ cl::opt<std::string> report("report",
                             cl::desc("Also print a report: 'memory' (the workspace plan: each "
                                      "buffer's offset, size and live range; arena vs naive sum vs "
                                      "lower bound), 'fusion' (the fusion groups formed and "
-                                     "why, and the ops left on their own and why), or 'einsum' "
+                                     "why, and the ops left on their own and why), 'einsum' "
                                      "(each n-ary einsum's contraction path: FLOPs and largest "
-                                     "intermediate against one loop nest and the worst order)"),
+                                     "intermediate against one loop nest and the worst order), "
+                                     "or 'precision' (with --precision=bf16/fp16: each "
+                                     "low-precision op's and output's error against fp32, "
+                                     "measured by running both on this machine)"),
                             cl::value_desc("kind"), cl::cat(category));
+cl::opt<uint64_t> reportSeed("report-seed",
+                             cl::desc("--report=precision: seed of the random inputs (as "
+                                      "tlc-run --seed)"),
+                             cl::init(0), cl::cat(category));
+cl::list<std::string> reportInputs("report-input",
+                                   cl::desc("--report=precision: an input tensor file (.npy or "
+                                            ".pb), in order; the rest are seeded; repeatable"),
+                                   cl::value_desc("file"), cl::cat(category));
 cl::opt<tlc::EinsumPathMode> einsumPath(
     "einsum-path", cl::desc("Contraction order of einsums with 3+ operands"),
     cl::init(tlc::EinsumPathMode::Optimal),
@@ -273,15 +284,24 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (!report.empty()) {
-    if (report != "memory" && report != "fusion" && report != "einsum") {
+    if (report != "memory" && report != "fusion" && report != "einsum" &&
+        report != "precision") {
       WithColor::error(errs(), "tlc") << "unknown report '" << report
-                                      << "' (available: memory, fusion, einsum)\n";
+                                      << "' (available: memory, fusion, einsum, precision)\n";
       return 1;
     }
     options.reportMemory = report == "memory";
     options.reportFusion = report == "fusion";
     options.reportEinsum = report == "einsum";
+    options.reportPrecision = report == "precision";
   }
+  if (report != "precision" && (reportSeed.getNumOccurrences() || !reportInputs.empty())) {
+    WithColor::error(errs(), "tlc") << "--report-seed and --report-input apply to "
+                                       "--report=precision\n";
+    return 1;
+  }
+  options.reportSeed = reportSeed;
+  options.reportInputs.assign(reportInputs.begin(), reportInputs.end());
   options.einsumPath = einsumPath;
   options.precision = precision;
   options.keepFP32.assign(keepFP32.begin(), keepFP32.end());
