@@ -82,3 +82,31 @@ func.func @not_winograd(%in: tensor<1x8x10x10xf32>, %w: tensor<8x8x3x3xf32>, %ac
       ins(%in, %c : tensor<1x8x10x10xf32>, tensor<8x8x3x3xf32>) outs(%init2 : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   return %0, %1, %2 : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x4x4xf32>
 }
+
+// -----
+
+// Mixed precision: a bf16 convolution of a constant bf16 filter whose shape takes Winograd has
+// the filter extended at compile time (exact), so the filter transform still happens at compile
+// time (U of g = [1..9] as above, 1.00390625 rounded to bf16 is 1.0); only the input is
+// extended at run time. Without Winograd the filter stays bf16 and is extended at run time.
+// CHECK-LABEL: func.func @winograd_bf16
+// CHECK-SAME: (%[[IN:.+]]: tensor<1x1x6x6xbf16>)
+// CHECK: linalg.generic {{.+}} ins(%[[IN]] : tensor<1x1x6x6xbf16>) outs(%{{.+}} : tensor<1x1x6x6xf32>)
+// CHECK: arith.extf %{{.+}} : bf16 to f32
+// CHECK-NOT: arith.extf
+// CHECK: arith.constant dense<{{\[}}{{\[}}[1.000000e+00]], {{\[}}[3.000000e+00]], {{\[}}[1.000000e+00]], {{\[}}[3.000000e+00]], {{\[}}[6.000000e+00]], {{.*}} : tensor<16x1x1xf32>
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// OFF-LABEL: func.func @winograd_bf16
+// OFF: arith.constant dense<{{.*}}> : tensor<1x1x3x3xbf16>
+// OFF: arith.extf %{{.+}} : bf16 to f32
+// OFF: arith.extf %{{.+}} : bf16 to f32
+// OFF-NOT: tensor<16x
+func.func @winograd_bf16(%in: tensor<1x1x6x6xbf16>) -> tensor<1x1x4x4xf32> {
+  %w = arith.constant dense<[[[[1.00390625, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]]]> : tensor<1x1x3x3xbf16>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x1x6x6xbf16>, tensor<1x1x3x3xbf16>) outs(%init : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
