@@ -108,8 +108,12 @@ double winogradGain(const ConvShape &shape, int64_t lanes);
 /// transformed tile by tile (16 unit-stride planes in, 16 out) into V [16, C, N * TH * TW]; one
 /// contraction M = U V batched over the 16 products; the output transform into the four
 /// [N, F, TH, TW] phase planes of the output, interleaved into rows (and cropped for odd sizes).
+/// With `filterStorage` (bf16, f16) U is stored in that type, rounded to nearest even, and the
+/// products extend it: a mixed-precision convolution's filter, which its f32 transform does
+/// not fit exactly.
 mlir::LogicalResult lowerConvWinograd(mlir::RewriterBase &rewriter,
-                                      mlir::linalg::Conv2DNchwFchwOp op);
+                                      mlir::linalg::Conv2DNchwFchwOp op,
+                                      mlir::Type filterStorage = nullptr);
 
 /// Erases `value`'s producer when nothing uses it, then likewise each of its operands'
 /// producers (the padding a lowering replaced, a fill it no longer reads).

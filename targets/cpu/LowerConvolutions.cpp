@@ -34,17 +34,10 @@ bool qualifies(linalg::LinalgOp op) {
                       [&](Value v) { return getElementTypeOrSelf(v.getType()) == et; });
 }
 
-/// Policy (with bf16-pointwise): a bf16 convolution lowered as it is (lowerConv: one
-/// contraction, whose tiler takes the bf16 dot products on its operands) instead of extended
-/// first: a non-grouped one with a 1x1 window (its im2col matrix is the input, or a strided
-/// copy of it in bf16), static. Without bf16 dot products (AVX2) the extension pass measured
-/// faster on mobilenet_v2 than converting while packing (12.9 against 14.0 ms).
-bool lowersMixedAsContraction(linalg::LinalgOp op) {
+/// Mechanism: whether `op` is a static non-grouped convolution whose inputs are all bf16.
+bool isBF16Convolution(linalg::LinalgOp op) {
   auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
-  if (!conv || !op.hasPureTensorSemantics() || op.hasDynamicShape() || qualifies(op))
-    return false;
-  auto filterType = cast<RankedTensorType>(conv.getInputs()[1].getType());
-  return filterType.getDimSize(2) == 1 && filterType.getDimSize(3) == 1 &&
+  return conv && op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
          llvm::all_of(op.getDpsInputs(), [](Value v) { return getElementTypeOrSelf(v).isBF16(); });
 }
 
@@ -57,11 +50,11 @@ bool lowersMixedAsContraction(linalg::LinalgOp op) {
 /// constant filter.
 /// TODO(issue 17): the windowed strategies (Winograd, direct and phase tiles) on bf16
 /// operands, converting or pairing while packing as the contraction tiler does.
-void extendMixedOperands(RewriterBase &rewriter, linalg::LinalgOp op, bool foldConstants) {
+Operation *extendMixedOperands(RewriterBase &rewriter, linalg::LinalgOp op, bool foldConstants) {
   Type et = getElementTypeOrSelf(op->getResult(0).getType());
   if (!isa<FloatType>(et) ||
       llvm::all_of(op.getDpsInputs(), [&](Value v) { return getElementTypeOrSelf(v) == et; }))
-    return;
+    return nullptr;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   SmallVector<Value> inputs;
@@ -106,6 +99,7 @@ void extendMixedOperands(RewriterBase &rewriter, linalg::LinalgOp op, bool foldC
                                                        depthwise.getDilations());
   if (rebuilt)
     rewriter.replaceOp(op, rebuilt->getResults());
+  return rebuilt;
 }
 
 /// The im2col matrix of `input` [..., C, H, W] (padding applied) for a KH x KW window with
@@ -309,6 +303,36 @@ struct TLCLowerConvolutionsPass
   /// `winograd-min-channels` input and output channels takes Winograd's F(2x2, 3x3) when its
   /// estimated gain (tlc::winogradGain: 2.25x fewer multiply-adds, less the lanes its tiles
   /// leave empty in the 32-wide register tiles) is at least `winograd-min-gain`.
+  /// Policy (with bf16-pointwise): a bf16 convolution lowered as it is (lowerConv: one
+  /// contraction, whose tiler takes the bf16 dot products on its operands) instead of extended
+  /// first: a 1x1 window (its im2col matrix is the input, or a strided copy of it in bf16), or
+  /// a window whose f32 form would also be one im2col matrix and one contraction (not
+  /// Winograd, see takesWholeIm2col): the matrix is then copied in bf16. resnet18's 7x7 and
+  /// 14x14 3x3 convolutions (layer4's 512-channel ones 1.6 ms each at fp32, 1 thread, Zen 5).
+  /// Without bf16 dot products (AVX2) the extension pass measured faster on mobilenet_v2
+  /// than converting while packing (12.9 against 14.0 ms).
+  bool lowersMixedAsContraction(linalg::LinalgOp op) {
+    if (!isBF16Convolution(op))
+      return false;
+    auto conv = cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
+    tlc::ConvShape shape = tlc::getConvShape(conv);
+    if (shape.kh == 1 && shape.kw == 1)
+      return true;
+    return !takesWinograd(conv) && takesWholeIm2col(shape);
+  }
+
+  /// The f32 policy's choice (lower) of one im2col matrix and one contraction for a windowed
+  /// convolution: see lower.
+  bool takesWholeIm2col(const tlc::ConvShape &shape) {
+    int64_t n = shape.n, oh = shape.oh, ow = shape.ow;
+    int64_t depth = shape.c * shape.kh * shape.kw;
+    int64_t rows =
+        tlc::chooseConvTileRows(n, oh, ow, depth, tilePixels, tileBytes, tileSlots);
+    int64_t im2colBytes = n * depth * oh * ow * 4;
+    return !tileIm2col || im2colBytes <= minIm2colBytes || rows * ow < minTilePixels ||
+           n * (oh / rows) < minTiles;
+  }
+
   /// The shape half of the Winograd policy below (types and the constant filter aside).
   bool takesWinograd(linalg::Conv2DNchwFchwOp conv) {
     tlc::ConvShape shape = tlc::getConvShape(conv);
@@ -323,7 +347,6 @@ struct TLCLowerConvolutionsPass
     int64_t rows =
         tlc::chooseConvTileRows(n, oh, ow, depth, tilePixels, tileBytes, tileSlots);
     bool window = shape.kh > 1 || shape.kw > 1;
-    int64_t im2colBytes = n * depth * oh * ow * 4;
     // A pointwise convolution writing the next convolution's padded input keeps its rows when
     // they are wide enough for the register tiles. Measured on mobilenet_v2 (1 thread): its
     // 112-pixel rows (3.5 register tiles of 32) gain 1.4 ms over the copy (2.9 -> 1.5 ms);
@@ -334,9 +357,8 @@ struct TLCLowerConvolutionsPass
         feedsPadding(conv))
       return lowerPointwiseRows(rewriter, conv);
     if (takesWinograd(conv) && tlc::canLowerConvWinograd(conv))
-      return tlc::lowerConvWinograd(rewriter, conv);
-    if (!tileIm2col || !window || im2colBytes <= minIm2colBytes ||
-        rows * ow < minTilePixels || n * (oh / rows) < minTiles)
+      return tlc::lowerConvWinograd(rewriter, conv, winogradFilterStorage.lookup(conv));
+    if (!window || takesWholeIm2col(shape))
       return lowerConv(rewriter, conv);
     // The same convolutions, when stride 1, contract the input in place instead of copying
     // its windows per tile.
@@ -383,9 +405,7 @@ struct TLCLowerConvolutionsPass
     int64_t rows = tlc::chooseConvTileRows(shape.n, shape.oh, shape.ow, depth, tilePixels,
                                            tileBytes, tileSlots);
     bool window = shape.kh > 1 || shape.kw > 1;
-    int64_t im2colBytes = shape.n * depth * shape.oh * shape.ow * 4;
-    if (tileIm2col && window && im2colBytes > minIm2colBytes && rows * shape.ow >= minTilePixels &&
-        shape.n * (shape.oh / rows) >= minTiles)
+    if (window && !takesWholeIm2col(shape))
       return tlc::lowerGroupedConvToTiles(rewriter, conv, rows);
     return lowerGroupedConv(rewriter, conv);
   }
@@ -400,7 +420,12 @@ struct TLCLowerConvolutionsPass
     return conv && !op.hasDynamicShape() && takesWinograd(conv);
   }
 
+  /// The type each mixed-precision Winograd candidate's filter had (takesWinogradFilter), by
+  /// the f32 convolution rebuilt from it: its transformed filter is stored in that type.
+  llvm::DenseMap<Operation *, Type> winogradFilterStorage;
+
   void runOnOperation() override {
+    winogradFilterStorage.clear();
     SmallVector<linalg::LinalgOp> mixed;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
@@ -413,8 +438,13 @@ struct TLCLowerConvolutionsPass
     for (linalg::LinalgOp op : mixed) {
       if (bf16Pointwise && lowersMixedAsContraction(op))
         asContractions.push_back(op);
-      else
-        extendMixedOperands(extender, op, /*foldConstants=*/takesWinogradFilter(op));
+      else if (!takesWinogradFilter(op))
+        extendMixedOperands(extender, op, /*foldConstants=*/false);
+      else {
+        Type filterType = getElementTypeOrSelf(op.getDpsInputs()[1]);
+        if (Operation *rebuilt = extendMixedOperands(extender, op, /*foldConstants=*/true))
+          winogradFilterStorage[rebuilt] = filterType;
+      }
     }
     for (linalg::LinalgOp op : asContractions)
       if (failed(lowerConv(extender, cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))))

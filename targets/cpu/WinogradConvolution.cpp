@@ -143,7 +143,8 @@ double tlc::winogradGain(const ConvShape &shape, int64_t lanes) {
   return fewerProducts * used(tiles) / used(pixels);
 }
 
-LogicalResult tlc::lowerConvWinograd(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
+LogicalResult tlc::lowerConvWinograd(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op,
+                                     Type filterStorage) {
   if (!canLowerConvWinograd(op))
     return op.emitOpError("not a 3x3 stride-1 f32 convolution of a constant filter over a "
                           "zero-filled output");
@@ -193,7 +194,17 @@ LogicalResult tlc::lowerConvWinograd(RewriterBase &rewriter, linalg::Conv2DNchwF
 
   // M[ab, f, p] = sum_c U[ab, f, c] V[ab, c, p] over the tiles p = (n, y, x): one contraction
   // batched over the 16 products.
-  Value u = arith::ConstantOp::create(rewriter, loc, winogradFilter(filter));
+  DenseElementsAttr uValues = winogradFilter(filter);
+  if (filterStorage && filterStorage != et) {
+    const llvm::fltSemantics &semantics = cast<FloatType>(filterStorage).getFloatSemantics();
+    uValues = cast<DenseFPElementsAttr>(uValues).mapValues(filterStorage, [&](const APFloat &x) {
+      APFloat narrow = x;
+      bool lost;
+      narrow.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+      return narrow.bitcastToAPInt();
+    });
+  }
+  Value u = arith::ConstantOp::create(rewriter, loc, uValues);
   Value vFlat = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({kProducts, c, tiles}, et), v,
       ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3, 4}});

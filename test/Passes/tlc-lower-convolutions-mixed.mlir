@@ -4,14 +4,27 @@
 // Mixed precision: a windowed convolution of bf16 input and filter into f32 has both operands extended
 // to f32 first (exact), then takes the same strategy as an f32 convolution (here im2col and a
 // contraction of f32 operands).
+// EXTEND-LABEL: func.func @conv_bf16
+// EXTEND-SAME: (%[[IN:.+]]: tensor<1x4x9x9xbf16>, %[[W:.+]]: tensor<8x4x3x3xbf16>, %[[INIT:.+]]: tensor<1x8x4x4xf32>)
+// EXTEND: %[[INF:.+]] = linalg.generic {{.+}} ins(%[[IN]] : tensor<1x4x9x9xbf16>) outs(%{{.+}} : tensor<1x4x9x9xf32>)
+// EXTEND: arith.extf %{{.+}} : bf16 to f32
+// EXTEND: %[[WF:.+]] = linalg.generic {{.+}} ins(%[[W]] : tensor<8x4x3x3xbf16>) outs(%{{.+}} : tensor<8x4x3x3xf32>)
+// EXTEND: arith.extf %{{.+}} : bf16 to f32
+// EXTEND: linalg.generic {{.+}} ins(%[[INF]] : tensor<1x4x9x9xf32>) outs(%{{.+}} : tensor<1x4x3x3x4x4xf32>)
+// EXTEND: tensor.collapse_shape %[[WF]] {{.+}} : tensor<8x4x3x3xf32> into tensor<8x36xf32>
+// EXTEND-NOT: linalg.conv_2d
+// With bf16-pointwise (every CPU of the object has bf16 dot products), a windowed one that
+// would be one im2col matrix and one contraction in f32 too (not Winograd, not tiled) keeps its
+// bf16 operands: the im2col copy is bf16, and the contraction's body extends them.
 // CHECK-LABEL: func.func @conv_bf16
 // CHECK-SAME: (%[[IN:.+]]: tensor<1x4x9x9xbf16>, %[[W:.+]]: tensor<8x4x3x3xbf16>, %[[INIT:.+]]: tensor<1x8x4x4xf32>)
-// CHECK: %[[INF:.+]] = linalg.generic {{.+}} ins(%[[IN]] : tensor<1x4x9x9xbf16>) outs(%{{.+}} : tensor<1x4x9x9xf32>)
+// CHECK-NOT: tensor<1x4x9x9xf32>
+// CHECK: %[[COL:.+]] = linalg.generic {{.+}} ins(%[[IN]] : tensor<1x4x9x9xbf16>) outs(%{{.+}} : tensor<1x4x3x3x4x4xbf16>)
+// CHECK: %[[COLF:.+]] = tensor.collapse_shape %[[COL]] {{.+}} into tensor<1x36x16xbf16>
+// CHECK: %[[WC:.+]] = tensor.collapse_shape %[[W]] {{.+}} : tensor<8x4x3x3xbf16> into tensor<8x36xbf16>
+// CHECK: linalg.generic {{.+}} ins(%[[WC]], %[[COLF]] : tensor<8x36xbf16>, tensor<1x36x16xbf16>)
 // CHECK: arith.extf %{{.+}} : bf16 to f32
-// CHECK: %[[WF:.+]] = linalg.generic {{.+}} ins(%[[W]] : tensor<8x4x3x3xbf16>) outs(%{{.+}} : tensor<8x4x3x3xf32>)
 // CHECK: arith.extf %{{.+}} : bf16 to f32
-// CHECK: linalg.generic {{.+}} ins(%[[INF]] : tensor<1x4x9x9xf32>) outs(%{{.+}} : tensor<1x4x3x3x4x4xf32>)
-// CHECK: tensor.collapse_shape %[[WF]] {{.+}} : tensor<8x4x3x3xf32> into tensor<8x36xf32>
 // CHECK-NOT: linalg.conv_2d
 func.func @conv_bf16(%in: tensor<1x4x9x9xbf16>, %w: tensor<8x4x3x3xbf16>, %init: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}

@@ -86,15 +86,18 @@ func.func @not_winograd(%in: tensor<1x8x10x10xf32>, %w: tensor<8x8x3x3xf32>, %ac
 // -----
 
 // Mixed precision: a bf16 convolution of a constant bf16 filter whose shape takes Winograd has
-// the filter extended at compile time (exact), so the filter transform still happens at compile
-// time (U of g = [1..9] as above, 1.00390625 rounded to bf16 is 1.0); only the input is
-// extended at run time. Without Winograd the filter stays bf16 and is extended at run time.
+// its filter extended at compile time (exact), so the filter transform still happens at compile
+// time, and U is stored in bf16 (rounded to nearest even: U[0] = g[0][0] = 1.0078125 is exact,
+// U[1] = (g00 + g01 + g02) / 2 = 3.00390625 rounds to 3.0; the rest as above); the batched
+// products extend it. Only the input is extended at run time. Without Winograd the filter
+// stays bf16 and is extended at run time.
 // CHECK-LABEL: func.func @winograd_bf16
 // CHECK-SAME: (%[[IN:.+]]: tensor<1x1x6x6xbf16>)
 // CHECK: linalg.generic {{.+}} ins(%[[IN]] : tensor<1x1x6x6xbf16>) outs(%{{.+}} : tensor<1x1x6x6xf32>)
 // CHECK: arith.extf %{{.+}} : bf16 to f32
-// CHECK-NOT: arith.extf
-// CHECK: arith.constant dense<{{\[}}{{\[}}[1.000000e+00]], {{\[}}[3.000000e+00]], {{\[}}[1.000000e+00]], {{\[}}[3.000000e+00]], {{\[}}[6.000000e+00]], {{.*}} : tensor<16x1x1xf32>
+// CHECK: %[[U:.+]] = arith.constant dense<{{\[}}{{\[}}[1.007810e+00]], {{\[}}[3.000000e+00]], {{\[}}[1.000000e+00]], {{\[}}[3.000000e+00]], {{.*}} : tensor<16x1x1xbf16>
+// CHECK: linalg.generic {{.+}} ins(%[[U]], %{{.+}} : tensor<16x1x1xbf16>, tensor<16x1x4xf32>)
+// CHECK: arith.extf %{{.+}} : bf16 to f32
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
 // OFF-LABEL: func.func @winograd_bf16
 // OFF: arith.constant dense<{{.*}}> : tensor<1x1x3x3xbf16>
@@ -102,7 +105,7 @@ func.func @not_winograd(%in: tensor<1x8x10x10xf32>, %w: tensor<8x8x3x3xf32>, %ac
 // OFF: arith.extf %{{.+}} : bf16 to f32
 // OFF-NOT: tensor<16x
 func.func @winograd_bf16(%in: tensor<1x1x6x6xbf16>) -> tensor<1x1x4x4xf32> {
-  %w = arith.constant dense<[[[[1.00390625, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]]]> : tensor<1x1x3x3xbf16>
+  %w = arith.constant dense<[[[[1.0078125, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]]]> : tensor<1x1x3x3xbf16>
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x1x4x4xf32>
   %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
