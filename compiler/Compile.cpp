@@ -378,7 +378,7 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
                  target->hasNativeBF16Dot(TargetOptions{v.name, options.optLevel, options.gpu});
   if (graph.precision == Precision::Auto)
     graph.precision = nativeBF16 ? Precision::BF16 : Precision::F32;
-  strategy.bf16Pointwise = nativeBF16;
+  strategy.bf16Dots = nativeBF16;
   if (!options.keepFP32.empty() && graph.precision == Precision::F32)
     return emitError(UnknownLoc::get(&context))
            << "--keep-fp32 applies to a low-precision compile (--precision=bf16, fp16, or "

@@ -65,7 +65,7 @@ void tlc::buildLowerToLinalgPipeline(OpPassManager &pm, const LoweringStrategy &
     // plain body.
     TLCLowerConvolutionsOptions convolutions;
     convolutions.winograd = strategy.winograd;
-    convolutions.bf16Pointwise = strategy.bf16Pointwise;
+    convolutions.bf16Dots = strategy.bf16Dots;
     pm.addNestedPass<func::FuncOp>(createTLCLowerConvolutions(convolutions));
     // Bias, activation, residual add on each contraction output tile while it is in cache.
     pm.addNestedPass<func::FuncOp>(createTLCFuseEpilogues());

@@ -47,9 +47,9 @@ struct LoweringStrategy {
   /// 3x3 stride-1 convolutions may take Winograd's F(2x2, 3x3) (tlc --winograd): in
   /// tlc-lower-convolutions with cpuContractionTiles, else in the GPU targets' tlc-gpu-winograd.
   bool winograd = true;
-  /// bf16 1x1 convolutions as contractions of their bf16 operands (tlc-lower-convolutions'
-  /// bf16-pointwise), where every CPU of the object has bf16 dot products.
-  bool bf16Pointwise = false;
+  /// Every CPU of the object has bf16 dot products: bf16 convolutions keep bf16 operands for
+  /// them (tlc-lower-convolutions' bf16-dots).
+  bool bf16Dots = false;
   /// softmax, log_softmax and layer_norm as an scf.forall over rows (tl-lower-to-linalg's
   /// row-loops); else as whole-tensor reductions and elementwise ops.
   bool rowLoops = true;

@@ -107,9 +107,12 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     Option<"pointwiseRowsMinWidth", "pointwise-rows-min-width", "int64_t", /*default=*/"112",
            "a 1x1 stride-1 convolution that writes a padded tensor's interior keeps its output "
            "rows (and writes them in place) when they are at least this wide">,
-    Option<"bf16Pointwise", "bf16-pointwise", "bool", /*default=*/"false",
-           "lower bf16 1x1 convolutions (not grouped) as one contraction of their bf16 "
-           "operands instead of extending them to f32 first (for CPUs with bf16 dot products)">,
+    Option<"bf16Dots", "bf16-dots", "bool", /*default=*/"false",
+           "every CPU of the object has bf16 dot products: bf16 1x1 convolutions (not "
+           "grouped), and windowed ones that would be one im2col contraction, become one "
+           "contraction of their bf16 operands instead of extending them to f32 first; "
+           "Winograd rounds its transformed input to bf16 as it does the filter, so its "
+           "batched products take the dot products">,
     Option<"winograd", "winograd", "bool", /*default=*/"true",
            "lower 3x3 stride-1 convolutions of constant filters by Winograd's F(2x2, 3x3) "
            "where it pays">,

@@ -110,10 +110,12 @@ double winogradGain(const ConvShape &shape, int64_t lanes);
 /// [N, F, TH, TW] phase planes of the output, interleaved into rows (and cropped for odd sizes).
 /// With `filterStorage` (bf16, f16) U is stored in that type, rounded to nearest even, and the
 /// products extend it: a mixed-precision convolution's filter, which its f32 transform does
-/// not fit exactly.
+/// not fit exactly. With `transformStorage` V is likewise rounded to that type (so the products
+/// may take the bf16 dot products).
 mlir::LogicalResult lowerConvWinograd(mlir::RewriterBase &rewriter,
                                       mlir::linalg::Conv2DNchwFchwOp op,
-                                      mlir::Type filterStorage = nullptr);
+                                      mlir::Type filterStorage = nullptr,
+                                      mlir::Type transformStorage = nullptr);
 
 /// Erases `value`'s producer when nothing uses it, then likewise each of its operands'
 /// producers (the padding a lowering replaced, a fill it no longer reads).

@@ -42,6 +42,13 @@ void inputTransformBody(OpBuilder &b, Location l, ValueRange args) {
   SmallVector<Value> v;
   for (int i = 0; i < kTile; ++i)
     llvm::append_range(v, bt(t[i][0], t[i][1], t[i][2], t[i][3]));
+  // Stored in the output planes' type: rounded where that is narrower (lowerConvWinograd's
+  // transformStorage).
+  Block *block = b.getInsertionBlock();
+  Type stored = block->getArgument(block->getNumArguments() - 1).getType();
+  for (Value &x : v)
+    if (x.getType() != stored)
+      x = arith::TruncFOp::create(b, l, stored, x);
   linalg::YieldOp::create(b, l, v);
 }
 
@@ -144,7 +151,7 @@ double tlc::winogradGain(const ConvShape &shape, int64_t lanes) {
 }
 
 LogicalResult tlc::lowerConvWinograd(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op,
-                                     Type filterStorage) {
+                                     Type filterStorage, Type transformStorage) {
   if (!canLowerConvWinograd(op))
     return op.emitOpError("not a 3x3 stride-1 f32 convolution of a constant filter over a "
                           "zero-filled output");
@@ -172,10 +179,11 @@ LogicalResult tlc::lowerConvWinograd(RewriterBase &rewriter, linalg::Conv2DNchwF
   Value phases = stridePhases(rewriter, loc, input, 2, 2, th + 1, tw + 1);
   int64_t cChunks = chunkCount(c), cChunk = c / cChunks;
   auto planeType = RankedTensorType::get({n, cChunk, th, tw}, et);
-  auto vPlaneType = RankedTensorType::get({cChunk, n, th, tw}, et);
+  Type vt = transformStorage ? transformStorage : et;
+  auto vPlaneType = RankedTensorType::get({cChunk, n, th, tw}, vt);
   SmallVector<AffineMap> inMaps(kProducts, id4);
   inMaps.append(kProducts, swap);
-  Value v = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{kProducts, c, n, th, tw}, et);
+  Value v = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{kProducts, c, n, th, tw}, vt);
   v = chunkedTransform(
       rewriter, loc, cChunks, v, kProducts,
       [&](OpBuilder &b, OpFoldResult c0, int64_t ij) {
@@ -206,7 +214,7 @@ LogicalResult tlc::lowerConvWinograd(RewriterBase &rewriter, linalg::Conv2DNchwF
   }
   Value u = arith::ConstantOp::create(rewriter, loc, uValues);
   Value vFlat = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({kProducts, c, tiles}, et), v,
+      rewriter, loc, RankedTensorType::get({kProducts, c, tiles}, vt), v,
       ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
   Value mEmpty = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{kProducts, f, tiles}, et);
   Value mInit = linalg::FillOp::create(rewriter, loc, zero, mEmpty).getResult(0);

@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-im2col=false bf16-pointwise=true" -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-im2col=false bf16-dots=true" -mlir-print-local-scope | FileCheck %s
 // RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-im2col=false" -mlir-print-local-scope | FileCheck %s --check-prefix=EXTEND
 
 // Mixed precision: a windowed convolution of bf16 input and filter into f32 has both operands extended
@@ -13,7 +13,7 @@
 // EXTEND: linalg.generic {{.+}} ins(%[[INF]] : tensor<1x4x9x9xf32>) outs(%{{.+}} : tensor<1x4x3x3x4x4xf32>)
 // EXTEND: tensor.collapse_shape %[[WF]] {{.+}} : tensor<8x4x3x3xf32> into tensor<8x36xf32>
 // EXTEND-NOT: linalg.conv_2d
-// With bf16-pointwise (every CPU of the object has bf16 dot products), a windowed one that
+// With bf16-dots (every CPU of the object has bf16 dot products), a windowed one that
 // would be one im2col matrix and one contraction in f32 too (not Winograd, not tiled) keeps its
 // bf16 operands: the im2col copy is bf16, and the contraction's body extends them.
 // CHECK-LABEL: func.func @conv_bf16
@@ -46,7 +46,7 @@ func.func @conv_f32(%in: tensor<1x4x9x9xf32>, %w: tensor<8x4x3x3xf32>, %init: te
 
 // -----
 
-// With bf16-pointwise, a bf16 1x1 convolution is not extended: it becomes one contraction of its bf16
+// With bf16-dots, a bf16 1x1 convolution is not extended: it becomes one contraction of its bf16
 // operands (the input collapsed, no copy at stride 1; a strided copy in bf16 otherwise) whose
 // body extends them, so the contraction tiler takes its AVX-512 BF16 k-pair dot products.
 // CHECK-LABEL: func.func @pointwise_bf16
@@ -61,7 +61,7 @@ func.func @conv_f32(%in: tensor<1x4x9x9xf32>, %w: tensor<8x4x3x3xf32>, %init: te
 // CHECK-NEXT: %[[P:.+]] = arith.mulf %[[AE]], %[[BE]] : f32
 // CHECK-NEXT: arith.addf %[[ACC]], %[[P]] : f32
 // CHECK-NOT: linalg.conv_2d
-// Without bf16-pointwise (CPUs without bf16 dot products) it is extended like the others.
+// Without bf16-dots (CPUs without bf16 dot products) it is extended like the others.
 // EXTEND-LABEL: func.func @pointwise_bf16
 // EXTEND: linalg.generic {{.+}} ins(%{{.+}} : tensor<1x16x8x8xbf16>) outs(%{{.+}} : tensor<1x16x8x8xf32>)
 // EXTEND: arith.extf %{{.+}} : bf16 to f32

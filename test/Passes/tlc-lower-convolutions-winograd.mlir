@@ -1,5 +1,6 @@
 // RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="winograd-min-channels=1 winograd-min-gain=0" -mlir-print-local-scope | FileCheck %s
 // RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="winograd=false tile-im2col=false" -mlir-print-local-scope | FileCheck %s --check-prefix=OFF
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="winograd-min-channels=1 winograd-min-gain=0 bf16-dots=true" -mlir-print-local-scope | FileCheck %s --check-prefix=DOTS
 
 // Winograd F(2x2, 3x3) of a constant filter over a zero-filled output: the filter is transformed
 // at compile time (U = G g G^T, 16 products per filter/channel pair: here g = [1..9]); the padded
@@ -105,6 +106,27 @@ func.func @not_winograd(%in: tensor<1x8x10x10xf32>, %w: tensor<8x8x3x3xf32>, %ac
 // OFF: arith.extf %{{.+}} : bf16 to f32
 // OFF-NOT: tensor<16x
 func.func @winograd_bf16(%in: tensor<1x1x6x6xbf16>) -> tensor<1x1x4x4xf32> {
+  %w = arith.constant dense<[[[[1.0078125, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]]]> : tensor<1x1x3x3xbf16>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x1x6x6xbf16>, tensor<1x1x3x3xbf16>) outs(%init : tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// With bf16-dots (every CPU has bf16 dot products) the transformed input V is rounded to bf16
+// too, so the batched products multiply two bf16 operands (the contraction tiler then takes
+// the vdpbf16ps tiles).
+// DOTS-LABEL: func.func @winograd_bf16_dots
+// DOTS: scf.forall (%{{.+}}) in (1) shared_outs(%{{.+}} = %{{.+}}) -> (tensor<16x1x1x2x2xbf16>)
+// DOTS: arith.truncf %{{.+}} : f32 to bf16
+// DOTS: %[[U:.+]] = arith.constant dense<{{.*}}> : tensor<16x1x1xbf16>
+// DOTS: linalg.generic {{.+}} ins(%[[U]], %{{.+}} : tensor<16x1x1xbf16>, tensor<16x1x4xbf16>)
+// DOTS-SAME: outs(%{{.+}} : tensor<16x1x4xf32>)
+func.func @winograd_bf16_dots(%in: tensor<1x1x6x6xbf16>) -> tensor<1x1x4x4xf32> {
   %w = arith.constant dense<[[[[1.0078125, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]]]> : tensor<1x1x3x3xbf16>
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x1x4x4xf32>
