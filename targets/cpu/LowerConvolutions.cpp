@@ -48,8 +48,8 @@ bool isBF16Convolution(linalg::LinalgOp op) {
 /// `foldConstants`, a constant operand is extended at compile time instead (stored in the
 /// output's type): for a filter that Winograd transforms at compile time anyway, which needs a
 /// constant filter.
-/// TODO(issue 17): the windowed strategies (Winograd, direct and phase tiles) on bf16
-/// operands, converting or pairing while packing as the contraction tiler does.
+/// TODO(issue 17): direct and phase tiles on bf16 operands, converting or pairing while
+/// packing as the contraction tiler does; Winograd's input phases copied in bf16.
 Operation *extendMixedOperands(RewriterBase &rewriter, linalg::LinalgOp op, bool foldConstants) {
   Type et = getElementTypeOrSelf(op->getResult(0).getType());
   if (!isa<FloatType>(et) ||
@@ -291,18 +291,6 @@ struct TLCLowerConvolutionsPass
     : tlc::impl::TLCLowerConvolutionsBase<TLCLowerConvolutionsPass> {
   using Base::Base;
 
-  /// Policy: tiled im2col for a convolution with a window wider than 1x1 (a strided 1x1
-  /// convolution copies a quarter of its input or less; splitting all of it into stride
-  /// phases costs more) whose whole im2col matrix would outgrow the caches (more than
-  /// `min-im2col-bytes`) and whose row tiles are large enough to feed the register tiles
-  /// (at least `min-tile-pixels` pixels) and many enough for the threads (`min-tiles`).
-  /// Measured on resnet18's layers: 56x56 and 112x112 outputs gain (per-tile copies in
-  /// cache, vectorized); 28x28 and smaller lose (their matrix fits in cache anyway, and the
-  /// byte bound makes tiles of one or two rows, too short for the register tiles).
-  /// Before those, a 3x3 stride-1 convolution of a constant filter with at least
-  /// `winograd-min-channels` input and output channels takes Winograd's F(2x2, 3x3) when its
-  /// estimated gain (tlc::winogradGain: 2.25x fewer multiply-adds, less the lanes its tiles
-  /// leave empty in the 32-wide register tiles) is at least `winograd-min-gain`.
   /// Policy (with bf16-dots): a bf16 convolution lowered as it is (lowerConv: one
   /// contraction, whose tiler takes the bf16 dot products on its operands) instead of extended
   /// first: a 1x1 window (its im2col matrix is the input, or a strided copy of it in bf16), or
@@ -340,6 +328,18 @@ struct TLCLowerConvolutionsPass
            tlc::winogradGain(shape, 32) >= winogradMinGain;
   }
 
+  /// Policy: tiled im2col for a convolution with a window wider than 1x1 (a strided 1x1
+  /// convolution copies a quarter of its input or less; splitting all of it into stride
+  /// phases costs more) whose whole im2col matrix would outgrow the caches (more than
+  /// `min-im2col-bytes`) and whose row tiles are large enough to feed the register tiles
+  /// (at least `min-tile-pixels` pixels) and many enough for the threads (`min-tiles`).
+  /// Measured on resnet18's layers: 56x56 and 112x112 outputs gain (per-tile copies in
+  /// cache, vectorized); 28x28 and smaller lose (their matrix fits in cache anyway, and the
+  /// byte bound makes tiles of one or two rows, too short for the register tiles).
+  /// Before those, a 3x3 stride-1 convolution of a constant filter with at least
+  /// `winograd-min-channels` input and output channels takes Winograd's F(2x2, 3x3) when its
+  /// estimated gain (tlc::winogradGain: 2.25x fewer multiply-adds, less the lanes its tiles
+  /// leave empty in the 32-wide register tiles) is at least `winograd-min-gain`.
   LogicalResult lower(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv) {
     tlc::ConvShape shape = tlc::getConvShape(conv);
     int64_t n = shape.n, oh = shape.oh, ow = shape.ow;
@@ -356,8 +356,7 @@ struct TLCLowerConvolutionsPass
         cast<RankedTensorType>(conv.getInputs()[0].getType()).getDimSize(3) == ow &&
         feedsPadding(conv))
       return lowerPointwiseRows(rewriter, conv);
-    if (takesWinograd(conv) && tlc::canLowerConvWinograd(conv))
-    {
+    if (takesWinograd(conv) && tlc::canLowerConvWinograd(conv)) {
       // A bf16 convolution's U is bf16; where the CPU multiplies bf16 natively, V is rounded
       // to bf16 too, so the batched products take the dot products (resnet18 224, Zen 5,
       // 1 thread: 16.2 -> 12.6 ms, fp32 18.7; error against PyTorch 4.1e-3 -> 3.9e-3).
@@ -419,10 +418,10 @@ struct TLCLowerConvolutionsPass
   }
 
   /// Policy: a mixed-precision convolution whose shape takes Winograd gets its constant filter
-  /// extended at compile time (Winograd transforms constant filters only). Its transformed
-  /// filter is then stored in f32, as in an f32 compile; the others keep their weights in the
-  /// low type. Measured on resnet18 (224x224, 1 thread, Zen 5): bf16 54.6 ms with these
-  /// convolutions direct/im2col on extended operands, against 37.9 ms fp32.
+  /// extended at compile time (Winograd transforms constant filters only); its transformed
+  /// filter is then stored in the filter's type (winogradFilterStorage). Measured on resnet18
+  /// (224x224, 1 thread, Zen 5, x86-64-v3 code): bf16 51.1 ms with these convolutions
+  /// direct/im2col on extended operands, 34.6 ms by Winograd, fp32 34.1 ms.
   bool takesWinogradFilter(linalg::LinalgOp op) {
     auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
     return conv && !op.hasDynamicShape() && takesWinograd(conv);
