@@ -243,7 +243,7 @@ struct CompileSetup {
 /// Compiles a loaded model from the graph passes to the outputs `options` names;
 /// `afterGraph` sees the module once the graph passes have run.
 LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions &options,
-                            CompileSetup setup, const GraphOptions &graphOptions,
+                            const CompileSetup &setup, const GraphOptions &graphOptions,
                             TimingScope &timing,
                             llvm::function_ref<void(ModuleOp)> afterGraph = nullptr);
 
@@ -383,41 +383,38 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
     return emitError(UnknownLoc::get(&context))
            << "--keep-fp32 applies to a low-precision compile (--precision=bf16, fp16, or "
               "auto on a CPU with bf16 dot products)";
-  if (options.reportPrecision) {
-    if (graph.precision == Precision::F32)
-      return emitError(UnknownLoc::get(&context))
-             << "--report=precision compares a low-precision compile with fp32: pass "
-                "--precision=bf16 or fp16"
-             << (options.precision == Precision::Auto
-                     ? " (--precision=auto chose fp32: the cpu has no bf16 dot products)"
-                     : "");
-    if (gpu || !target->isHost())
-      return emitError(UnknownLoc::get(&context))
-             << "--report=precision runs the model on this machine; it needs the host's CPU "
-                "target, not "
-             << target->getName();
-    bool training = false;
-    module->walk([&](tl::GradOp) { training = true; });
-    if (training)
-      return emitError(fileLoc) << "--report=precision compares inference: the model computes "
-                                   "gradients (a training step)";
-  }
   CompileSetup setup{target, targetOptions, strategy, gpu, std::move(variants), name, fileLoc};
-  if (options.reportPrecision) {
-    // The probe compiles from the model as loaded, before the graph passes change it.
-    OwningOpRef<ModuleOp> probe = module->clone();
-    if (failed(compileLoaded(module, options, setup, graph, timing)))
-      return failure();
-    TimingScope reportTiming = timing.nest("precision report (probe compile and run)");
-    return writePrecisionReport(probe, options, setup, graph, reportTiming);
-  }
-  return compileLoaded(module, options, setup, graph, timing);
+  if (!options.reportPrecision)
+    return compileLoaded(module, options, setup, graph, timing);
+  if (graph.precision == Precision::F32)
+    return emitError(UnknownLoc::get(&context))
+           << "--report=precision compares a low-precision compile with fp32: pass "
+              "--precision=bf16 or fp16"
+           << (options.precision == Precision::Auto
+                   ? " (--precision=auto chose fp32: the cpu has no bf16 dot products)"
+                   : "");
+  if (gpu || !target->isHost())
+    return emitError(UnknownLoc::get(&context))
+           << "--report=precision runs the model on this machine; it needs the host's CPU "
+              "target, not "
+           << target->getName();
+  bool training = false;
+  module->walk([&](tl::GradOp) { training = true; });
+  if (training)
+    return emitError(fileLoc) << "--report=precision compares inference: the model computes "
+                                 "gradients (a training step)";
+  // The probe compiles from the model as loaded, before the graph passes change it.
+  OwningOpRef<ModuleOp> probe = module->clone();
+  if (failed(compileLoaded(module, options, setup, graph, timing)))
+    return failure();
+  TimingScope reportTiming = timing.nest("precision report (probe compile and run)");
+  return writePrecisionReport(probe, options, setup, graph, reportTiming);
 }
 
 namespace {
 
 LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions &options,
-                            CompileSetup setup, const GraphOptions &graphOptions,
+                            const CompileSetup &setup, const GraphOptions &graphOptions,
                             TimingScope &timing, llvm::function_ref<void(ModuleOp)> afterGraph) {
   MLIRContext &context = *module->getContext();
   const Target *target = setup.target;

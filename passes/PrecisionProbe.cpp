@@ -98,7 +98,6 @@ LogicalResult PrecisionProbe::finish(ArrayRef<Operation *> demoted, Type low) {
         continue;
       Operation *referenceOp = reference.getDefiningOp();
       Operation *local = b.clone(*referenceOp);
-      referenceOps.insert(local);
       demoteOperands(local, demotableOperands(local), low, b);
       Location loc = op->getLoc();
       addRow(displayName(op), op->getName().getStringRef(), "layer",

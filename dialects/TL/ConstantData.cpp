@@ -40,3 +40,13 @@ DenseElementsAttr tlc::tl::transposeElements(DenseElementsAttr attr, ArrayRef<in
   }
   return DenseElementsAttr::getFromRawBuffer(newType, dst);
 }
+
+DenseElementsAttr tlc::tl::convertFloatElements(DenseElementsAttr attr, FloatType to) {
+  const llvm::fltSemantics &semantics = to.getFloatSemantics();
+  return attr.mapValues(to, [&](const APFloat &value) {
+    APFloat converted = value;
+    bool lost;
+    converted.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+    return converted.bitcastToAPInt();
+  });
+}

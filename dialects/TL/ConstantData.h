@@ -3,6 +3,7 @@
 #define TLC_DIALECTS_TL_CONSTANTDATA_H
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 namespace tlc::tl {
 
@@ -10,6 +11,10 @@ namespace tlc::tl {
 /// any element type of whole bytes; nullptr for bit-packed (i1) data.
 mlir::DenseElementsAttr transposeElements(mlir::DenseElementsAttr attr,
                                           llvm::ArrayRef<int64_t> perm);
+
+/// `attr` (float elements) converted to the float type `to`, each value rounded to nearest
+/// even (exact where `to` is wider): weights cast to bf16/f16 at compile time, or back.
+mlir::DenseElementsAttr convertFloatElements(mlir::DenseElementsAttr attr, mlir::FloatType to);
 
 } // namespace tlc::tl
 

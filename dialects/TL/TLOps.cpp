@@ -1,6 +1,7 @@
 // tl ops: result-type inference, verifiers, folders and cost estimates.
 #include "TL/TLDialect.h"
 
+#include "TL/ConstantData.h"
 #include "TL/Einsum.h"
 #include "TL/Shapes.h"
 #include "mlir/IR/Builders.h"
@@ -214,13 +215,7 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput());
   if (!dense)
     return {};
-  const llvm::fltSemantics &semantics = toFloat.getFloatSemantics();
-  return dense.mapValues(to, [&](const APFloat &value) {
-    APFloat converted = value;
-    bool lost;
-    converted.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
-    return converted.bitcastToAPInt();
-  });
+  return convertFloatElements(dense, toFloat);
 }
 
 LogicalResult CastOp::verify() {

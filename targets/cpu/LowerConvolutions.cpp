@@ -1,6 +1,7 @@
 // tlc-lower-convolutions: 2-D convolutions on tensors as im2col + contraction or as direct
 // contractions over the input (which the contraction tiler and vectorizer handle) and
 // depthwise convolutions as loops in a vectorizable order.
+#include "TL/ConstantData.h"
 #include "passes/LinalgBuilders.h"
 #include "targets/cpu/CPUPasses.h"
 #include "targets/cpu/ConvolutionTiles.h"
@@ -66,14 +67,8 @@ Operation *extendMixedOperands(RewriterBase &rewriter, linalg::LinalgOp op, bool
     }
     DenseFPElementsAttr constant;
     if (foldConstants && matchPattern(v, m_Constant(&constant))) {
-      const llvm::fltSemantics &semantics = cast<FloatType>(et).getFloatSemantics();
-      DenseElementsAttr extended = constant.mapValues(et, [&](const APFloat &x) {
-        APFloat wide = x;
-        bool lost;
-        wide.convert(semantics, APFloat::rmNearestTiesToEven, &lost); // exact: a wider type
-        return wide.bitcastToAPInt();
-      });
-      inputs.push_back(arith::ConstantOp::create(rewriter, loc, extended));
+      inputs.push_back(arith::ConstantOp::create(
+          rewriter, loc, tlc::tl::convertFloatElements(constant, cast<FloatType>(et))));
       continue;
     }
     inputs.push_back(tlc::buildElementwise(

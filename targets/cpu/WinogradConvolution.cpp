@@ -9,6 +9,7 @@
 // contraction that tlc-tile-contractions register-tiles like any other.
 #include "targets/cpu/ConvolutionTiles.h"
 
+#include "TL/ConstantData.h"
 #include "passes/Winograd.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -203,15 +204,8 @@ LogicalResult tlc::lowerConvWinograd(RewriterBase &rewriter, linalg::Conv2DNchwF
   // M[ab, f, p] = sum_c U[ab, f, c] V[ab, c, p] over the tiles p = (n, y, x): one contraction
   // batched over the 16 products.
   DenseElementsAttr uValues = winogradFilter(filter);
-  if (filterStorage && filterStorage != et) {
-    const llvm::fltSemantics &semantics = cast<FloatType>(filterStorage).getFloatSemantics();
-    uValues = cast<DenseFPElementsAttr>(uValues).mapValues(filterStorage, [&](const APFloat &x) {
-      APFloat narrow = x;
-      bool lost;
-      narrow.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
-      return narrow.bitcastToAPInt();
-    });
-  }
+  if (filterStorage && filterStorage != et)
+    uValues = tlc::tl::convertFloatElements(uValues, cast<FloatType>(filterStorage));
   Value u = arith::ConstantOp::create(rewriter, loc, uValues);
   Value vFlat = tensor::CollapseShapeOp::create(
       rewriter, loc, RankedTensorType::get({kProducts, c, tiles}, vt), v,
