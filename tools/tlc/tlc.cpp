@@ -3,6 +3,7 @@
 #include "compiler/Registration.h"
 #include "compiler/onnx/OnnxImporter.h"
 #include "targets/Target.h"
+#include "tools/tlc/HeapSetup.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -206,6 +207,7 @@ LogicalResult printUnpositioned(mlir::Diagnostic &diag) {
 } // namespace
 
 int main(int argc, char **argv) {
+  tlc::setUpCompilerHeap();
   InitLLVM init(argc, argv);
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "tlc " << tlc::kTLCVersion << " (LLVM/MLIR " << LLVM_VERSION_STRING << ")\n";
