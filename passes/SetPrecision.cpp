@@ -5,6 +5,7 @@
 #include "TL/TLDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <optional>
@@ -49,6 +50,27 @@ void tlc::demoteOperands(Operation *op, ArrayRef<unsigned> operands, Type low, O
   op->setAttr("tl.precision", b.getStringAttr(low.isBF16() ? "bf16" : "f16"));
 }
 
+bool tlc::isDemotableTableGather(Operation *op) {
+  auto gather = dyn_cast<tl::GatherOp>(op);
+  return gather && gather.getInput().getType().getElementType().isF32() &&
+         matchPattern(gather.getInput(), m_Constant());
+}
+
+void tlc::demoteTableGather(Operation *op, Type low, OpBuilder &b) {
+  auto gather = cast<tl::GatherOp>(op);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(gather);
+  Value table = gather.getInput();
+  gather.getInputMutable().assign(tl::CastOp::create(
+      b, table.getLoc(), cast<RankedTensorType>(table.getType()).clone(low), table));
+  auto type = cast<RankedTensorType>(gather.getType());
+  gather.getResult().setType(type.clone(low));
+  b.setInsertionPointAfter(gather);
+  auto extended = tl::CastOp::create(b, gather.getLoc(), type, gather.getResult());
+  gather.getResult().replaceAllUsesExcept(extended, extended);
+  gather->setAttr("tl.precision", b.getStringAttr(low.isBF16() ? "bf16" : "f16"));
+}
+
 namespace {
 
 struct TLSetPrecisionPass : tlc::impl::TLSetPrecisionBase<TLSetPrecisionPass> {
@@ -70,19 +92,28 @@ struct TLSetPrecisionPass : tlc::impl::TLSetPrecisionBase<TLSetPrecisionPass> {
     std::optional<PrecisionProbe> reference;
     if (probe)
       reference.emplace(module);
-    SmallVector<Operation *> demoted;
-    module.walk([&](tl::PrecisionOpInterface op) {
-      if (reference && reference->isReference(op))
-        return;
-      SmallVector<unsigned> operands = demotableOperands(op);
-      if (operands.empty())
-        return;
+    auto kept = [&](Operation *op) {
       for (StringRef name : namesInLocation(op->getLoc()))
         if (keep.contains(name)) {
           used.insert(name);
           op->setAttr("tl.precision", b.getStringAttr("f32"));
-          return;
+          return true;
         }
+      return false;
+    };
+    SmallVector<Operation *> demoted;
+    module.walk([&](Operation *op) {
+      if (reference && reference->isReference(op))
+        return;
+      // Embedding tables: stored in the low type, the gathered rows extended to f32.
+      if (isDemotableTableGather(op)) {
+        if (!kept(op))
+          demoteTableGather(op, low, b);
+        return;
+      }
+      SmallVector<unsigned> operands = demotableOperands(op);
+      if (operands.empty() || kept(op))
+        return;
       demoteOperands(op, operands, low, b);
       demoted.push_back(op);
     });
@@ -90,7 +121,7 @@ struct TLSetPrecisionPass : tlc::impl::TLSetPrecisionBase<TLSetPrecisionPass> {
     for (const std::string &name : keepF32)
       if (!used.contains(name)) {
         module.emitError() << "--keep-fp32 name '" << name
-                           << "' matches no contraction or convolution of the model";
+                           << "' matches no contraction, convolution or constant-table gather of the model";
         unmatched = true;
       }
     if (unmatched)

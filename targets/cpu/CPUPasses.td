@@ -501,6 +501,24 @@ def TLCLowerParallelLaunch : Pass<"tlc-lower-parallel-launch", "mlir::ModuleOp">
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def TLCExpandBF16Truncation : Pass<"tlc-expand-bf16-truncation", "mlir::ModuleOp"> {
+  let summary = "Expand f32 -> bf16 truncations to integer arithmetic that vectorizes";
+  let description = [{
+    Rewrites each `arith.truncf` from f32 (or a vector of f32) to bf16 without a rounding mode
+    (round to nearest even) as integer operations on the f32 bits: add 0x7fff plus the lowest
+    kept bit, for NaN select the bits with the quiet bit set instead, shift right by 16,
+    truncate to i16, bitcast. The same rounding as upstream's arith-expand (PyTorch's
+    algorithm); NaNs keep sign and payload as with vcvtneps2bf16 (arith-expand makes them
+    0x7fc0). The difference that matters is code: arith-expand selects a constant after
+    truncating to i16, LLVM turns that into a select on bf16 lanes, and X86 without
+    AVX512_BF16 scalarizes it (a reload, compare and cmov per element). Here the select is on
+    the i32 lanes with no constant arm, which LLVM leaves there. For CPUs without a bf16 conversion instruction;
+    where there is one (AVX512_BF16's vcvtneps2bf16, AArch64's bfcvtn), the truncation is left
+    to LLVM.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def TLCFlattenConstantGlobals : Pass<"tlc-flatten-constant-globals", "mlir::ModuleOp"> {
   let summary = "Make multi-dimensional memref.globals one-dimensional, viewed through expand_shape";
   let description = [{

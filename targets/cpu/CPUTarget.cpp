@@ -67,8 +67,11 @@ public:
     pm.addNestedPass<func::FuncOp>(createTLCViewWindowOperands());
     // Contractions: cache and register tiling, then register tiles to FMAs on full vectors.
     TLCTileContractionsOptions tiles = contractionTiles(regs);
+    // Whether the CPU has bf16 dot products (AVX512_BF16, AArch64 +bf16), and with them a
+    // one-instruction f32 -> bf16 conversion (vcvtneps2bf16, bfcvtn).
+    bool nativeBF16 = hasNativeBF16Dot(options);
     // bf16 contractions as vdpbf16ps dot products where the CPU has them (AVX-512 BF16).
-    tiles.bf16Pairs = regs.x86Avx512 && hasNativeBF16Dot(options);
+    tiles.bf16Pairs = regs.x86Avx512 && nativeBF16;
     // Measured on Zen 5 (768 x 3072 bf16 weight, 1 thread): with 16 rows the k pairs are
     // 1.15x faster than converting in the register tiles, with 8 about even, with 1 slower.
     tiles.pairsMinRows = 2 * tiles.registerM;
@@ -104,11 +107,17 @@ public:
     approximate.x86Avx512 = regs.x86Avx512;
     pm.addPass(createTLCApproximateMath(approximate));
     pm.addPass(createConvertMathToFuncs());
-    // bf16 conversions as integer arithmetic: libgcc before GCC 13 has no __truncsfbf2. (LLVM
-    // still calls it where it promotes a bf16 vector op, e.g. a select of a constant with
+    // bf16 conversions. With a conversion instruction LLVM emits it for each truncation (it
+    // rounds to nearest even like the expansion below; x86's vcvtneps2bf16 also flushes
+    // denormals to zero) and shifts for each extension. Without one, LLVM would call __truncsfbf2 per element, which
+    // libgcc before GCC 13 lacks: truncations become integer arithmetic that vectorizes
+    // (tlc-expand-bf16-truncation), and arith-expand expands the rest. (LLVM still calls
+    // __truncsfbf2 where it promotes a bf16 vector op, e.g. a select of a constant with
     // undefined lanes in a masked tail: libtlcrt defines it, weakly, in bf16_support.c.)
+    if (!nativeBF16)
+      pm.addPass(createTLCExpandBF16Truncation());
     arith::ArithExpandOpsPassOptions expand;
-    expand.includeBf16 = true;
+    expand.includeBf16 = !nativeBF16;
     pm.addPass(arith::createArithExpandOpsPass(expand));
     pm.addPass(createLowerAffinePass());
     // LLVM's loop passes take time quadratic in the number of loops in one function.

@@ -22,3 +22,14 @@ func.func @keep(%x: tensor<2x3xf32>, %w: tensor<3x3xf32>, %h: tensor<2x3xbf16>)
   %hb = tl.cast %hw : tensor<2x3xf32> to tensor<2x3xbf16>
   return %b, %rb, %hb : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xbf16>
 }
+
+// --keep-fp32 names an embedding gather too: its table stays f32.
+// KEEP-LABEL: func.func @keep_table
+// KEEP: tl.gather {{.*}} {tl.precision = "f32"} : tensor<4x2xf32>, tensor<2xi64> -> tensor<2x2xf32>
+// KEEP-NOT: tl.cast
+// KEEP: return
+func.func @keep_table(%ids: tensor<2xi64>) -> tensor<2x2xf32> {
+  %table = tl.constant dense<1.5> : tensor<4x2xf32>
+  %e = tl.gather %table[%ids] axis = 0 : tensor<4x2xf32>, tensor<2xi64> -> tensor<2x2xf32> loc("fc2")
+  return %e : tensor<2x2xf32>
+}

@@ -62,3 +62,29 @@ func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf
   return %y : tensor<1x4x4x4xf32>
 }
 
+
+// -----
+
+// An embedding: a gather from a constant f32 table gathers from the table in bf16 (the
+// constant folds to bf16, half its bytes) and extends the rows to f32 for their uses.
+// A gather from a run-time table keeps f32.
+// CHECK-LABEL: func.func @embedding
+// CHECK-SAME: (%[[IDS:.+]]: tensor<2xi64>, %[[T:.+]]: tensor<4x2xf32>)
+// CHECK: %[[TABLE:.+]] = tl.constant
+// CHECK: %[[TB:.+]] = tl.cast %[[TABLE]] : tensor<4x2xf32> to tensor<4x2xbf16>
+// CHECK: %[[G:.+]] = tl.gather %[[TB]][%[[IDS]]] axis = 0 {tl.precision = "bf16"} : tensor<4x2xbf16>, tensor<2xi64> -> tensor<2x2xbf16>
+// CHECK: %[[E:.+]] = tl.cast %[[G]] : tensor<2x2xbf16> to tensor<2x2xf32>
+// CHECK: %[[R:.+]] = tl.gather %[[T]][%[[IDS]]] axis = 0 : tensor<4x2xf32>
+// CHECK: tl.add %[[E]], %[[R]] : tensor<2x2xf32>, tensor<2x2xf32>
+// F16-LABEL: func.func @embedding
+// F16: tl.gather {{.*}} {tl.precision = "f16"} : tensor<4x2xf16>, tensor<2xi64> -> tensor<2x2xf16>
+// FOLD-LABEL: func.func @embedding
+// FOLD: tl.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], {{.*}}]]> : tensor<4x2xbf16>
+// FOLD: tl.gather {{.*}} : tensor<4x2xbf16>, tensor<2xi64> -> tensor<2x2xbf16>
+func.func @embedding(%ids: tensor<2xi64>, %t: tensor<4x2xf32>) -> tensor<2x2xf32> {
+  %table = tl.constant dense<[[1.00390625, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>
+  %e = tl.gather %table[%ids] axis = 0 : tensor<4x2xf32>, tensor<2xi64> -> tensor<2x2xf32>
+  %r = tl.gather %t[%ids] axis = 0 : tensor<4x2xf32>, tensor<2xi64> -> tensor<2x2xf32>
+  %s = tl.add %e, %r : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<2x2xf32>
+  return %s : tensor<2x2xf32>
+}
