@@ -156,7 +156,9 @@ def TLSetPrecision : Pass<"tl-set-precision", "mlir::ModuleOp"> {
     accumulates in f32. Every other op (softmax, normalizations, reductions, exp/log/erf,
     elementwise math, the model's inputs and outputs) keeps its type. Each decision is
     recorded on the op as `tl.precision` ("bf16", "f16", or "f32" where the op was kept).
-    Ops whose location names one of `keep-f32` (an ONNX node name, a `.tl` binding) stay f32;
+    A `tl.gather` from a constant f32 table (an embedding) gathers from the table cast to the
+    low type and extends its result back to f32 (a `tl.cast` after it): the table is stored
+    low, nothing is computed low. Ops whose location names one of `keep-f32` (an ONNX node name, a `.tl` binding) stay f32;
     a name that matches no such op is an error. Casts of constants fold (weights are stored
     in the low type); a cast back to the type a value came from folds (bf16 -> f32 -> bf16),
     the other order (f32 -> bf16 -> f32 rounds) never does.

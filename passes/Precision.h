@@ -26,16 +26,6 @@ llvm::SmallVector<unsigned> demotableOperands(mlir::Operation *op);
 void demoteOperands(mlir::Operation *op, llvm::ArrayRef<unsigned> operands, mlir::Type low,
                     mlir::OpBuilder &b);
 
-/// Whether `op` gathers from a constant f32 table (an embedding): the policy stores such a
-/// table in the low type and extends the gathered rows to f32, halving its bytes; the rows
-/// are rounded once (what any use of a bf16 weight costs), and nothing is computed in the
-/// low type.
-bool isDemotableTableGather(mlir::Operation *op);
-
-/// Makes the gather `op` read its table through a `tl.cast` to `low` and gather in `low`,
-/// then extends the result back with a `tl.cast` (its uses read that); records `tl.precision`.
-void demoteTableGather(mlir::Operation *op, mlir::Type low, mlir::OpBuilder &b);
-
 } // namespace tlc
 
 #endif // TLC_PASSES_PRECISION_H

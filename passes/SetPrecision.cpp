@@ -50,13 +50,20 @@ void tlc::demoteOperands(Operation *op, ArrayRef<unsigned> operands, Type low, O
   op->setAttr("tl.precision", b.getStringAttr(low.isBF16() ? "bf16" : "f16"));
 }
 
-bool tlc::isDemotableTableGather(Operation *op) {
+namespace {
+
+/// Whether `op` gathers from a constant f32 table (an embedding): the policy stores such a
+/// table in the low type and extends the gathered rows to f32, halving its bytes; each row is
+/// rounded once (what any low-precision weight costs) and nothing is computed in the low type.
+bool isDemotableTableGather(Operation *op) {
   auto gather = dyn_cast<tl::GatherOp>(op);
   return gather && gather.getInput().getType().getElementType().isF32() &&
          matchPattern(gather.getInput(), m_Constant());
 }
 
-void tlc::demoteTableGather(Operation *op, Type low, OpBuilder &b) {
+/// Makes the gather `op` read its table through a `tl.cast` to `low` and gather in `low`, then
+/// extends the result back with a `tl.cast` (which its uses read); records `tl.precision`.
+void demoteTableGather(Operation *op, Type low, OpBuilder &b) {
   auto gather = cast<tl::GatherOp>(op);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(gather);
@@ -70,8 +77,6 @@ void tlc::demoteTableGather(Operation *op, Type low, OpBuilder &b) {
   gather.getResult().replaceAllUsesExcept(extended, extended);
   gather->setAttr("tl.precision", b.getStringAttr(low.isBF16() ? "bf16" : "f16"));
 }
-
-namespace {
 
 struct TLSetPrecisionPass : tlc::impl::TLSetPrecisionBase<TLSetPrecisionPass> {
   using Base::Base;
@@ -121,7 +126,8 @@ struct TLSetPrecisionPass : tlc::impl::TLSetPrecisionBase<TLSetPrecisionPass> {
     for (const std::string &name : keepF32)
       if (!used.contains(name)) {
         module.emitError() << "--keep-fp32 name '" << name
-                           << "' matches no contraction, convolution or constant-table gather of the model";
+                           << "' matches no contraction, convolution or constant-table "
+                              "gather of the model";
         unmatched = true;
       }
     if (unmatched)

@@ -109,11 +109,12 @@ public:
     pm.addPass(createConvertMathToFuncs());
     // bf16 conversions. With a conversion instruction LLVM emits it for each truncation (it
     // rounds to nearest even like the expansion below; x86's vcvtneps2bf16 also flushes
-    // denormals to zero) and shifts for each extension. Without one, LLVM would call __truncsfbf2 per element, which
-    // libgcc before GCC 13 lacks: truncations become integer arithmetic that vectorizes
-    // (tlc-expand-bf16-truncation), and arith-expand expands the rest. (LLVM still calls
-    // __truncsfbf2 where it promotes a bf16 vector op, e.g. a select of a constant with
-    // undefined lanes in a masked tail: libtlcrt defines it, weakly, in bf16_support.c.)
+    // subnormal inputs to zero) and shifts for each extension. Without one, LLVM would call
+    // __truncsfbf2 per element, which libgcc before GCC 13 lacks: truncations become integer
+    // arithmetic that vectorizes (tlc-expand-bf16-truncation), and arith-expand expands the
+    // rest. (LLVM still calls __truncsfbf2 where it promotes a bf16 vector op, e.g. a select
+    // of a constant with undefined lanes in a masked tail: libtlcrt defines it, weakly, in
+    // bf16_support.c.)
     if (!nativeBF16)
       pm.addPass(createTLCExpandBF16Truncation());
     arith::ArithExpandOpsPassOptions expand;

@@ -90,7 +90,8 @@ def main():
         failures += 1
     checked = bits.size
     print(f"{'FAIL' if failures else 'PASS'} {args.cpu}: {checked} values "
-          f"({len(SPECIAL_BITS)} special, {int(nan.sum())} NaNs, {int(subnormal.sum())} subnormals)")
+          f"({len(SPECIAL_BITS)} special, {int(nan.sum())} NaNs, "
+          f"{int(subnormal.sum())} subnormals)")
     return 1 if failures else 0
 
 
