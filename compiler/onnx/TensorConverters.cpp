@@ -805,6 +805,67 @@ LogicalResult convertTrilu(NodeContext &cx) {
   return success();
 }
 
+/// OneHot(indices, depth, values): out[..., d, ...] (d at `axis`) = values[1] where d equals
+/// the index (negative ones counting from `depth`; out-of-range ones match no d), else
+/// values[0]. As tl: the indices (as i64, a unit axis inserted) compared with an iota along
+/// `axis`, broadcasting to the output, and a select between the two values. `depth` must be a
+/// compile-time constant; the values may be run-time (gathered from their tensor).
+LogicalResult convertOneHot(NodeContext &cx) {
+  TLC_TRY(depthValues, cx.constInts(1, "depth"));
+  if (depthValues.size() != 1)
+    return cx.emitError() << "OneHot: depth must be a scalar or a one-element tensor, got "
+                          << depthValues.size() << " elements";
+  int64_t depth = depthValues[0];
+  if (depth <= 0 || depth > (int64_t(1) << 24))
+    return cx.emitError() << "OneHot: depth " << depth << " is not in [1, 2^24]";
+  if (cx.type(2).getNumElements() != 2 || cx.rank(2) != 1)
+    return cx.emitError() << "OneHot: values must be a tensor of two elements [off, on]";
+  int64_t rank = cx.rank(0) + 1;
+  int64_t axis = cx.attrInt("axis", -1);
+  if (axis < -rank || axis >= rank)
+    return cx.emitError() << "OneHot: axis " << axis << " is out of range for an output of rank "
+                          << rank;
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> outShape(cx.shape(0));
+  outShape.insert(outShape.begin() + axis, depth);
+  if (RankedTensorType::get(outShape, cx.elementType(2)).getNumElements() > (int64_t(1) << 31))
+    return cx.emitError() << "OneHot: the output would have more than 2^31 elements";
+  // The indices as i64 (float indices truncate toward zero, as the spec's cast does), negative
+  // ones moved up by depth, a unit axis where the one-hot axis goes.
+  Type i64 = cx.b.getI64Type();
+  Value idx = cx.cast(cx.value(0), i64);
+  TLC_TRY(negative, cx.compare(tl::ComparePredicate::lt, idx, cx.scalar(i64, 0)));
+  TLC_TRY(moved, cx.binary<tl::AddOp>(idx, cx.scalar(i64, double(depth))));
+  TLC_TRY(adjusted, cx.select(negative, moved, idx));
+  SmallVector<int64_t> unitShape(cx.shape(0));
+  unitShape.insert(unitShape.begin() + axis, 1);
+  TLC_TRY(column, cx.reshape(adjusted, unitShape));
+  // 0 .. depth-1 along the axis, unit elsewhere.
+  SmallVector<int64_t> iotaShape(rank, 1);
+  iotaShape[axis] = depth;
+  SmallVector<int64_t> iotaValues(depth);
+  for (int64_t d = 0; d < depth; ++d)
+    iotaValues[d] = d;
+  Value iota = cx.constantValue(fromInts(RankedTensorType::get(iotaShape, i64), iotaValues));
+  TLC_TRY(hot, cx.compare(tl::ComparePredicate::eq, column, iota));
+  // values[0] (off) and values[1] (on) as scalars.
+  Type et = cx.elementType(2);
+  auto valueAt = [&](int64_t i) -> Value {
+    if (DenseElementsAttr c = cx.constant(2))
+      return cx.constantValue(hostRemap(c, RankedTensorType::get({}, et),
+                                        [i](int64_t) { return i; }));
+    Value index = cx.constantValue(fromInts(RankedTensorType::get({}, i64), {i}));
+    return tl::GatherOp::create(cx.b, cx.loc, RankedTensorType::get({}, et), cx.value(2), index,
+                                0)
+        .getResult();
+  };
+  Value off = valueAt(0), on = valueAt(1);
+  TLC_TRY(result, cx.select(hot, on, off));
+  cx.setOutput(0, result);
+  return success();
+}
+
 } // namespace
 
 void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
@@ -825,6 +886,7 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["Constant"] = {convertConstant, checkConstant};
   t["ConstantOfShape"] = {convertConstantOfShape};
   t["EyeLike"] = {convertEyeLike};
+  t["OneHot"] = {convertOneHot};
   t["Shape"] = {convertShape};
   t["Size"] = {convertSize};
   t["Range"] = {convertRange};

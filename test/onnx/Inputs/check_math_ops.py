@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Builds one-node ONNX models of the trigonometric, hyperbolic, Round, Mod, CastLike,
-Hardmax, CumSum, GatherElements and EyeLike ops, compiles each with tlc, runs it with tlc-run on fresh random inputs and compares
+Hardmax, CumSum, GatherElements, EyeLike and OneHot ops, compiles each with tlc, runs it with tlc-run on fresh random inputs and compares
 with numpy (fp64 rounded to the output type): check_math_ops.py --tlc T --tlc-run R --out DIR
 [--emit-tl] [--target T]. Prints `NAME: PASS` or `NAME: FAIL ...` per model; with --emit-tl, prints
 `NAME:` and tlc's --emit=tl output instead (for FileCheck)."""
@@ -78,6 +78,20 @@ def cases():
     yield "EyeLike", {"k": 2}, [np.zeros((4, 6), np.float32)], np.eye(4, 6, k=2, dtype=np.float32)
     yield "EyeLike", {"k": -1, "dtype": onnx.TensorProto.INT64}, [np.zeros((5, 3), np.float32)], \
         np.eye(5, 3, k=-1, dtype=np.int64)
+    # OneHot: negative indices count from depth, out-of-range ones are all "off"; constant
+    # [off, on] values, and run-time ones (gathered from the input).
+    def one_hot(idx, depth, off, on, axis, dtype):
+        idx = np.where(idx < 0, idx + depth, idx)
+        axis = axis % (idx.ndim + 1)
+        iota = np.arange(depth).reshape([depth if d == axis else 1 for d in range(idx.ndim + 1)])
+        return np.where(np.expand_dims(idx, axis) == iota, on, off).astype(dtype)
+    oi = RNG.integers(-5, 7, (3, 4)).astype(np.int64)
+    yield "OneHot", {}, [oi, Const(np.array(5, np.int64)), Const(np.array([0, 1], np.float32))], \
+        one_hot(oi, 5, 0, 1, -1, np.float32)
+    oj = RNG.integers(-4, 6, (2, 3)).astype(np.int32)
+    ov = np.array([-2, 7], np.float32)
+    yield "OneHot", {"axis": 0}, [oj, Const(np.array([4], np.int64)), ov], \
+        one_hot(oj, 4, -2, 7, 0, np.float32)
 
 
 def main():

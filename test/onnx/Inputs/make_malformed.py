@@ -158,6 +158,19 @@ def build(kind):
     if kind == "huge-trilu":
         return model([helper.make_node("Trilu", ["x"], ["y"], name="trilu")],
                      [vi("x", [1 << 20, 1 << 20])], [vi("y", None)], opset=14)
+    if kind.startswith("onehot-"):
+        # OneHot with a run-time depth, a zero depth, three values, an axis out of range.
+        values = numpy_helper.from_array(
+            np.array([0, 1, 2] if kind == "onehot-values" else [0, 1], np.float32), "v")
+        attrs = {"axis": 3} if kind == "onehot-axis" else {}
+        inits = [values]
+        inputs = [vi("i", [2, 3], TensorProto.INT64)]
+        if kind == "onehot-depth-input":
+            inputs.append(vi("d", [], TensorProto.INT64))
+        else:
+            inits.append(ints("d", np.array(0 if kind == "onehot-depth-zero" else 4)))
+        return model([helper.make_node("OneHot", ["i", "d", "v"], ["y"], name="hot", **attrs)],
+                     inputs, [vi("y", None)], inits, opset=11)
     if kind == "inf-range":
         f32 = lambda n, v: numpy_helper.from_array(np.array(v, np.float32), n)
         return model([helper.make_node("Range", ["a", "b", "d"], ["y"], name="range")],
