@@ -512,9 +512,9 @@ def TLCExpandBF16Truncation : Pass<"tlc-expand-bf16-truncation", "mlir::ModuleOp
     0x7fc0). The difference that matters is code: arith-expand selects a constant after
     truncating to i16, LLVM turns that into a select on bf16 lanes, and X86 without
     AVX512_BF16 scalarizes it (a reload, compare and cmov per element). Here the select is on
-    the i32 lanes with no constant arm, which LLVM leaves there. For CPUs without a bf16 conversion instruction;
-    where there is one (AVX512_BF16's vcvtneps2bf16, AArch64's bfcvtn), the truncation is left
-    to LLVM.
+    the i32 lanes with no constant arm, which LLVM leaves there. For CPUs without a bf16
+    conversion instruction; where there is one (AVX512_BF16's vcvtneps2bf16, AArch64's
+    bfcvtn), the truncation is left to LLVM.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

@@ -2,6 +2,7 @@
 #include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -22,15 +23,6 @@ Type withElementType(Type type, Type element) {
   return element;
 }
 
-/// A constant of `type` (an integer scalar or vector type) with every element `value`.
-Value splat(OpBuilder &b, Location loc, Type type, int64_t value) {
-  Type element = getElementTypeOrSelf(type);
-  TypedAttr attr = b.getIntegerAttr(element, value);
-  if (auto vector = dyn_cast<VectorType>(type))
-    attr = SplatElementsAttr::get(vector, attr);
-  return arith::ConstantOp::create(b, loc, type, attr);
-}
-
 struct ExpandTruncation : OpRewritePattern<arith::TruncFOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -44,14 +36,16 @@ struct ExpandTruncation : OpRewritePattern<arith::TruncFOp> {
     Location loc = op.getLoc();
     Type i32 = withElementType(op.getIn().getType(), rewriter.getI32Type());
     Type i16 = withElementType(op.getIn().getType(), rewriter.getI16Type());
+    auto i32Constant = [&](int64_t value) {
+      return createScalarOrSplatConstant(rewriter, loc, i32, value);
+    };
     Value bits = arith::BitcastOp::create(rewriter, loc, i32, op.getIn());
     // Round to nearest even: add 0x7fff and the lowest bit kept (bit 16); a carry into the
     // exponent rounds up to the next binade or to infinity, as it should.
-    Value sixteen = splat(rewriter, loc, i32, 16);
-    Value kept = arith::AndIOp::create(rewriter, loc,
-                                       arith::ShRUIOp::create(rewriter, loc, bits, sixteen),
-                                       splat(rewriter, loc, i32, 1));
-    Value bias = arith::AddIOp::create(rewriter, loc, kept, splat(rewriter, loc, i32, 0x7fff));
+    Value sixteen = i32Constant(16);
+    Value kept = arith::AndIOp::create(
+        rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, sixteen), i32Constant(1));
+    Value bias = arith::AddIOp::create(rewriter, loc, kept, i32Constant(0x7fff));
     Value rounded = arith::AddIOp::create(rewriter, loc, bits, bias);
     // A NaN keeps its sign and high payload with the quiet bit set (rounding could carry a
     // payload in the low half into the exponent and make it infinity), as vcvtneps2bf16
@@ -59,7 +53,7 @@ struct ExpandTruncation : OpRewritePattern<arith::TruncFOp> {
     // a constant arm past the shift and truncation onto bf16 lanes, which X86 scalarizes.
     Value isNaN = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, op.getIn(),
                                         op.getIn());
-    Value quieted = arith::OrIOp::create(rewriter, loc, bits, splat(rewriter, loc, i32, 0x400000));
+    Value quieted = arith::OrIOp::create(rewriter, loc, bits, i32Constant(0x400000));
     Value chosen = arith::SelectOp::create(rewriter, loc, isNaN, quieted, rounded);
     Value high = arith::ShRUIOp::create(rewriter, loc, chosen, sixteen);
     Value narrow = arith::TruncIOp::create(rewriter, loc, i16, high);
