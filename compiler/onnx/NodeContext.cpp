@@ -7,6 +7,7 @@
 
 #include "TL/Einsum.h"
 #include "TL/Shapes.h"
+#include "llvm/ADT/Sequence.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -103,6 +104,13 @@ void NodeContext::setConstant(size_t i, DenseElementsAttr c) {
 
 Value NodeContext::constantValue(DenseElementsAttr c) {
   return tl::ConstantOp::create(b, loc, c).getResult();
+}
+
+Value NodeContext::iota(int64_t rank, int64_t axis, int64_t n, Type elementType) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = n;
+  return constantValue(fromInts(RankedTensorType::get(shape, elementType),
+                                llvm::to_vector(llvm::seq<int64_t>(0, n))));
 }
 
 Value NodeContext::scalar(Type elementType, double v) {

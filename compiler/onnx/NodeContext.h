@@ -84,6 +84,9 @@ public:
   // Checked emission helpers (a failure has already been reported at the node).
   mlir::Value scalar(mlir::Type elementType, double v);
   mlir::Value constantValue(mlir::DenseElementsAttr c);
+  /// A constant of rank `rank` holding 0, 1, ..., n-1 along `axis` (size 1 elsewhere), of
+  /// integer `elementType`: compared with indices to make one-hot masks.
+  mlir::Value iota(int64_t rank, int64_t axis, int64_t n, mlir::Type elementType);
   mlir::FailureOr<mlir::Type> broadcastType(llvm::ArrayRef<mlir::Value> operands,
                                             mlir::Type elementType);
   template <typename OpTy> mlir::FailureOr<mlir::Value> binary(mlir::Value a, mlir::Value b2) {

@@ -418,12 +418,8 @@ FailureOr<Value> validSteps(NodeContext &cx, const Dims &d) {
     if (llvm::all_of(v, [&](int64_t n) { return n == d.seq; }))
       return Value();
   }
-  SmallVector<int64_t> steps(d.seq);
-  for (int64_t t = 0; t < d.seq; ++t)
-    steps[t] = t;
-  Value iota = cx.constantValue(fromInts(RankedTensorType::get({d.seq, 1}, it), steps));
   TLC_TRY(lens, cx.reshape(cx.value(kSeqLens), {1, d.batch}));
-  TLC_TRY(mask, cx.compare(tl::ComparePredicate::lt, iota, lens));
+  TLC_TRY(mask, cx.compare(tl::ComparePredicate::lt, cx.iota(2, 0, d.seq, it), lens));
   return cx.reshape(mask, {d.seq, d.batch, 1});
 }
 

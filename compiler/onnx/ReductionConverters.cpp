@@ -185,13 +185,7 @@ LogicalResult convertHardmax(NodeContext &cx) {
                                        cx.b.getI64Type());
   Value idx = tl::ArgMaxOp::create(cx.b, cx.loc, idxType, x, a, /*keepdims=*/true,
                                    /*selectLastIndex=*/false, /*isMin=*/false);
-  SmallVector<int64_t> iotaValues(n), iotaShape(r, 1);
-  for (int64_t i = 0; i < n; ++i)
-    iotaValues[i] = i;
-  iotaShape[a] = n;
-  Value iota = cx.constantValue(
-      fromInts(RankedTensorType::get(iotaShape, cx.b.getI64Type()), iotaValues));
-  TLC_TRY(hit, cx.compare(tl::ComparePredicate::eq, idx, iota));
+  TLC_TRY(hit, cx.compare(tl::ComparePredicate::eq, idx, cx.iota(r, a, n, cx.b.getI64Type())));
   Value y = cx.cast(hit, type.getElementType());
   if (coerce) {
     TLC_TRY(back, cx.reshape(y, shape));

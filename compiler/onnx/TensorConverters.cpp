@@ -841,14 +841,7 @@ LogicalResult convertOneHot(NodeContext &cx) {
   SmallVector<int64_t> unitShape(cx.shape(0));
   unitShape.insert(unitShape.begin() + axis, 1);
   TLC_TRY(column, cx.reshape(adjusted, unitShape));
-  // 0 .. depth-1 along the axis, unit elsewhere.
-  SmallVector<int64_t> iotaShape(rank, 1);
-  iotaShape[axis] = depth;
-  SmallVector<int64_t> iotaValues(depth);
-  for (int64_t d = 0; d < depth; ++d)
-    iotaValues[d] = d;
-  Value iota = cx.constantValue(fromInts(RankedTensorType::get(iotaShape, i64), iotaValues));
-  TLC_TRY(hot, cx.compare(tl::ComparePredicate::eq, column, iota));
+  TLC_TRY(hot, cx.compare(tl::ComparePredicate::eq, column, cx.iota(rank, axis, depth, i64)));
   // values[0] (off) and values[1] (on) as scalars.
   Type et = cx.elementType(2);
   auto valueAt = [&](int64_t i) -> Value {
