@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """f32 -> bf16 rounding of a compiled `cast(cast(x, to=bf16), to=f32)` against numpy.
 
-The reference rounds the f32 bits to nearest even in integer arithmetic (what PyTorch and
-upstream MLIR do). Inputs are the cases that break a careless conversion: ties that must go
+The reference is tlref's bf16 rounding (nearest even on the f32 bits in integer arithmetic, what
+PyTorch and upstream MLIR do). Inputs are the cases that break a careless conversion: ties that must go
 to even (up and down), values that round up into the next binade and to infinity, the
 infinities, NaNs whose payload is only in the low 16 bits (a plain rounding add would make
 them infinity), signed zeros, subnormals, and random values. NaNs must stay NaN (any payload);
@@ -13,12 +13,12 @@ of their sign.
   check_bf16_rounding.py --tlc tlc --tlc-run tlc-run --cpu x86-64-v3 [--flush-subnormals]
 """
 import argparse
-import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
+
+import tlc_eval
+import tlref
 
 SPECIAL_BITS = [
     0x3F808000,  # 1 + 2^-8: a tie, the kept bit is 0 -> rounds down to 1.0
@@ -44,39 +44,23 @@ SPECIAL_BITS = [
 ]
 
 
-def round_bits(bits):
-    """Nearest-even bf16 bits (as f32 bits, low half zero) of f32 `bits` (uint32)."""
-    bits = bits.astype(np.uint64)
-    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
-    return (rounded & 0xFFFFFFFF).astype(np.uint32)
-
-
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--tlc", required=True)
-    p.add_argument("--tlc-run", required=True)
-    p.add_argument("--cpu", required=True)
+    tlc_eval.add_tool_arguments(p)
     p.add_argument("--flush-subnormals", action="store_true")
     args = p.parse_args()
     rng = np.random.default_rng(7)
     random_bits = rng.integers(0, 2**32, size=4096 - len(SPECIAL_BITS), dtype=np.uint64)
     bits = np.concatenate([np.array(SPECIAL_BITS, np.uint64), random_bits]).astype(np.uint32)
     failures = 0
-    with tempfile.TemporaryDirectory() as d:
-        model = os.path.join(d, "round.tl")
-        with open(model, "w") as f:
-            f.write(f"input x : f32[{bits.size}]\n"
-                    "output b = cast(cast(x, to=bf16), to=f32)\n")
-        lib = os.path.join(d, "round.so")
-        subprocess.run([args.tlc, model, "--shared", f"--cpu={args.cpu}", "-o", lib], check=True)
-        np.save(os.path.join(d, "x.npy"), bits.view(np.float32))
-        out = os.path.join(d, "out")
-        os.mkdir(out)
-        subprocess.run([args.tlc_run, lib, "--quiet", "--input", os.path.join(d, "x.npy"),
-                        "--save-outputs", out], check=True, stdout=subprocess.DEVNULL)
-        got = np.load(os.path.join(out, os.listdir(out)[0])).view(np.uint32)
+    model = f"input x : f32[{bits.size}]\noutput b = cast(cast(x, to=bf16), to=f32)\n"
+    # Outputs come back as f64, exact for every f32 but a NaN's payload (only NaN-ness of NaNs
+    # is checked).
+    (out,) = tlc_eval.evaluate(args.tlc, args.tlc_run, args.cpu, model, [bits.view(np.float32)],
+                               ["b"])
+    got = out.astype(np.float32).view(np.uint32)
     x = bits.view(np.float32)
-    want = round_bits(bits)
+    want = tlref.round_to("bf16", x).astype(np.float32).view(np.uint32)
     nan = np.isnan(x)
     bad_nan = nan & ~np.isnan(got.view(np.float32))
     subnormal = (np.abs(x) < np.finfo(np.float32).tiny) & (x != 0)
