@@ -467,24 +467,50 @@ def TLCOutlineParallelLoops : Pass<"tlc-outline-parallel-loops", "mlir::ModuleOp
                            "mlir::arith::ArithDialect"];
 }
 
+def TLCOutlineMath : Pass<"tlc-outline-math", "mlir::ModuleOp"> {
+  let summary = "Calls one copy of each transcendental math op from blocks with very many";
+  let description = [{
+    tlc-approximate-math expands each exp, log, tanh, erf, sin, ... into a dozen to thirty
+    vector instructions. A loop body that holds more than `max-inline` of them (a fused chain
+    of hundreds of elementwise ops) would grow to thousands of instructions, and LLVM's time
+    grows with that (its register allocator faster than linearly in one block). In such a
+    block each of these ops becomes a `func.call` of a private `no_inline` function
+    `@tlc_math_<op>` holding the op once (one per op name, attributes and types; expanded
+    later like any other). A block with fewer is unchanged, so the usual kernels (softmax's
+    exp, GELU's erf, a recurrent cell's five activations) keep their inline expansions.
+  }];
+  let options = [
+    Option<"maxInline", "max-inline", "unsigned", /*default=*/"16",
+           "most expanding math ops a block keeps inline">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
 def TLCSplitLongFunctions : Pass<"tlc-split-long-functions", "mlir::ModuleOp"> {
   let summary = "Move runs of loops of a function with very many into separate functions";
   let description = [{
-    LLVM keeps a function's dominator tree up to date as its loop passes rewrite each loop; in
-    a function of n loops in sequence that tree is a chain n deep, so LoopRotate alone takes
-    time quadratic in n (a model of a thousand unfused ops spent most of its compile there).
-    In a function whose body holds more than `max-loops` top-level ops with regions (loop
-    nests), runs of about `max-loops` of them, with the ops between, move into private
-    `no_inline` functions `@<func>_chunk(captures...)` called in their place. Ops free of
-    memory effects and regions (constants, views, index arithmetic) that a run uses are
-    cloned into it; other captures must be scalars or memrefs of static shape and identity
-    layout (they cross as bare pointers); a run is cut only where no value with memory effects
-    crosses the cut. A run whose captures cannot cross stays where it is. Functions with fewer
-    loops are left unchanged.
+    LLVM keeps a function's dominator tree up to date as its loop passes rewrite each loop; in a
+    function of n loops in sequence that tree is a chain n deep, so LoopRotate alone takes time
+    quadratic in n (a model of a thousand unfused ops spent most of its compile there). Its register
+    allocator and machine scheduler take time more than linear in a function's size: a fused chain
+    of thousands of elementwise ops spent most of its compile allocating registers, a concat of a
+    thousand small computed tensors (their loops fully unrolled into one block of thousands of loads
+    and stores) scheduling them. In a function whose body holds more than `max-loops` top-level ops
+    with regions (loop nests), or more than `max-ops` ops in all (nested ones counted), runs of
+    about `max-loops` loop nests or `max-ops` ops, with the ops between, move into private functions
+    `@<func>_chunk(captures...)` that neither MLIR nor LLVM inlines, called in their place. Ops free
+    of memory effects and regions (constants, views, index arithmetic) that a run uses are cloned
+    into it; other captures must be scalars or memrefs of static shape and identity layout (they
+    cross as bare pointers); a run is cut only where no value with memory effects crosses the cut. A
+    run whose captures cannot cross stays where it is. Functions with fewer loops and ops are left
+    unchanged. One call per run costs nothing measurable next to the run's loops.
   }];
   let options = [
-    Option<"maxLoops", "max-loops", "unsigned", /*default=*/"256",
+    Option<"maxLoops", "max-loops", "unsigned", /*default=*/"64",
            "split functions with more top-level loop nests than this, into runs of this many">,
+    Option<"maxOps", "max-ops", "unsigned", /*default=*/"4096",
+           "split functions of more ops than this (nested ones counted), into runs of about "
+           "this many">,
   ];
   let dependentDialects = ["mlir::func::FuncDialect"];
 }

@@ -103,6 +103,9 @@ public:
     VectorTransferToSCFOptions toSCF;
     toSCF.enableFullUnroll();
     pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(toSCF));
+    // Before the expansion: a fused chain of hundreds of tanh would be thousands of
+    // instructions in one loop body.
+    pm.addPass(createTLCOutlineMath());
     TLCApproximateMathOptions approximate;
     approximate.x86Avx512 = regs.x86Avx512;
     pm.addPass(createTLCApproximateMath(approximate));
@@ -121,7 +124,8 @@ public:
     expand.includeBf16 = !nativeBF16;
     pm.addPass(arith::createArithExpandOpsPass(expand));
     pm.addPass(createLowerAffinePass());
-    // LLVM's loop passes take time quadratic in the number of loops in one function.
+    // LLVM's loop passes take time quadratic in the number of loops in one function, its
+    // register allocator and machine scheduler more than linear in a function's size.
     pm.addPass(createTLCSplitLongFunctions());
     pm.addPass(createSCFToControlFlowPass());
     // One flat constant per weight: LLVM's nested constant arrays were slow to build and emit.

@@ -24,3 +24,9 @@ bool tlc::isBarePointerPassable(mlir::Type type) {
            !memref.getMemorySpace();
   return type.isIntOrIndexOrFloat();
 }
+
+void tlc::setNeverInline(mlir::func::FuncOp func) {
+  func.setNoInline(true);
+  mlir::Builder builder(func.getContext());
+  func->setAttr("passthrough", builder.getArrayAttr({builder.getStringAttr("noinline")}));
+}

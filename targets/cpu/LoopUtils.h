@@ -2,6 +2,7 @@
 #ifndef TLC_TARGETS_CPU_LOOPUTILS_H
 #define TLC_TARGETS_CPU_LOOPUTILS_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -16,6 +17,10 @@ bool forToParallel(mlir::RewriterBase &rewriter, mlir::scf::ForOp loop);
 /// scalar (the CPU target lowers calls with the bare-pointer convention): statically shaped,
 /// identity-layout memrefs in the default memory space, integers, indices and floats.
 bool isBarePointerPassable(mlir::Type type);
+
+/// Marks `func` never to be inlined, by MLIR's inliner (`no_inline`) and by LLVM's (`noinline`
+/// through `passthrough`: convert-func-to-llvm drops `no_inline`).
+void setNeverInline(mlir::func::FuncOp func);
 
 } // namespace tlc
 

@@ -73,7 +73,7 @@ LogicalResult outlineRun(func::FuncOp func, ArrayRef<Operation *> moved,
   auto chunk = func::FuncOp::create(builder, loc, (func.getName() + "_chunk").str(), type);
   chunk.setPrivate();
   // Inlined back, the run would make the long function it was cut from.
-  chunk.setNoInline(true);
+  tlc::setNeverInline(chunk);
   symbols.insert(chunk); // renames on collision
   Block *entry = chunk.addEntryBlock();
   builder.setInsertionPointToStart(entry);
@@ -93,17 +93,33 @@ LogicalResult outlineRun(func::FuncOp func, ArrayRef<Operation *> moved,
   return success();
 }
 
-/// Policy: cuts `func`'s body into runs of about `maxLoops` ops with regions, where no result
-/// of a moving op is used past the cut, and outlines each run.
-void splitFunction(func::FuncOp func, unsigned maxLoops, SymbolTable &symbols) {
+/// The number of ops `op` is, its nested ones included.
+unsigned nestedOpCount(Operation *op) {
+  if (op->getNumRegions() == 0)
+    return 1;
+  unsigned count = 0;
+  op->walk([&](Operation *) { ++count; });
+  return count;
+}
+
+/// Policy: cuts `func`'s body into runs of about `maxLoops` ops with regions or `maxOps` ops
+/// in all (nested ones counted), where no result of a moving op is used past the cut, and
+/// outlines each run.
+void splitFunction(func::FuncOp func, unsigned maxLoops, unsigned maxOps,
+                   SymbolTable &symbols) {
   if (func.isExternal() || !func.getBody().hasOneBlock())
     return;
   Block &body = func.getBody().front();
   SmallVector<Operation *> ops;
-  for (Operation &op : body.without_terminator())
+  SmallVector<unsigned> sizes;
+  unsigned loopCount = 0, opCount = 0;
+  for (Operation &op : body.without_terminator()) {
     ops.push_back(&op);
-  if (llvm::count_if(ops, [](Operation *op) { return op->getNumRegions() != 0; }) <=
-      static_cast<ptrdiff_t>(maxLoops))
+    sizes.push_back(nestedOpCount(&op));
+    loopCount += op.getNumRegions() != 0;
+    opCount += sizes.back();
+  }
+  if (loopCount <= maxLoops && opCount <= maxOps)
     return;
 
   llvm::DenseSet<Operation *> anchored;
@@ -129,15 +145,18 @@ void splitFunction(func::FuncOp func, unsigned maxLoops, SymbolTable &symbols) {
   auto legalCut = [&](unsigned p) { return p == 0 || reach[p] < p; };
 
   SmallVector<SmallVector<Operation *>> runs(1);
-  unsigned loops = 0;
+  unsigned loops = 0, size = 0;
   for (auto [i, op] : llvm::enumerate(ops)) {
-    if (loops >= maxLoops && legalCut(i)) {
+    if ((loops >= maxLoops || size >= maxOps) && legalCut(i)) {
       runs.emplace_back();
       loops = 0;
+      size = 0;
     }
-    if (!anchored.contains(op))
-      runs.back().push_back(op);
+    if (anchored.contains(op))
+      continue;
+    runs.back().push_back(op);
     loops += op->getNumRegions() != 0;
+    size += sizes[i];
   }
   if (!legalCut(ops.size()))
     runs.pop_back();
@@ -153,7 +172,7 @@ struct TLCSplitLongFunctionsPass
     SymbolTable symbols(getOperation());
     SmallVector<func::FuncOp> funcs(getOperation().getOps<func::FuncOp>());
     for (func::FuncOp func : funcs)
-      splitFunction(func, maxLoops, symbols);
+      splitFunction(func, maxLoops, maxOps, symbols);
   }
 };
 
