@@ -53,18 +53,6 @@ LogicalResult convertBinary(NodeContext &cx) {
   return success();
 }
 
-// Host integer arithmetic wraps like the generated code (no signed-overflow UB), and division
-// is defined where a bare divide traps: x / 0 is 0, INT64_MIN / -1 wraps to INT64_MIN.
-int64_t iadd(int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t(b)); }
-int64_t isub(int64_t a, int64_t b) { return int64_t(uint64_t(a) - uint64_t(b)); }
-int64_t imul(int64_t a, int64_t b) { return int64_t(uint64_t(a) * uint64_t(b)); }
-int64_t idiv(int64_t a, int64_t b) {
-  if (b == 0)
-    return 0;
-  if (b == -1)
-    return int64_t(0 - uint64_t(a));
-  return a / b;
-}
 double fadd(double a, double b) { return a + b; }
 double fsub(double a, double b) { return a - b; }
 double fmul(double a, double b) { return a * b; }

@@ -67,10 +67,10 @@ DenseElementsAttr foldIntReduction(DenseElementsAttr c, ArrayRef<int64_t> axes, 
         o += (i / inStrides[d]) % t.getDimSize(d) * keptStrides[d];
     int64_t v = in[i];
     switch (kind) {
-    case Kind::Prod: acc[o] *= v; break;
+    case Kind::Prod: acc[o] = imul(acc[o], v); break;
     case Kind::Max: acc[o] = std::max(acc[o], v); break;
     case Kind::Min: acc[o] = std::min(acc[o], v); break;
-    default: acc[o] += v; break;
+    default: acc[o] = iadd(acc[o], v); break;
     }
   }
   return fromInts(outType, acc);

@@ -30,6 +30,20 @@ mlir::DenseElementsAttr fromInts(mlir::RankedTensorType type, llvm::ArrayRef<int
 /// A constant of `type` from double values (converted to the element type).
 mlir::DenseElementsAttr fromDoubles(mlir::RankedTensorType type, llvm::ArrayRef<double> values);
 
+// Host integer arithmetic of constant folding wraps like the generated code (no signed-overflow
+// UB), and division is defined where a bare divide traps: x / 0 is 0, INT64_MIN / -1 wraps to
+// INT64_MIN.
+inline int64_t iadd(int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t(b)); }
+inline int64_t isub(int64_t a, int64_t b) { return int64_t(uint64_t(a) - uint64_t(b)); }
+inline int64_t imul(int64_t a, int64_t b) { return int64_t(uint64_t(a) * uint64_t(b)); }
+inline int64_t idiv(int64_t a, int64_t b) {
+  if (b == 0)
+    return 0;
+  if (b == -1)
+    return int64_t(0 - uint64_t(a));
+  return a / b;
+}
+
 } // namespace tlc::onnx_import
 
 #endif // TLC_COMPILER_ONNX_TENSORDATA_H

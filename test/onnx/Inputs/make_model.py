@@ -141,6 +141,17 @@ def build(kind):
              t("upd", np.arange(8, dtype=np.float32).reshape(2, 4)),
              t("cells", np.array([[2, 1], [-3, 3]], np.int64)),
              t("vals", np.array([10, 20], np.float32))], opset=16)
+    if kind == "fold-wrap":
+        # Integer reductions of constants that overflow int64 fold wrapping, as the generated
+        # code computes (fuzz-onnx: the fold's signed overflow was undefined).
+        big = numpy_helper.from_array(np.array([2**63 - 1, 1, 2], np.int64), "big")
+        pow2 = numpy_helper.from_array(np.array([2**62, 2, 3], np.int64), "pow2")
+        return model([
+            helper.make_node("ReduceSum", ["big"], ["s"], name="sum", keepdims=0),
+            helper.make_node("ReduceProd", ["pow2"], ["p"], name="prod", keepdims=0),
+            helper.make_node("Add", ["x", "s"], ["y"], name="add_sum"),
+            helper.make_node("Add", ["x", "p"], ["z"], name="add_prod"),
+        ], [vi("x", [2], TensorProto.INT64)], [vi("y", None, TensorProto.INT64), vi("z", None, TensorProto.INT64)], [big, pow2], opset=13)
     if kind == "scatter-runtime":
         return model([helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")],
                      [vi("x", [3, 4]), vi("u", [1, 4])], [vi("y", None)],
