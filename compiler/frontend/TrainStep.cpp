@@ -199,8 +199,17 @@ LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<Tra
       state.push_back(addInput(p->name + "_" + s, arg.getType(), loc));
     }
     Value grad = tl::GradOp::create(b, loc, arg.getType(), loss, arg);
+    // The run-time hyperparameters are f32; a parameter of another float type (f64, bf16)
+    // gets them in its own type (fuzz-tl: the optimizer's product of an f32 lr and an f64
+    // gradient had no type).
+    Type element = cast<RankedTensorType>(arg.getType()).getElementType();
+    auto inType = [&](Value v) -> Value {
+      if (element == b.getF32Type())
+        return v;
+      return tl::CastOp::create(b, loc, RankedTensorType::get({}, element), v).getResult();
+    };
     SmallVector<Value> updated =
-        tl::buildOptimizerUpdate(b, loc, config, arg, grad, state, lr, step);
+        tl::buildOptimizerUpdate(b, loc, config, arg, grad, state, inType(lr), inType(step));
     next.emplace_back(p->name + "_next", updated[0], input, init);
     for (auto [i, s] : llvm::enumerate(slots))
       next.emplace_back(p->name + "_" + s + "_next", updated[i + 1], stateInputs[i], Attribute());
