@@ -47,8 +47,11 @@ bool axisInRange(int64_t axis, int64_t rank) { return axis >= -rank && axis < ra
 /// Whether libonnx's inference can read `node` safely. Some of its inference functions (1.12)
 /// index shapes by attribute values without checking them first (found by fuzzing: a rank-2
 /// ConvTranspose weight, a LayerNormalization axis of -5 for a rank-4 input), so a node whose
-/// axes, permutation or convolution geometry do not fit its input's rank is not inferred.
-bool inferenceCanRead(const onnx::NodeProto &node, ArrayRef<RankedTensorType> inputs) {
+/// axes, permutation or convolution geometry do not fit its input's rank is not inferred. An
+/// `axis` the node leaves at its schema's default counts too (a rank-0 LayerNormalization
+/// input and the default axis -1: fuzz-onnx).
+bool inferenceCanRead(const onnx::NodeProto &node, int64_t opset,
+                      ArrayRef<RankedTensorType> inputs) {
   int64_t rank = inputs[0].getRank();
   StringRef op = node.op_type();
   int64_t extra = 0; // dimensions the output has beyond the input's
@@ -58,6 +61,16 @@ bool inferenceCanRead(const onnx::NodeProto &node, ArrayRef<RankedTensorType> in
     for (const onnx::AttributeProto &a : node.attribute())
       if (a.name() == "axes")
         extra = a.ints_size();
+  bool hasAxis = llvm::any_of(node.attribute(),
+                              [](const onnx::AttributeProto &a) { return a.name() == "axis"; });
+  if (const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
+          node.op_type(), static_cast<int>(opset), node.domain());
+      schema && !hasAxis) {
+    auto axis = schema->attributes().find("axis");
+    if (axis != schema->attributes().end() && axis->second.default_value.has_i() &&
+        !axisInRange(axis->second.default_value.i(), rank + extra))
+      return false;
+  }
   for (const onnx::AttributeProto &a : node.attribute()) {
     if (a.name() == "axis" && !axisInRange(a.i(), rank + extra))
       return false;
@@ -149,7 +162,7 @@ tlc::onnx_import::inferOutputTypes(const onnx::NodeProto &node, int64_t opset,
     for (int64_t d : it->second.type.getShape())
       shape->add_dim()->set_dim_value(d);
   }
-  if (inputTypes.empty() || !inputTypes[0] || !inferenceCanRead(node, inputTypes))
+  if (inputTypes.empty() || !inputTypes[0] || !inferenceCanRead(node, opset, inputTypes))
     return types;
   *graph.add_node() = node;
   for (const std::string &out : node.output())

@@ -82,6 +82,12 @@ def build(kind):
                                        axis=-5)],
                      [vi("x", [2, 3, 4, 5]), vi("s", [5]), vi("b", [5])], [vi("y", None)],
                      opset=17)
+    if kind == "layernorm-rank0":
+        # A rank-0 constant as input and scale, and the default axis (-1): libonnx's inference,
+        # asked for the failed node's output types, read through a null pointer (fuzz-onnx).
+        return model([helper.make_node("LayerNormalization", ["c", "c"], ["y", "mean"],
+                                       name="ln0")],
+                     [vi("x", [1])], [vi("y", None)], [ints("c", 7)], opset=17)
     if kind == "reshape-overflow":
         # A target shape whose product overflows int64 (fuzz-onnx: signed overflow).
         return model([helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")],
