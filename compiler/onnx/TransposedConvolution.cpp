@@ -16,6 +16,9 @@ using namespace tlc::onnx_import;
 
 namespace {
 
+/// Most output phases (the product of the strides) of a transposed convolution.
+constexpr int64_t kMaxTransposedPhases = 4096;
+
 RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
 /// One axis of one phase: the filter taps it reads (in convolution order) and the input
@@ -130,6 +133,17 @@ FailureOr<Value> tlc::onnx_import::transposedConvolution(NodeContext &cx, Value 
     TLC_TRY(wt, cx.transpose(wg, perm));
     TLC_TRY(f, cx.reshape(wt, swapped));
     filter = f;
+  }
+
+  // One convolution per phase: strides whose product is absurd would build that many (a fuzzed
+  // stride of 2^31 - 1 built ops without end).
+  int64_t phases = 1;
+  for (int64_t s : win.strides) {
+    if (s > kMaxTransposedPhases / phases)
+      return cx.emitError() << "strides " << tl::formatShape(win.strides) << " make more than "
+                            << kMaxTransposedPhases
+                            << " output phases (one convolution each); not supported";
+    phases *= s;
   }
 
   // Output extent and positions per phase along each axis.

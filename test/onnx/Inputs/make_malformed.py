@@ -82,6 +82,12 @@ def build(kind):
                                        axis=-5)],
                      [vi("x", [2, 3, 4, 5]), vi("s", [5]), vi("b", [5])], [vi("y", None)],
                      opset=17)
+    if kind == "convtranspose-huge-stride":
+        # A stride of 2^31 - 1: one convolution per output phase built ops without end (found
+        # by scripts/campaign.py, a protobuf field mutation of the node test model).
+        return model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up",
+                                       strides=[2 ** 31 - 1, 2], pads=[1, 2, 1, 2])],
+                     [vi("x", [1, 1, 3, 3]), vi("w", [1, 2, 3, 3])], [vi("y", None)])
     if kind == "layernorm-rank0":
         # A rank-0 constant as input and scale, and the default axis (-1): libonnx's inference,
         # asked for the failed node's output types, read through a null pointer (fuzz-onnx).
