@@ -755,11 +755,12 @@ LogicalResult convertRange(NodeContext &cx) {
          delta = toDoubles(cx.constant(2))[0];
   if (delta == 0)
     return cx.emitError() << "Range delta is 0";
-  // Compared as a double first: an infinite or NaN count cannot be converted to int64.
+  // Compared as a double first: an infinite or NaN count cannot be converted to int64 (a count
+  // of -inf, fuzz-onnx, is an empty range like any other below zero).
   double count = std::ceil((limit - start) / delta);
   if (!(count <= double(int64_t(1) << 24)))
     return cx.emitError() << "Range of " << count << " elements is too large";
-  int64_t n = std::max<int64_t>(0, (int64_t)count);
+  int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
   for (int64_t i = 0; i < n; ++i)
     v.push_back(start + i * delta);
   cx.setConstant(0, fromDoubles(RankedTensorType::get({n}, et), v));

@@ -152,6 +152,14 @@ def build(kind):
             helper.make_node("Add", ["x", "s"], ["y"], name="add_sum"),
             helper.make_node("Add", ["x", "p"], ["z"], name="add_prod"),
         ], [vi("x", [2], TensorProto.INT64)], [vi("y", None, TensorProto.INT64), vi("z", None, TensorProto.INT64)], [big, pow2], opset=13)
+    if kind == "range-inf":
+        # Range from +inf down to 0 in steps of 1: ceil(-inf) elements, an empty range (the
+        # fold converted -inf to int64, undefined: fuzz-onnx), concatenated to x.
+        f32 = lambda n, v: numpy_helper.from_array(np.array(v, np.float32), n)
+        return model([helper.make_node("Range", ["start", "limit", "delta"], ["r"], name="range"),
+                      helper.make_node("Concat", ["x", "r"], ["y"], name="cat", axis=0)],
+                     [vi("x", [2])], [vi("y", None)],
+                     [f32("start", np.inf), f32("limit", 0.0), f32("delta", 1.0)], opset=13)
     if kind == "scatter-runtime":
         return model([helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")],
                      [vi("x", [3, 4]), vi("u", [1, 4])], [vi("y", None)],
