@@ -88,6 +88,15 @@ bool inferenceCanRead(const onnx::NodeProto &node, int64_t opset,
       }
     }
   }
+  // A shape given as a tensor: libonnx makes an output of that tensor's length in dimensions
+  // even when its values are unknown (a fuzzed ConstantOfShape shape of 2^32 elements built
+  // 2^32 dimension protos: scripts/campaign.py). No tl tensor has more than a few dozen.
+  static const llvm::StringMap<int> shapeInput = {
+      {"ConstantOfShape", 0}, {"Expand", 1}, {"Reshape", 1}, {"Resize", 3}};
+  if (auto s = shapeInput.find(op); s != shapeInput.end() &&
+                                    s->second < static_cast<int>(inputs.size()) &&
+                                    inputs[s->second] && inputs[s->second].getNumElements() > 64)
+    return false;
   static const llvm::StringMap<int> weightInput = {
       {"Conv", 1},    {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3},
       {"MaxPool", -1}, {"AveragePool", -1}, {"LpPool", -1},     {"MaxUnpool", -1}};

@@ -88,6 +88,11 @@ def build(kind):
         return model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up",
                                        strides=[2 ** 31 - 1, 2], pads=[1, 2, 1, 2])],
                      [vi("x", [1, 1, 3, 3]), vi("w", [1, 2, 3, 3])], [vi("y", None)])
+    if kind == "constantofshape-long-shape":
+        # A shape computed at run time with 2^32 elements: after the node's error, libonnx's
+        # inference built an output of 2^32 unknown dimensions (scripts/campaign.py: a hang).
+        return model([helper.make_node("ConstantOfShape", ["x"], ["y"], name="fill")],
+                     [vi("x", [2 ** 32], TensorProto.INT64)], [vi("y", None)])
     if kind == "layernorm-rank0":
         # A rank-0 constant as input and scale, and the default axis (-1): libonnx's inference,
         # asked for the failed node's output types, read through a null pointer (fuzz-onnx).
