@@ -390,9 +390,16 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=20)
     args = ap.parse_args()
-    args.tlc, args.tlc_run = os.path.abspath(args.tlc), os.path.abspath(args.tlc_run)
     work = os.path.abspath(f"{args.out}/work")
     os.makedirs(work, exist_ok=True)
+    # Copies: a rebuild during the campaign must neither change nor remove the binaries it runs.
+    # The copy of tlc finds libtlcrt.a (for --shared) where the build tree keeps it.
+    os.environ.setdefault("TLC_RUNTIME_LIB", os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(args.tlc))), "runtime", "libtlcrt.a"))
+    for attr in ("tlc", "tlc_run"):
+        copy = os.path.join(args.out, os.path.basename(getattr(args, attr)))
+        shutil.copy2(getattr(args, attr), copy)
+        setattr(args, attr, os.path.abspath(copy))
     os.makedirs(f"{args.out}/findings", exist_ok=True)
     args.model_so, args.tensor_seeds = prepare_tlc_run_model(args, work)
     rng = random.Random(args.seed)
