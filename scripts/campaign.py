@@ -199,7 +199,8 @@ def structured(model, rng):
 
 
 def mutate_fields(model, rng):
-    """Sets one numeric or enum field somewhere in the ModelProto to an interesting value."""
+    """Sets one numeric or enum field somewhere in the ModelProto to an interesting value;
+    returns (description, False): a valid model may look like the result."""
     found = []
 
     def walk(msg):
@@ -224,7 +225,7 @@ def mutate_fields(model, rng):
             setattr(msg, field.name, v)
     except (ValueError, TypeError):
         return None
-    return f"field {msg.DESCRIPTOR.name}.{field.name} = {v}"
+    return f"field {msg.DESCRIPTOR.name}.{field.name} = {v}", False
 
 
 def mutate_bytes(data, rng):
@@ -329,7 +330,7 @@ def make_cases(args, rng, work):
                     r = structured(m, rng) if kind == "onnx-structured" else mutate_fields(m, rng)
                     if r is None:
                         continue
-                    what, must_reject = r if isinstance(r, tuple) else (r, False)
+                    what, must_reject = r
                     data = m.SerializeToString()
                 with open(path, "wb") as f:
                     f.write(data)
