@@ -216,6 +216,7 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     registerResamplingConverters(t);
     registerReductionConverters(t);
     registerRecurrentConverters(t);
+    registerLossConverters(t);
     return t;
   }();
   return table;

@@ -133,6 +133,7 @@ void registerNNConverters(ConverterTable &table);
 void registerResamplingConverters(ConverterTable &table);
 void registerReductionConverters(ConverterTable &table);
 void registerRecurrentConverters(ConverterTable &table);
+void registerLossConverters(ConverterTable &table);
 
 /// Attribute lookup on a bare node (for checks).
 const onnx::AttributeProto *findAttr(const onnx::NodeProto &node, llvm::StringRef name);

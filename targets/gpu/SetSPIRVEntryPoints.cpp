@@ -2,8 +2,11 @@
 #include "targets/gpu/GPUPasses.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+
+#include "llvm/ADT/StringSet.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCSETSPIRVENTRYPOINTS
@@ -11,6 +14,21 @@ namespace tlc {
 } // namespace tlc
 
 using namespace mlir;
+
+namespace {
+
+/// Math ops whose GLSL.std.450 instruction takes 16- and 32-bit floats only (tlc-approximate-math
+/// expands the f32 ones; no polynomial exists here for f64).
+bool lacksF64Instruction(Operation *op) {
+  return isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op, math::Log10Op,
+             math::Log1pOp, math::SinOp, math::CosOp, math::TanOp, math::AsinOp, math::AcosOp,
+             math::AtanOp, math::Atan2Op, math::SinhOp, math::CoshOp, math::TanhOp, math::AsinhOp,
+             math::AcoshOp, math::AtanhOp, math::PowFOp, math::ErfOp>(op) &&
+         llvm::any_of(op->getOperandTypes(),
+                      [](Type t) { return getElementTypeOrSelf(t).isF64(); });
+}
+
+} // namespace
 
 namespace {
 
@@ -34,6 +52,17 @@ struct TLCSetSPIRVEntryPointsPass
                                                 spirv::ClientAPI::Vulkan));
     }
     bool failedAny = false;
+    // One error per op name, at its first use (a model's f64 softmax has many exps).
+    llvm::StringSet<> reported;
+    module.walk([&](Operation *op) {
+      if (!lacksF64Instruction(op) || !op->getParentOfType<gpu::GPUModuleOp>() ||
+          !reported.insert(op->getName().getStringRef()).second)
+        return;
+      op->emitError() << op->getName() << " on f64 is not supported on the SPIR-V targets "
+                      << "(Vulkan, Metal: GLSL.std.450 has it for 16- and 32-bit floats only); "
+                      << "compute it in f32";
+      failedAny = true;
+    });
     module.walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
         return;

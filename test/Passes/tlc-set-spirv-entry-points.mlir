@@ -41,3 +41,22 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// f64 exp/log/tanh/... have no GLSL.std.450 instruction: one located error per op name; f32
+// ones and f64 sqrt (which SPIR-V has) pass.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%x: f64, %y: f32) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      // expected-error @+1 {{math.exp on f64 is not supported on the SPIR-V targets (Vulkan, Metal: GLSL.std.450 has it for 16- and 32-bit floats only); compute it in f32}}
+      %a = math.exp %x : f64
+      %b = math.exp %a : f64
+      // expected-error @+1 {{math.tanh on f64 is not supported on the SPIR-V targets}}
+      %c = math.tanh %b : f64
+      %d = math.sqrt %c : f64
+      %e = math.exp %y : f32
+      gpu.return
+    }
+  }
+}

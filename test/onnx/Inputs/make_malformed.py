@@ -188,6 +188,21 @@ def build(kind):
             inits.append(ints("d", np.array(0 if kind == "onehot-depth-zero" else 4)))
         return model([helper.make_node("OneHot", ["i", "d", "v"], ["y"], name="hot", **attrs)],
                      inputs, [vi("y", None)], inits, opset=11)
+    if kind.startswith("nll-"):
+        # NegativeLogLikelihoodLoss with a target of the wrong shape, weights of the wrong
+        # length, an unknown reduction; SoftmaxCrossEntropyLoss on rank-1 scores.
+        sce = kind == "nll-rank1"
+        x = vi("x", [5] if sce else [4, 3, 2])
+        t = vi("t", [5] if sce else [4, 3] if kind == "nll-target-shape" else [4, 2],
+               TensorProto.INT64)
+        inputs, names = [x, t], ["x", "t"]
+        if kind == "nll-weight-shape":
+            inputs.append(vi("w", [4]))
+            names.append("w")
+        attrs = {"reduction": "average"} if kind == "nll-reduction" else {}
+        op = "SoftmaxCrossEntropyLoss" if sce else "NegativeLogLikelihoodLoss"
+        return model([helper.make_node(op, names, ["y"], name="loss", **attrs)], inputs,
+                     [vi("y", None)])
     if kind == "inf-range":
         f32 = lambda n, v: numpy_helper.from_array(np.array(v, np.float32), n)
         return model([helper.make_node("Range", ["a", "b", "d"], ["y"], name="range")],
