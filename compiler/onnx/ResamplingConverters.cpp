@@ -1,6 +1,6 @@
 // Converters for ONNX ops that change spatial resolution: ConvTranspose (a stride-1
 // convolution per output phase, interleaved), Resize and Upsample (per-axis tl.gather with
-// host-computed indices, plus a weighted sum for linear interpolation).
+// host-computed indices, plus a weighted sum for linear and cubic interpolation).
 #include "NodeContext.h"
 #include "TensorData.h"
 #include "TransposedConvolution.h"
@@ -136,6 +136,9 @@ LogicalResult convertConvTranspose(NodeContext &cx) {
 
 struct ResizeMode {
   bool linear = false;
+  bool cubic = false;
+  double cubicA = -0.75;       // cubic_coeff_a
+  bool excludeOutside = false; // exclude_outside: taps outside the input get weight 0
   std::string coordinates = "half_pixel";
   std::string nearest = "round_prefer_floor";
 };
@@ -158,9 +161,70 @@ double sourceCoordinate(const ResizeMode &m, int64_t i, int64_t len, double scal
   return (i + 0.5) / scale - 0.5; // half_pixel
 }
 
+/// Keys' cubic convolution kernel with parameter `a` at distance `x`.
+double cubicKernel(double x, double a) {
+  x = std::fabs(x);
+  if (x <= 1)
+    return ((a + 2) * x - (a + 3)) * x * x + 1;
+  if (x < 2)
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+  return 0;
+}
+
+/// Cubic resampling of axis `axis` of `x` to `out` elements: output i is the weighted sum of
+/// the four inputs around its source coordinate (floor - 1 .. floor + 2, clamped to the edge),
+/// with Keys' weights; with exclude_outside, taps past the edge get weight 0 and the others are
+/// renormalized. Four gathers and a weighted sum, the weights a host-computed [out, 1, ...]
+/// table per tap.
+FailureOr<Value> resampleAxisCubic(NodeContext &cx, Value x, int64_t axis, int64_t out,
+                                   double scale, const ResizeMode &m) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t len = xt.getDimSize(axis);
+  SmallVector<int64_t> taps[4];
+  SmallVector<double> weights[4];
+  bool identity = out == len;
+  for (int64_t i = 0; i < out; ++i) {
+    double src = sourceCoordinate(m, i, len, scale);
+    double fl = std::floor(src), r = src - fl;
+    identity = identity && r == 0.0 && (int64_t)fl == i;
+    double w[4] = {cubicKernel(r + 1, m.cubicA), cubicKernel(r, m.cubicA),
+                   cubicKernel(1 - r, m.cubicA), cubicKernel(2 - r, m.cubicA)};
+    double sum = 0;
+    for (int k = 0; k < 4; ++k) {
+      int64_t t = (int64_t)fl - 1 + k;
+      if (m.excludeOutside && (t < 0 || t >= len))
+        w[k] = 0;
+      sum += w[k];
+    }
+    for (int k = 0; k < 4; ++k) {
+      taps[k].push_back(std::clamp<int64_t>((int64_t)fl - 1 + k, 0, len - 1));
+      weights[k].push_back(m.excludeOutside && sum != 0 ? w[k] / sum : w[k]);
+    }
+  }
+  if (identity)
+    return x;
+  SmallVector<int64_t> wShape = {out};
+  wShape.append(xt.getRank() - axis - 1, 1);
+  auto wType = RankedTensorType::get(wShape, xt.getElementType());
+  Value y;
+  for (int k = 0; k < 4; ++k) {
+    TLC_TRY(g, gatherAxis(cx, x, taps[k], axis));
+    TLC_TRY(term, cx.binary<tl::MulOp>(g, cx.constantValue(fromDoubles(wType, weights[k]))));
+    if (!y) {
+      y = term;
+      continue;
+    }
+    TLC_TRY(sum, cx.binary<tl::AddOp>(y, term));
+    y = sum;
+  }
+  return y;
+}
+
 /// Resamples axis `axis` of `x` from `len` to `out` elements.
 FailureOr<Value> resampleAxis(NodeContext &cx, Value x, int64_t axis, int64_t out, double scale,
                               const ResizeMode &m) {
+  if (m.cubic)
+    return resampleAxisCubic(cx, x, axis, out, scale, m);
   auto xt = cast<RankedTensorType>(x.getType());
   int64_t len = xt.getDimSize(axis);
   auto clampIdx = [&](int64_t i) { return std::clamp<int64_t>(i, 0, len - 1); };
@@ -200,8 +264,8 @@ FailureOr<Value> resampleAxis(NodeContext &cx, Value x, int64_t axis, int64_t ou
 
 void checkResize(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
   if (const onnx::AttributeProto *a = findAttr(node, "mode"))
-    if (a->s() != "nearest" && a->s() != "linear" && a->s() != "bilinear")
-      problems.push_back("mode '" + a->s() + "' is not supported (nearest and linear are)");
+    if (a->s() != "nearest" && a->s() != "linear" && a->s() != "bilinear" && a->s() != "cubic")
+      problems.push_back("mode '" + a->s() + "' is not supported (nearest, linear and cubic are)");
   if (const onnx::AttributeProto *a = findAttr(node, "coordinate_transformation_mode"))
     if (a->s() == "tf_crop_and_resize")
       problems.push_back("coordinate_transformation_mode 'tf_crop_and_resize' is not supported");
@@ -224,6 +288,9 @@ template <bool Upsample> LogicalResult convertResize(NodeContext &cx) {
   ResizeMode m;
   std::string mode = cx.attrString("mode", "nearest");
   m.linear = mode == "linear" || mode == "bilinear";
+  m.cubic = mode == "cubic";
+  m.cubicA = cx.attrFloat("cubic_coeff_a", -0.75);
+  m.excludeOutside = cx.attrInt("exclude_outside", 0) != 0;
   if (upsample || cx.opset < 11) {
     m.coordinates = "asymmetric";
     m.nearest = "floor";
