@@ -356,6 +356,47 @@ LogicalResult convertInstanceNorm(NodeContext &cx) {
   return success();
 }
 
+/// LRN (local response normalization across channels): y = x / (bias + alpha / size *
+/// sum of x^2 over the `size` channels around c)^beta. The window sum is an average pool over
+/// the channel axis (the input viewed as [N, 1, C, spatial], kernel [size, 1], zero padding
+/// counted), which is that sum divided by size; x^-beta as tl.pow.
+LogicalResult convertLRN(NodeContext &cx) {
+  if (!isa<FloatType>(cx.elementType(0)))
+    return cx.emitError() << "LRN needs a float input";
+  ArrayRef<int64_t> shape = cx.shape(0);
+  if (shape.size() < 3)
+    return cx.emitError() << "LRN: the input must have rank >= 3 ([N, C, D1..Dk]), got rank "
+                          << shape.size();
+  if (!cx.hasAttr("size"))
+    return cx.emitError() << "LRN: the required attribute 'size' is missing";
+  int64_t size = cx.attrInt("size", 1);
+  if (size < 1 || size > (int64_t(1) << 16))
+    return cx.emitError() << "LRN: size " << size << " is not in [1, 65536]";
+  double alpha = cx.attrFloat("alpha", 1e-4), beta = cx.attrFloat("beta", 0.75);
+  double bias = cx.attrFloat("bias", 1.0);
+  int64_t spatial = 1;
+  for (int64_t d : shape.drop_front(2))
+    spatial *= d;
+  Type et = cx.elementType(0);
+  Value x = cx.value(0);
+  TLC_TRY(sq, cx.binary<tl::MulOp>(x, x));
+  TLC_TRY(view, cx.reshape(sq, {shape[0], 1, shape[1], spatial}));
+  int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
+  auto poolType = cast<RankedTensorType>(view.getType());
+  Value mean = tl::AvgPool2DOp::create(cx.b, cx.loc, poolType, view,
+                                       ArrayRef<int64_t>{size, 1}, ArrayRef<int64_t>{1, 1},
+                                       ArrayRef<int64_t>{lo, 0, hi, 0}, ArrayRef<int64_t>{1, 1},
+                                       /*ceilMode=*/false, /*countIncludePad=*/true)
+                   .getResult();
+  TLC_TRY(windowMean, cx.reshape(mean, shape));
+  TLC_TRY(scaled, cx.binary<tl::MulOp>(windowMean, cx.scalar(et, alpha)));
+  TLC_TRY(base, cx.binary<tl::AddOp>(scaled, cx.scalar(et, bias)));
+  TLC_TRY(factor, cx.binary<tl::PowOp>(base, cx.scalar(et, -beta)));
+  TLC_TRY(y, cx.binary<tl::MulOp>(x, factor));
+  cx.setOutput(0, y);
+  return success();
+}
+
 /// MeanVarianceNormalization as ONNX defines it: (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9).
 LogicalResult convertMVN(NodeContext &cx) {
   if (!isa<FloatType>(cx.elementType(0)))
@@ -472,6 +513,7 @@ void tlc::onnx_import::registerNNConverters(ConverterTable &t) {
   t["InstanceNormalization"] = {convertInstanceNorm};
   t["LayerNormalization"] = {convertLayerNorm, checkLayerNorm};
   t["MeanVarianceNormalization"] = {convertMVN};
+  t["LRN"] = {convertLRN};
   t["Softmax"] = {convertSoftmax<tl::SoftmaxOp>};
   t["LogSoftmax"] = {convertSoftmax<tl::LogSoftmaxOp>};
   t["MatMul"] = {convertMatMul};

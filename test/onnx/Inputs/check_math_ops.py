@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Builds one-node ONNX models of the trigonometric, hyperbolic, Round, Mod, CastLike,
-Hardmax, CumSum, GatherElements, EyeLike and OneHot ops, compiles each with tlc, runs it with tlc-run on fresh random inputs and compares
+Hardmax, CumSum, GatherElements, EyeLike, OneHot and LRN ops, compiles each with tlc, runs it with tlc-run on fresh random inputs and compares
 with numpy (fp64 rounded to the output type): check_math_ops.py --tlc T --tlc-run R --out DIR
 [--emit-tl] [--target T]. Prints `NAME: PASS` or `NAME: FAIL ...` per model; with --emit-tl, prints
 `NAME:` and tlc's --emit=tl output instead (for FileCheck)."""
@@ -92,6 +92,19 @@ def cases():
     ov = np.array([-2, 7], np.float32)
     yield "OneHot", {"axis": 0}, [oj, Const(np.array([4], np.int64)), ov], \
         one_hot(oj, 4, -2, 7, 0, np.float32)
+    # LRN: the window over channels c - floor((size-1)/2) .. c + ceil((size-1)/2), clipped.
+    def lrn(x, size, alpha=1e-4, beta=0.75, bias=1.0):
+        x = x.astype(np.float64)
+        sq = np.zeros_like(x)
+        for c in range(x.shape[1]):
+            lo, hi = max(0, c - (size - 1) // 2), min(x.shape[1], c + size // 2 + 1)
+            sq[:, c] = (x[:, lo:hi] ** 2).sum(axis=1)
+        return (x / (bias + alpha / size * sq) ** beta).astype(np.float32)
+    lx = uniform(-20, 20, (2, 9, 5, 6))
+    yield "LRN", {"size": 5, "alpha": 1e-3, "beta": 0.6, "bias": 2.0}, [lx], \
+        lrn(lx, 5, 1e-3, 0.6, 2.0)
+    ly = uniform(-3, 3, (3, 6, 7))
+    yield "LRN", {"size": 4}, [ly], lrn(ly, 4)
 
 
 def main():
