@@ -7,6 +7,10 @@
 
 #include "TL/Shapes.h"
 
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::onnx_import;
@@ -195,6 +199,95 @@ LogicalResult convertHardmax(NodeContext &cx) {
   return success();
 }
 
+/// The largest TopK k: each of the k steps is a handful of ops (unrolled at import).
+constexpr int64_t kMaxTopK = 256;
+
+/// TopK(X, K) -> (Values, Indices) along `axis`, k a compile-time constant: k selection steps,
+/// each the extreme of the elements not yet taken (taken ones masked to -inf, or +inf for
+/// `largest` 0) and the lowest available index holding it (ties go to the lower index, as the
+/// spec says; an index is available until taken, so equal values and infinities are exact).
+/// The steps' values and indices are concatenated along the axis; the result is sorted
+/// whatever `sorted` says (any order is allowed then). NaN ordering is not defined here.
+LogicalResult convertTopK(NodeContext &cx) {
+  Type et = cx.elementType(0);
+  if (et.isInteger(1))
+    return cx.emitError() << "TopK does not take booleans";
+  int64_t rank = cx.rank(0);
+  if (rank == 0)
+    return cx.emitError() << "TopK needs an input of rank >= 1";
+  TLC_TRY(axis, normalizedAxis(cx, cx.attrInt("axis", -1), rank));
+  int64_t n = cx.shape(0)[axis];
+  int64_t k;
+  if (cx.opset < 10) {
+    k = cx.attrInt("k", -1);
+  } else {
+    TLC_TRY(ks, cx.constInts(1, "k"));
+    if (ks.size() != 1)
+      return cx.emitError() << "TopK: k must have one element, got " << ks.size();
+    k = ks[0];
+  }
+  if (k < 1 || k > n)
+    return cx.emitError() << "TopK: k " << k << " is not in [1, " << n
+                          << "] (the length of axis " << axis << ")";
+  if (k > kMaxTopK)
+    return cx.emitError() << "TopK with k " << k << " is not supported (at most " << kMaxTopK
+                          << ")";
+  if (n > kFoldLimit * 16)
+    return cx.emitError() << "TopK along an axis of " << n
+                          << " elements is not supported (at most " << kFoldLimit * 16 << ")";
+  bool largest = cx.attrInt("largest", 1) != 0;
+  Type i64 = cx.b.getI64Type();
+  auto scalarType = RankedTensorType::get({}, et);
+  Value sentinel;
+  if (isa<FloatType>(et)) {
+    sentinel = cx.scalar(et, largest ? -INFINITY : INFINITY);
+  } else {
+    unsigned bits = et.getIntOrFloatBitWidth();
+    sentinel = cx.constantValue(fromInts(scalarType, {largest ? llvm::minIntN(bits)
+                                                              : llvm::maxIntN(bits)}));
+  }
+  Value iota = cx.iota(rank, axis, n, i64), none = cx.scalar(i64, double(n));
+  auto stepType = RankedTensorType::get(tl::reducedShape(cx.shape(0), {axis}, true), et);
+  auto stepIdxType = RankedTensorType::get(stepType.getShape(), i64);
+  Value masked = cx.value(0), available = iota;
+  SmallVector<Value> values, indices;
+  for (int64_t j = 0; j < k; ++j) {
+    Value v = largest ? tl::ReduceMaxOp::create(cx.b, cx.loc, stepType, masked,
+                                                ArrayRef<int64_t>{axis}, true)
+                            .getResult()
+                      : tl::ReduceMinOp::create(cx.b, cx.loc, stepType, masked,
+                                                ArrayRef<int64_t>{axis}, true)
+                            .getResult();
+    TLC_TRY(hit, cx.compare(tl::ComparePredicate::eq, masked, v));
+    TLC_TRY(candidates, cx.select(hit, available, none));
+    Value idx = tl::ReduceMinOp::create(cx.b, cx.loc, stepIdxType, candidates,
+                                        ArrayRef<int64_t>{axis}, true)
+                    .getResult();
+    values.push_back(v);
+    indices.push_back(idx);
+    if (j + 1 == k)
+      break;
+    TLC_TRY(taken, cx.compare(tl::ComparePredicate::eq, iota, idx));
+    TLC_TRY(nextMasked, cx.select(taken, sentinel, masked));
+    TLC_TRY(nextAvailable, cx.select(taken, none, available));
+    masked = nextMasked;
+    available = nextAvailable;
+  }
+  SmallVector<int64_t> outShape(cx.shape(0));
+  outShape[axis] = k;
+  auto concat = [&](ArrayRef<Value> parts, Type elementType) -> Value {
+    if (parts.size() == 1)
+      return parts[0];
+    return tl::ConcatOp::create(cx.b, cx.loc, RankedTensorType::get(outShape, elementType),
+                                parts, axis)
+        .getResult();
+  };
+  cx.setOutput(0, concat(values, et));
+  if (cx.hasOutput(1))
+    cx.setOutput(1, concat(indices, i64));
+  return success();
+}
+
 /// Longest CumSum axis: the sum is a contraction with an n x n triangle of ones (a constant).
 constexpr int64_t kMaxCumSumLength = 1024;
 
@@ -239,6 +332,7 @@ LogicalResult convertCumSum(NodeContext &cx) {
 void tlc::onnx_import::registerReductionConverters(ConverterTable &t) {
   t["Hardmax"] = {convertHardmax};
   t["CumSum"] = {convertCumSum};
+  t["TopK"] = {convertTopK};
   t["ReduceSum"] = {convertReduce<Kind::Sum>};
   t["ReduceMean"] = {convertReduce<Kind::Mean>};
   t["ReduceMax"] = {convertReduce<Kind::Max>};

@@ -188,6 +188,15 @@ def build(kind):
             inits.append(ints("d", np.array(0 if kind == "onehot-depth-zero" else 4)))
         return model([helper.make_node("OneHot", ["i", "d", "v"], ["y"], name="hot", **attrs)],
                      inputs, [vi("y", None)], inits, opset=11)
+    if kind.startswith("topk-"):
+        # TopK with k past the axis length, with k 0, with a run-time k.
+        k = {"topk-long": 9, "topk-zero": 0}.get(kind)
+        inputs = [vi("x", [3, 8])]
+        inits = [] if k is None else [ints("k", np.array([k]))]
+        if k is None:
+            inputs.append(vi("k", [1], TensorProto.INT64))
+        return model([helper.make_node("TopK", ["x", "k"], ["v", "i"], name="top")], inputs,
+                     [vi("v", None), vi("i", None, TensorProto.INT64)], inits)
     if kind.startswith("nll-"):
         # NegativeLogLikelihoodLoss with a target of the wrong shape, weights of the wrong
         # length, an unknown reduction; SoftmaxCrossEntropyLoss on rank-1 scores.

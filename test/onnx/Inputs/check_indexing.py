@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Builds one-node ONNX models of TopK (largest and smallest, ties, infinities, int32, k = n),
+compiles each with tlc, runs it with tlc-run on fresh random inputs and compares every output
+with numpy (a stable argsort: ties go to the lower index): check_indexing.py --tlc T
+--tlc-run R --out DIR [--target T] [--emit-tl]. Prints `NAME: PASS` or `NAME: FAIL ...` per
+model; with --emit-tl, `NAME:` and tlc's --emit=tl output instead."""
+import argparse
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+from tlc_check import compile_and_check
+
+RNG = np.random.default_rng(31)
+TYPES = {np.float32: onnx.TensorProto.FLOAT, np.float64: onnx.TensorProto.DOUBLE,
+         np.int32: onnx.TensorProto.INT32, np.int64: onnx.TensorProto.INT64}
+
+
+class Const:
+    """An input given as an initializer (a compile-time constant)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def top_k(x, k, axis, largest):
+    order = np.argsort(-x if largest else x, axis=axis, kind="stable")
+    idx = np.take(order, np.arange(k), axis=axis)
+    return [np.take_along_axis(x, idx, axis=axis), idx.astype(np.int64)]
+
+
+def cases():
+    """(op, attrs, inputs, expected outputs)."""
+    # Few distinct values: many ties; infinities among them.
+    x = RNG.integers(-3, 4, (3, 11, 4)).astype(np.float32)
+    x[0, 2, 1] = x[1, 5, 3] = np.inf
+    x[2, 7, 0] = x[2, 8, 0] = -np.inf
+    yield "TopK", {"axis": 1}, [x, Const(np.array([5], np.int64))], top_k(x, 5, 1, True)
+    yield "TopK", {"largest": 0}, [x, Const(np.array([3], np.int64))], top_k(x, 3, -1, False)
+    # All of an axis (a sort), with -inf entries to be taken after the others.
+    y = RNG.normal(0, 1, (4, 6)).astype(np.float32)
+    y[1, :3] = -np.inf
+    yield "TopK", {}, [y, Const(np.array([6], np.int64))], top_k(y, 6, -1, True)
+    z = RNG.integers(-50, 50, (5, 9)).astype(np.int32)
+    yield "TopK", {"axis": 0, "largest": 0}, [z, Const(np.array([2], np.int64))], \
+        top_k(z, 2, 0, False)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tlc", required=True)
+    ap.add_argument("--tlc-run", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--emit-tl", action="store_true")
+    ap.add_argument("--target", default="x86_64")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    status, seen = 0, {}
+    for op, attrs, inputs, expected in cases():
+        seen[op] = seen.get(op, 0) + 1
+        name = "%s%d" % (op.lower(), seen[op])
+        names = ["x%d" % i for i in range(len(inputs))]
+        outs = ["y%d" % i for i in range(len(expected))]
+        inits = [numpy_helper.from_array(v.value, n) for n, v in zip(names, inputs)
+                 if isinstance(v, Const)]
+        graph = helper.make_graph(
+            [helper.make_node(op, names, outs, name=name, **attrs)], name,
+            [helper.make_tensor_value_info(n, TYPES[v.dtype.type], v.shape)
+             for n, v in zip(names, inputs) if not isinstance(v, Const)],
+            [helper.make_tensor_value_info(n, TYPES[e.dtype.type], e.shape)
+             for n, e in zip(outs, expected)], inits)
+        inputs = [v for v in inputs if not isinstance(v, Const)]
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        base = os.path.join(args.out, name)
+        onnx.save(model, base + ".onnx")
+        if args.emit_tl:
+            print(name + ":", flush=True)
+            print(subprocess.run([args.tlc, base + ".onnx", "--emit=tl", "-o", "-"], check=True,
+                                 capture_output=True, text=True).stdout, flush=True)
+            continue
+        status |= not compile_and_check(args.tlc, args.tlc_run, base, inputs, expected, 0.0,
+                                        ("--target", args.target))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
