@@ -446,6 +446,82 @@ LogicalResult convertGatherElements(NodeContext &cx) {
   return success();
 }
 
+/// GatherND(data [b..., d_b..d_{b+k-1}, rest...], indices [b..., m..., k], batch_dims b):
+/// out[b..., m..., rest...] = data[b..., indices[b..., m..., :], rest...]. As tl: each index
+/// tuple becomes a row of data viewed as [B * D, rest...] (components normalized from the end
+/// and clamped to their dims, times row-major strides, summed over the last axis, plus the
+/// batch's first row), then one tl.gather along that axis.
+LogicalResult convertGatherND(NodeContext &cx) {
+  if (isa<FloatType>(cx.elementType(1)))
+    return cx.emitError() << "indices must be integers";
+  ArrayRef<int64_t> shape = cx.shape(0), idxShape = cx.shape(1);
+  int64_t r = shape.size(), q = idxShape.size(), b = cx.attrInt("batch_dims", 0);
+  if (r < 1 || q < 1)
+    return cx.emitError() << "GatherND: data and indices must have rank >= 1";
+  if (b < 0 || b >= std::min(r, q))
+    return cx.emitError() << "GatherND: batch_dims " << b << " is not in [0, "
+                          << std::min(r, q) - 1 << "]";
+  int64_t k = idxShape.back();
+  if (k < 1 || b + k > r)
+    return cx.emitError() << "GatherND: the indices' last dimension (" << k
+                          << ") must be 1 to the data's rank minus batch_dims (" << r - b << ")";
+  for (int64_t d = 0; d < b; ++d)
+    if (shape[d] != idxShape[d])
+      return cx.emitError() << "GatherND: batch dimension " << d << " of the indices ("
+                            << idxShape[d] << ") differs from the data's (" << shape[d] << ")";
+  int64_t count = cx.type(1).getNumElements() / k;
+  if (count > kFoldLimit * 16)
+    return cx.emitError() << "GatherND with " << count << " index tuples is not supported (at most "
+                          << kFoldLimit * 16 << ")";
+  int64_t batches = 1, rows = 1;
+  for (int64_t d = 0; d < b; ++d)
+    batches *= shape[d];
+  SmallVector<int64_t> dims(shape.begin() + b, shape.begin() + b + k), strides(k, 1);
+  for (int64_t j = k - 1; j >= 0; --j) {
+    strides[j] = rows;
+    rows *= dims[j];
+  }
+  Type i64 = cx.b.getI64Type();
+  SmallVector<int64_t> componentShape(q, 1);
+  componentShape.back() = k;
+  auto componentType = RankedTensorType::get(componentShape, i64);
+  SmallVector<int64_t> upper;
+  for (int64_t d : dims)
+    upper.push_back(d - 1);
+  Value idx = cx.cast(cx.value(1), i64);
+  TLC_TRY(negative, cx.compare(tl::ComparePredicate::lt, idx, cx.scalar(i64, 0)));
+  TLC_TRY(moved, cx.binary<tl::AddOp>(idx, cx.constantValue(fromInts(componentType, dims))));
+  TLC_TRY(normalized, cx.select(negative, moved, idx));
+  TLC_TRY(low, cx.binary<tl::MaxOp>(normalized, cx.scalar(i64, 0)));
+  TLC_TRY(clamped, cx.binary<tl::MinOp>(low, cx.constantValue(fromInts(componentType, upper))));
+  TLC_TRY(scaled,
+          cx.binary<tl::MulOp>(clamped, cx.constantValue(fromInts(componentType, strides))));
+  SmallVector<int64_t> rowShape(idxShape.drop_back());
+  Value row = tl::ReduceSumOp::create(cx.b, cx.loc, RankedTensorType::get(rowShape, i64), scaled,
+                                      ArrayRef<int64_t>{q - 1}, false)
+                  .getResult();
+  if (b > 0) {
+    // The first row of each batch: its linear position over the batch dims times rows.
+    SmallVector<int64_t> batchShape(idxShape.take_front(b));
+    batchShape.append(q - 1 - b, 1);
+    SmallVector<int64_t> firsts;
+    for (int64_t i = 0; i < batches; ++i)
+      firsts.push_back(i * rows);
+    TLC_TRY(withBatch,
+            cx.binary<tl::AddOp>(row, cx.constantValue(fromInts(
+                                          RankedTensorType::get(batchShape, i64), firsts))));
+    row = withBatch;
+  }
+  SmallVector<int64_t> viewShape = {batches * rows};
+  viewShape.append(shape.begin() + b + k, shape.end());
+  TLC_TRY(view, cx.reshape(cx.value(0), viewShape));
+  SmallVector<int64_t> outShape(rowShape);
+  outShape.append(shape.begin() + b + k, shape.end());
+  auto type = RankedTensorType::get(outShape, cx.elementType(0));
+  cx.setOutput(0, tl::GatherOp::create(cx.b, cx.loc, type, view, row, 0).getResult());
+  return success();
+}
+
 /// ScatterND on constant inputs (the shape arithmetic exporters leave, e.g. a shifted-window
 /// transformer's attention mask), folded on the host: a copy of data with the slices that
 /// `indices` address replaced (or added to / multiplied by) `updates`, in order.
@@ -874,6 +950,7 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["Gather"] = {convertGather};
   t["ScatterND"] = {convertScatterND};
   t["GatherElements"] = {convertGatherElements};
+  t["GatherND"] = {convertGatherND};
   t["Expand"] = {convertExpand};
   t["Tile"] = {convertTile};
   t["Pad"] = {convertPad, checkPad};

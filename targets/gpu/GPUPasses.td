@@ -147,3 +147,17 @@ def TLCPromoteAccumulators : Pass<"tlc-promote-accumulators"> {
 }
 
 #endif // TLC_TARGETS_GPU_PASSES_TD
+
+def TLCSPIRVNarrowCompares : Pass<"tlc-spirv-narrow-compares", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Compare sign-extended integers with constants in their original width";
+  let description = [{
+    `arith.cmpi %p, (arith.extsi %a : iN to iM), C` with a constant `C` that iN represents
+    becomes `arith.cmpi %p, %a, trunc(C)` (and likewise with the operands swapped, or both
+    operands sign-extended from iN): sign extension preserves both the signed and the unsigned
+    order and equality, so the result is the same, and the compare is narrower. On the SPIR-V
+    targets it is also a workaround: Mesa 22.3's lavapipe (Debian 12) evaluates
+    `OpSLessThan (OpSConvert i32 -> i64) C` wrongly for negative values although the SPIR-V
+    is valid (`spirv-val`), which made int32 indices (GatherND, OneHot) wrong on Vulkan.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}

@@ -55,6 +55,12 @@ FailureOr<GPUBinding> classify(Value value, func::FuncOp host, unsigned numInput
       program.constants.push_back(init);
     return GPUBinding{TLC_GPU_ARG_CONSTANT, it->second, 0, byteSize(type)};
   }
+  // A reshape of a whole contiguous buffer (a Reshape/Flatten of a model input, as GatherND and
+  // GatherElements make) is the same bytes: bind its source, the kernel indexes its own shape.
+  if (auto collapse = value.getDefiningOp<memref::CollapseShapeOp>())
+    return classify(collapse.getSrc(), host, numInputs, globalIndex, program, user);
+  if (auto expand = value.getDefiningOp<memref::ExpandShapeOp>())
+    return classify(expand.getSrc(), host, numInputs, globalIndex, program, user);
   return user->emitError() << "kernel argument is not a model input, output, workspace buffer "
                               "or constant";
 }

@@ -19,6 +19,7 @@ void tlc::addSPIRVKernelPasses(OpPassManager &pm) {
   pm.addPass(createTLCSetSPIRVEntryPoints());
   // convert-gpu-to-spirv does not lower math ops itself (TOOLCHAIN.md 5), nor workgroup
   // attributions.
+  pm.nest<gpu::GPUModuleOp>().addPass(createTLCSPIRVNarrowCompares());
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertMathToSPIRVPass());
   pm.nest<gpu::GPUModuleOp>().addPass(createTLCSPIRVWorkgroupMemory());
   pm.addPass(createConvertGPUToSPIRVPass());

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Builds one-node ONNX models of TopK (largest and smallest, ties, infinities, int32, k = n),
+"""Builds one-node ONNX models of TopK (largest and smallest, ties, infinities, int32, k = n) and
+GatherND (slices, negative components, batch_dims 1, single elements),
 compiles each with tlc, runs it with tlc-run on fresh random inputs and compares every output
-with numpy (a stable argsort: ties go to the lower index): check_indexing.py --tlc T
+with numpy (TopK: a stable argsort, ties to the lower index; GatherND: the spec's loops): check_indexing.py --tlc T
 --tlc-run R --out DIR [--target T] [--emit-tl]. Prints `NAME: PASS` or `NAME: FAIL ...` per
 model; with --emit-tl, `NAME:` and tlc's --emit=tl output instead."""
 import argparse
@@ -32,6 +33,18 @@ def top_k(x, k, axis, largest):
     return [np.take_along_axis(x, idx, axis=axis), idx.astype(np.int64)]
 
 
+def gather_nd(data, idx, b):
+    """The spec's loops: each index tuple (negative components from the end) picks a slice."""
+    out = []
+    batch_shape = data.shape[:b]
+    for bpos in np.ndindex(*batch_shape):
+        rows = idx[bpos]
+        for m in np.ndindex(*rows.shape[:-1]):
+            out.append(data[bpos][tuple(int(i) for i in rows[m])])
+    k = idx.shape[-1]
+    return np.array(out, data.dtype).reshape(idx.shape[:-1] + data.shape[b + k:])
+
+
 def cases():
     """(op, attrs, inputs, expected outputs)."""
     # Few distinct values: many ties; infinities among them.
@@ -47,6 +60,16 @@ def cases():
     z = RNG.integers(-50, 50, (5, 9)).astype(np.int32)
     yield "TopK", {"axis": 0, "largest": 0}, [z, Const(np.array([2], np.int64))], \
         top_k(z, 2, 0, False)
+    # GatherND: slices (k < rank) with negative components, batch_dims 1, single elements.
+    d = RNG.normal(0, 1, (4, 5, 6)).astype(np.float32)
+    i = np.stack([RNG.integers(-4, 4, (2, 3)), RNG.integers(-5, 5, (2, 3))], -1).astype(np.int64)
+    yield "GatherND", {}, [d, i], [gather_nd(d, i, 0)]
+    e = RNG.integers(-100, 100, (3, 4, 5, 2)).astype(np.int32)
+    j = np.stack([RNG.integers(0, 4, (3, 2)), RNG.integers(-5, 5, (3, 2))], -1).astype(np.int32)
+    yield "GatherND", {"batch_dims": 1}, [e, j], [gather_nd(e, j.astype(np.int64), 1)]
+    f = RNG.normal(0, 1, (5, 7)).astype(np.float32)
+    l = np.stack([RNG.integers(0, 5, 6), RNG.integers(0, 7, 6)], -1).astype(np.int64)
+    yield "GatherND", {}, [f, l], [gather_nd(f, l, 0)]
 
 
 def main():

@@ -136,11 +136,6 @@ def main():
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 15)])
         base = os.path.join(args.out, name)
         onnx.save(model, base + ".onnx")
-        if op == "GatherElements" and args.target == "vulkan":
-            # Known GPU limitation (math-ops.test pins its message): the flattened view of a
-            # model input cannot be a kernel argument yet (Reshape -> Gather fails the same).
-            print(name + ": SKIP on vulkan", flush=True)
-            continue
         if args.emit_tl:
             print(name + ":", flush=True)
             subprocess.run([args.tlc, base + ".onnx", "--emit=tl", "-o", "-"], check=True)

@@ -188,6 +188,13 @@ def build(kind):
             inits.append(ints("d", np.array(0 if kind == "onehot-depth-zero" else 4)))
         return model([helper.make_node("OneHot", ["i", "d", "v"], ["y"], name="hot", **attrs)],
                      inputs, [vi("y", None)], inits, opset=11)
+    if kind.startswith("gathernd-"):
+        # GatherND with index tuples longer than the data's rank, batch dims that differ.
+        batch = kind == "gathernd-batch"
+        idx = vi("i", [2, 1] if batch else [2, 4], TensorProto.INT64)
+        return model([helper.make_node("GatherND", ["x", "i"], ["y"], name="g",
+                                       batch_dims=1 if batch else 0)],
+                     [vi("x", [3, 4, 5]), idx], [vi("y", None)])
     if kind.startswith("topk-"):
         # TopK with k past the axis length, with k 0, with a run-time k.
         k = {"topk-long": 9, "topk-zero": 0}.get(kind)
