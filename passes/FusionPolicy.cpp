@@ -140,6 +140,13 @@ bool tlc::fusion::shouldFuseElementwise(OpOperand *operand, unsigned maxOps) {
   };
   if (bodySize(producer) + bodySize(operand->getOwner()) > maxOps)
     return false;
+  // A bounded operand count: on the GPU targets each operand is a buffer binding, and drivers
+  // cap those per kernel (Metal 31 buffers, lavapipe 32 storage buffers); on the CPU it bounds
+  // the pointers a loop body keeps live. A sum of 16 gathered taps becomes two loops, not one
+  // kernel of 34 buffers.
+  if (producer->getNumOperands() + operand->getOwner()->getNumOperands() - 1 >
+      kMaxFusedOperands)
+    return false;
   // Each producer element computed once: the consumer reads the operand with every one of its
   // loops. A contraction reads A[i, k] across all j, a broadcast across a new dimension; fused
   // there, the producer would run once per reuse (and a contraction would lose the plain

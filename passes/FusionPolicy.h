@@ -42,10 +42,13 @@ std::optional<EpilogueCandidate> decideEpilogue(mlir::linalg::LinalgOp contracti
 /// largest divisor at most `target` (static tile shapes either way), else the whole extent.
 int64_t chooseTileExtent(int64_t extent, int64_t target, int64_t align);
 
+/// The most operands (inputs and outputs) an elementwise fusion may produce.
+constexpr unsigned kMaxFusedOperands = 24;
+
 /// Policy: whether the elementwise producer of `operand` is fused into its consumer (one
 /// loop nest): only when the consumer is its one use and reads each of its elements once (no
 /// contraction or broadcast reuse), so nothing is computed twice, and the fused body would
-/// hold at most `maxOps` ops.
+/// hold at most `maxOps` ops and `kMaxFusedOperands` operands.
 bool shouldFuseElementwise(mlir::OpOperand *operand, unsigned maxOps);
 
 /// The source locations an op stands for: those of its recorded group, else its own.

@@ -217,6 +217,7 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     registerReductionConverters(t);
     registerRecurrentConverters(t);
     registerLossConverters(t);
+    registerGridSampleConverter(t);
     return t;
   }();
   return table;

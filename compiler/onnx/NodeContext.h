@@ -134,6 +134,7 @@ void registerResamplingConverters(ConverterTable &table);
 void registerReductionConverters(ConverterTable &table);
 void registerRecurrentConverters(ConverterTable &table);
 void registerLossConverters(ConverterTable &table);
+void registerGridSampleConverter(ConverterTable &table);
 
 /// Attribute lookup on a bare node (for checks).
 const onnx::AttributeProto *findAttr(const onnx::NodeProto &node, llvm::StringRef name);

@@ -9,6 +9,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <functional>
+#include <numeric>
 
 using namespace mlir;
 using namespace tlc;
@@ -18,6 +19,10 @@ namespace {
 
 /// Most output phases (the product of the strides) of a transposed convolution.
 constexpr int64_t kMaxTransposedPhases = 4096;
+/// Longest filter axis of a transposed convolution (each phase lists its taps at import) and
+/// largest dilated extent (dilation x (kernel - 1) + 1, in checked arithmetic).
+constexpr int64_t kMaxTransposedKernel = 1 << 16;
+constexpr int64_t kMaxTransposedExtent = int64_t(1) << 31;
 
 RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
@@ -33,15 +38,21 @@ struct PhaseAxis {
 PhaseAxis phaseAxis(int64_t r, int64_t q, int64_t input, int64_t kernel, int64_t stride,
                     int64_t dilation, int64_t padBegin) {
   PhaseAxis a;
-  // Taps in descending k give ascending input offsets c = (r + padBegin - k*d) / s.
+  // Taps in descending k give ascending input offsets c = (r + padBegin - k*d) / s. The k with
+  // k*d = r + padBegin (mod s) form one residue class modulo s / gcd(d, s): the largest is
+  // found among the top `period` values of k, and the others step down from it by `period`
+  // (a scan of every k per phase took stride x kernel steps: minutes for a long kernel).
+  int64_t period = stride / std::gcd(dilation, stride);
+  int64_t top = kernel - 1;
+  for (; top >= 0 && top > kernel - 1 - period; --top)
+    if (llvm::mod(r + padBegin - top * dilation, stride) == 0) // mod is non-negative
+      break;
   SmallVector<int64_t> offsets;
-  for (int64_t k = kernel - 1; k >= 0; --k) {
-    int64_t num = r + padBegin - k * dilation;
-    if (llvm::mod(num, stride) != 0) // mod is non-negative
-      continue;
-    a.taps.push_back(k);
-    offsets.push_back(llvm::divideFloorSigned(num, stride));
-  }
+  if (top >= 0 && top > kernel - 1 - period)
+    for (int64_t k = top; k >= 0; k -= period) {
+      a.taps.push_back(k);
+      offsets.push_back(llvm::divideFloorSigned(r + padBegin - k * dilation, stride));
+    }
   if (a.taps.empty())
     return a;
   if (offsets.size() > 1)
@@ -144,6 +155,16 @@ FailureOr<Value> tlc::onnx_import::transposedConvolution(NodeContext &cx, Value 
                             << kMaxTransposedPhases
                             << " output phases (one convolution each); not supported";
     phases *= s;
+  }
+  // A run-time filter's shape is not bounded by the model's size (a fuzzed [1, 2, 3, 2^31]
+  // listed 2^31 taps per phase).
+  for (size_t i = 0; i < n; ++i) {
+    int64_t k = ws[2 + i];
+    if (k < 1 || k > kMaxTransposedKernel || win.dilations[i] > kMaxTransposedExtent / k)
+      return cx.emitError() << "filter extent " << k << " with dilation " << win.dilations[i]
+                            << " along spatial axis " << i
+                            << " is not supported (at most " << kMaxTransposedKernel
+                            << " taps spanning at most 2^31)";
   }
 
   // Output extent and positions per phase along each axis.

@@ -88,6 +88,12 @@ def build(kind):
         return model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up",
                                        strides=[2 ** 31 - 1, 2], pads=[1, 2, 1, 2])],
                      [vi("x", [1, 1, 3, 3]), vi("w", [1, 2, 3, 3])], [vi("y", None)])
+    if kind == "convtranspose-long-filter":
+        # A run-time filter 2^31 taps wide: each of the two phases listed 2^31 taps (found by
+        # fuzz-onnx, a timeout).
+        return model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up",
+                                       strides=[2, 2], auto_pad="SAME_UPPER")],
+                     [vi("x", [1, 1, 3, 3]), vi("w", [1, 2, 3, 2 ** 31])], [vi("y", None)])
     if kind == "constantofshape-long-shape":
         # A shape computed at run time with 2^32 elements: after the node's error, libonnx's
         # inference built an output of 2^32 unknown dimensions (scripts/campaign.py: a hang).
@@ -188,6 +194,14 @@ def build(kind):
             inits.append(ints("d", np.array(0 if kind == "onehot-depth-zero" else 4)))
         return model([helper.make_node("OneHot", ["i", "d", "v"], ["y"], name="hot", **attrs)],
                      inputs, [vi("y", None)], inits, opset=11)
+    if kind.startswith("gridsample-"):
+        # GridSample on a 5-D input (volumetric sampling), with an unknown mode.
+        vol = kind == "gridsample-5d"
+        attrs = {} if vol else {"mode": "area"}
+        return model([helper.make_node("GridSample", ["x", "g"], ["y"], name="gs", **attrs)],
+                     [vi("x", [1, 2, 3, 4, 5] if vol else [1, 2, 3, 4]),
+                      vi("g", [1, 3, 4, 5, 3] if vol else [1, 3, 4, 2])], [vi("y", None)],
+                     opset=16)
     if kind.startswith("gathernd-"):
         # GatherND with index tuples longer than the data's rank, batch dims that differ.
         batch = kind == "gathernd-batch"
