@@ -925,9 +925,8 @@ LogicalResult convertOneHot(NodeContext &cx) {
     if (DenseElementsAttr c = cx.constant(2))
       return cx.constantValue(hostRemap(c, RankedTensorType::get({}, et),
                                         [i](int64_t) { return i; }));
-    Value index = cx.constantValue(fromInts(RankedTensorType::get({}, i64), {i}));
-    return tl::GatherOp::create(cx.b, cx.loc, RankedTensorType::get({}, et), cx.value(2), index,
-                                0)
+    return tl::GatherOp::create(cx.b, cx.loc, RankedTensorType::get({}, et), cx.value(2),
+                                cx.scalar(i64, double(i)), 0)
         .getResult();
   };
   Value off = valueAt(0), on = valueAt(1);
