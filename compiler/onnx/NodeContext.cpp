@@ -218,6 +218,7 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     registerRecurrentConverters(t);
     registerLossConverters(t);
     registerGridSampleConverter(t);
+    registerWindowConverters(t);
     return t;
   }();
   return table;

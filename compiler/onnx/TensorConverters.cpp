@@ -446,6 +446,46 @@ LogicalResult convertGatherElements(NodeContext &cx) {
   return success();
 }
 
+/// Compress(input, condition) with a constant condition: the slices along `axis` (of the
+/// flattened input without one) whose condition is true, as a gather of constant indices.
+/// Slices past the condition's length are dropped, as the spec says.
+LogicalResult convertCompress(NodeContext &cx) {
+  TLC_TRY(condition, cx.constInts(1, "condition"));
+  if (cx.rank(1) != 1)
+    return cx.emitError() << "Compress: the condition must be 1-D, got rank " << cx.rank(1);
+  Value x = cx.value(0);
+  int64_t axis = 0;
+  if (cx.hasAttr("axis")) {
+    int64_t rank = cx.rank(0);
+    axis = cx.attrInt("axis", 0);
+    if (axis < -rank || axis >= rank)
+      return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
+    if (axis < 0)
+      axis += rank;
+  } else {
+    TLC_TRY(flat, cx.reshape(x, {cx.type(0).getNumElements()}));
+    x = flat;
+  }
+  int64_t dim = cast<RankedTensorType>(x.getType()).getDimSize(axis);
+  if ((int64_t)condition.size() > dim)
+    return cx.emitError() << "Compress: the condition has " << condition.size()
+                          << " elements, more than the " << dim << " along axis " << axis;
+  SmallVector<int64_t> picked;
+  for (auto [i, c] : llvm::enumerate(condition))
+    if (c)
+      picked.push_back(i);
+  if (picked.empty())
+    return cx.emitError() << "Compress: the condition selects nothing (an empty result is not "
+                             "supported)";
+  auto idxType = RankedTensorType::get({(int64_t)picked.size()}, cx.b.getI64Type());
+  TLC_TRY(type, tl::gatherType(cast<RankedTensorType>(x.getType()), idxType, axis,
+                               [&] { return cx.emitError(); }));
+  cx.setOutput(0, tl::GatherOp::create(cx.b, cx.loc, type, x,
+                                       cx.constantValue(fromInts(idxType, picked)), axis)
+                      .getResult());
+  return success();
+}
+
 /// GatherND(data [b..., d_b..d_{b+k-1}, rest...], indices [b..., m..., k], batch_dims b):
 /// out[b..., m..., rest...] = data[b..., indices[b..., m..., :], rest...]. As tl: each index
 /// tuple becomes a row of data viewed as [B * D, rest...] (components normalized from the end
@@ -950,6 +990,7 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["ScatterND"] = {convertScatterND};
   t["GatherElements"] = {convertGatherElements};
   t["GatherND"] = {convertGatherND};
+  t["Compress"] = {convertCompress};
   t["Expand"] = {convertExpand};
   t["Tile"] = {convertTile};
   t["Pad"] = {convertPad, checkPad};

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Builds one-node ONNX models of TopK (largest and smallest, ties, infinities, int32, k = n) and
-GatherND (slices, negative components, batch_dims 1, single elements),
+GatherND (slices, negative components, batch_dims 1, single elements) and Compress (constant
+conditions, with and without an axis),
 compiles each with tlc, runs it with tlc-run on fresh random inputs and compares every output
-with numpy (TopK: a stable argsort, ties to the lower index; GatherND: the spec's loops): check_indexing.py --tlc T
+with numpy (TopK: a stable argsort, ties to the lower index; GatherND: the spec's loops; np.compress): check_indexing.py --tlc T
 --tlc-run R --out DIR [--target T] [--emit-tl]. Prints `NAME: PASS` or `NAME: FAIL ...` per
 model; with --emit-tl, `NAME:` and tlc's --emit=tl output instead."""
 import argparse
@@ -16,7 +17,8 @@ from onnx import helper, numpy_helper
 from tlc_check import compile_and_check
 
 RNG = np.random.default_rng(31)
-TYPES = {np.float32: onnx.TensorProto.FLOAT, np.float64: onnx.TensorProto.DOUBLE,
+TYPES = {np.bool_: onnx.TensorProto.BOOL, np.float32: onnx.TensorProto.FLOAT,
+         np.float64: onnx.TensorProto.DOUBLE,
          np.int32: onnx.TensorProto.INT32, np.int64: onnx.TensorProto.INT64}
 
 
@@ -70,6 +72,13 @@ def cases():
     f = RNG.normal(0, 1, (5, 7)).astype(np.float32)
     l = np.stack([RNG.integers(0, 5, 6), RNG.integers(0, 7, 6)], -1).astype(np.int64)
     yield "GatherND", {}, [f, l], [gather_nd(f, l, 0)]
+    # Compress with a constant condition: shorter than the axis (the rest dropped), and with
+    # no axis (the flattened input).
+    c = RNG.normal(0, 1, (3, 7, 2)).astype(np.float32)
+    cond = np.array([1, 0, 1, 1, 0], bool)
+    yield "Compress", {"axis": 1}, [c, Const(cond)], [np.compress(cond, c, axis=1)]
+    cond2 = RNG.random(42) < 0.4
+    yield "Compress", {}, [c, Const(cond2)], [np.compress(cond2, c)]
 
 
 def main():

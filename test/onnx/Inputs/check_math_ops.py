@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Builds one-node ONNX models of the trigonometric, hyperbolic, Round, Mod, CastLike,
-Hardmax, CumSum, GatherElements, EyeLike, OneHot and LRN ops, compiles each with tlc, runs it with tlc-run on fresh random inputs and compares
+Hardmax, CumSum, GatherElements, EyeLike, OneHot, LRN and window ops, compiles each with tlc, runs it with tlc-run on fresh random inputs and compares
 with numpy (fp64 rounded to the output type): check_math_ops.py --tlc T --tlc-run R --out DIR
 [--emit-tl] [--target T]. Prints `NAME: PASS` or `NAME: FAIL ...` per model; with --emit-tl, prints
 `NAME:` and tlc's --emit=tl output instead (for FileCheck)."""
@@ -105,6 +105,15 @@ def cases():
         lrn(lx, 5, 1e-3, 0.6, 2.0)
     ly = uniform(-3, 3, (3, 6, 7))
     yield "LRN", {"size": 4}, [ly], lrn(ly, 4)
+    # Windows (constants of a constant size): numpy's symmetric Hann and Blackman (periodic:
+    # one longer, the last dropped), the spec's Hamming (25/46, not numpy's 0.54).
+    yield "HannWindow", {}, [Const(np.array(10, np.int64))], \
+        np.hanning(11)[:-1].astype(np.float32)
+    yield "BlackmanWindow", {"periodic": 0, "output_datatype": onnx.TensorProto.DOUBLE}, \
+        [Const(np.array(9, np.int32))], np.blackman(9)
+    n = np.arange(7)
+    yield "HammingWindow", {"periodic": 0}, [Const(np.array(7, np.int64))], \
+        (25 / 46 - 21 / 46 * np.cos(2 * np.pi * n / 6)).astype(np.float32)
 
 
 def main():
@@ -133,7 +142,8 @@ def main():
             [helper.make_tensor_value_info("y", TYPES[expected.dtype.type], expected.shape)],
             inits)
         inputs = [v for v in inputs if not isinstance(v, Const)]
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 15)])
+        opset = 17 if op.endswith("Window") else 15
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
         base = os.path.join(args.out, name)
         onnx.save(model, base + ".onnx")
         if args.emit_tl:

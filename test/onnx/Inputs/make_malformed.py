@@ -194,6 +194,18 @@ def build(kind):
             inits.append(ints("d", np.array(0 if kind == "onehot-depth-zero" else 4)))
         return model([helper.make_node("OneHot", ["i", "d", "v"], ["y"], name="hot", **attrs)],
                      inputs, [vi("y", None)], inits, opset=11)
+    if kind == "compress-none":
+        # A constant condition that selects nothing: an empty result.
+        return model([helper.make_node("Compress", ["x", "c"], ["y"], name="pick", axis=0)],
+                     [vi("x", [3, 2])], [vi("y", None)],
+                     [numpy_helper.from_array(np.zeros(3, bool), "c")])
+    if kind.startswith("window-"):
+        # A Hann window of size 0, of a run-time size.
+        if kind == "window-zero":
+            return model([helper.make_node("HannWindow", ["n"], ["y"], name="win")], [],
+                         [vi("y", None)], [ints("n", np.array(0))], opset=17)
+        return model([helper.make_node("HannWindow", ["n"], ["y"], name="win")],
+                     [vi("n", [], TensorProto.INT64)], [vi("y", None)], opset=17)
     if kind.startswith("gridsample-"):
         # GridSample on a 5-D input (volumetric sampling), with an unknown mode.
         vol = kind == "gridsample-5d"
