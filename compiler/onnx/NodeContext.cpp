@@ -218,7 +218,7 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     registerRecurrentConverters(t);
     registerLossConverters(t);
     registerGridSampleConverter(t);
-    registerWindowConverters(t);
+    registerSignalConverters(t);
     return t;
   }();
   return table;

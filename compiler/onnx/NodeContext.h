@@ -135,7 +135,7 @@ void registerReductionConverters(ConverterTable &table);
 void registerRecurrentConverters(ConverterTable &table);
 void registerLossConverters(ConverterTable &table);
 void registerGridSampleConverter(ConverterTable &table);
-void registerWindowConverters(ConverterTable &table);
+void registerSignalConverters(ConverterTable &table);
 
 /// Attribute lookup on a bare node (for checks).
 const onnx::AttributeProto *findAttr(const onnx::NodeProto &node, llvm::StringRef name);

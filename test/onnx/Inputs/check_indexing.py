@@ -1,32 +1,16 @@
 #!/usr/bin/env python3
-"""Builds one-node ONNX models of TopK (largest and smallest, ties, infinities, int32, k = n) and
-GatherND (slices, negative components, batch_dims 1, single elements) and Compress (constant
-conditions, with and without an axis),
-compiles each with tlc, runs it with tlc-run on fresh random inputs and compares every output
-with numpy (TopK: a stable argsort, ties to the lower index; GatherND: the spec's loops; np.compress): check_indexing.py --tlc T
---tlc-run R --out DIR [--target T] [--emit-tl]. Prints `NAME: PASS` or `NAME: FAIL ...` per
-model; with --emit-tl, `NAME:` and tlc's --emit=tl output instead."""
-import argparse
-import os
-import subprocess
+"""One-node ONNX models of TopK (largest and smallest, ties, infinities, int32, k = n), GatherND
+(slices, negative components, batch_dims 1, single elements) and Compress (constant conditions,
+with and without an axis), compiled with tlc and run with tlc-run on fresh random inputs, every
+output compared exactly with numpy (a stable argsort, ties to the lower index; the spec's
+loops; np.compress): check_indexing.py --tlc T --tlc-run R --out DIR [--target T] [--emit-tl]
+prints `NAME: PASS` or `NAME: FAIL ...` per model (tlc_check.run_node_cases)."""
 import sys
 
 import numpy as np
-import onnx
-from onnx import helper, numpy_helper
-from tlc_check import compile_and_check
+from tlc_check import Const, run_node_cases
 
 RNG = np.random.default_rng(31)
-TYPES = {np.bool_: onnx.TensorProto.BOOL, np.float32: onnx.TensorProto.FLOAT,
-         np.float64: onnx.TensorProto.DOUBLE,
-         np.int32: onnx.TensorProto.INT32, np.int64: onnx.TensorProto.INT64}
-
-
-class Const:
-    """An input given as an initializer (a compile-time constant)."""
-
-    def __init__(self, value):
-        self.value = value
 
 
 def top_k(x, k, axis, largest):
@@ -81,42 +65,5 @@ def cases():
     yield "Compress", {}, [c, Const(cond2)], [np.compress(cond2, c)]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--tlc", required=True)
-    ap.add_argument("--tlc-run", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--emit-tl", action="store_true")
-    ap.add_argument("--target", default="x86_64")
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    status, seen = 0, {}
-    for op, attrs, inputs, expected in cases():
-        seen[op] = seen.get(op, 0) + 1
-        name = "%s%d" % (op.lower(), seen[op])
-        names = ["x%d" % i for i in range(len(inputs))]
-        outs = ["y%d" % i for i in range(len(expected))]
-        inits = [numpy_helper.from_array(v.value, n) for n, v in zip(names, inputs)
-                 if isinstance(v, Const)]
-        graph = helper.make_graph(
-            [helper.make_node(op, names, outs, name=name, **attrs)], name,
-            [helper.make_tensor_value_info(n, TYPES[v.dtype.type], v.shape)
-             for n, v in zip(names, inputs) if not isinstance(v, Const)],
-            [helper.make_tensor_value_info(n, TYPES[e.dtype.type], e.shape)
-             for n, e in zip(outs, expected)], inits)
-        inputs = [v for v in inputs if not isinstance(v, Const)]
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-        base = os.path.join(args.out, name)
-        onnx.save(model, base + ".onnx")
-        if args.emit_tl:
-            print(name + ":", flush=True)
-            print(subprocess.run([args.tlc, base + ".onnx", "--emit=tl", "-o", "-"], check=True,
-                                 capture_output=True, text=True).stdout, flush=True)
-            continue
-        status |= not compile_and_check(args.tlc, args.tlc_run, base, inputs, expected, 0.0,
-                                        ("--target", args.target))
-    return status
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_node_cases(__doc__, cases(), 13))

@@ -194,6 +194,15 @@ def build(kind):
             inits.append(ints("d", np.array(0 if kind == "onehot-depth-zero" else 4)))
         return model([helper.make_node("OneHot", ["i", "d", "v"], ["y"], name="hot", **attrs)],
                      inputs, [vi("y", None)], inits, opset=11)
+    if kind == "dft-last-axis":
+        # A DFT along the component axis.
+        return model([helper.make_node("DFT", ["x"], ["y"], name="dft", axis=2)],
+                     [vi("x", [1, 8, 1])], [vi("y", None)], opset=17)
+    if kind == "stft-long-frame":
+        # Frames longer than the signal.
+        return model([helper.make_node("STFT", ["x", "step", "", "len"], ["y"], name="stft")],
+                     [vi("x", [1, 8, 1])], [vi("y", None)],
+                     [ints("step", np.array(2)), ints("len", np.array(9))], opset=17)
     if kind == "compress-none":
         # A constant condition that selects nothing: an empty result.
         return model([helper.make_node("Compress", ["x", "c"], ["y"], name="pick", axis=0)],

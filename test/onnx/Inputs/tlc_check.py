@@ -22,3 +22,65 @@ def compile_and_check(tlc, tlc_run, base, inputs, expected, tol, tlc_args=()):
     name = base.rsplit("/", 1)[-1]
     print("%s: %s" % (name, "PASS" if ok else "FAIL " + run.stdout + run.stderr), flush=True)
     return ok
+
+
+class Const:
+    """An input given as an initializer (a compile-time constant)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def run_node_cases(description, cases, opset, tol=0.0, skip=None):
+    """The command line of a one-node-model checker: --tlc T --tlc-run R --out DIR [--target T]
+    [--emit-tl]. `cases` yields (op, attrs, inputs, expected outputs), inputs numpy arrays or
+    Consts; each becomes NAME.onnx (NAME: the op in lower case and a count), compiled and checked
+    (tolerance `tol`, or tol(dtype) if callable), printing `NAME: PASS`/`FAIL`; with --emit-tl,
+    `NAME:` and tlc's --emit=tl output; skip(inputs, target), if given, names a reason to print
+    `NAME: SKIP on TARGET` instead of running. Returns the exit status."""
+    import argparse
+    import os
+
+    import onnx
+    from onnx import helper, numpy_helper
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--tlc", required=True)
+    ap.add_argument("--tlc-run", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--emit-tl", action="store_true")
+    ap.add_argument("--target", default="x86_64")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    types = {np.dtype(np.bool_): onnx.TensorProto.BOOL, np.dtype(np.float32): onnx.TensorProto.FLOAT,
+             np.dtype(np.float64): onnx.TensorProto.DOUBLE,
+             np.dtype(np.int32): onnx.TensorProto.INT32, np.dtype(np.int64): onnx.TensorProto.INT64}
+    status, seen = 0, {}
+    for op, attrs, inputs, expected in cases:
+        seen[op] = seen.get(op, 0) + 1
+        name = "%s%d" % (op.lower(), seen[op])
+        names = [("x%d" % i) if v is not None else "" for i, v in enumerate(inputs)]
+        outs = ["y%d" % i for i in range(len(expected))]
+        inits = [numpy_helper.from_array(v.value, n) for n, v in zip(names, inputs)
+                 if isinstance(v, Const)]
+        graph = helper.make_graph(
+            [helper.make_node(op, names, outs, name=name, **attrs)], name,
+            [helper.make_tensor_value_info(n, types[v.dtype], v.shape)
+             for n, v in zip(names, inputs) if v is not None and not isinstance(v, Const)],
+            [helper.make_tensor_value_info(n, types[e.dtype], e.shape)
+             for n, e in zip(outs, expected)], inits)
+        inputs = [v for v in inputs if v is not None and not isinstance(v, Const)]
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+        base = os.path.join(args.out, name)
+        onnx.save(model, base + ".onnx")
+        if skip and skip(inputs, args.target):
+            print("%s: SKIP on %s" % (name, args.target), flush=True)
+            continue
+        if args.emit_tl:
+            print(name + ":", flush=True)
+            print(subprocess.run([args.tlc, base + ".onnx", "--emit=tl", "-o", "-"], check=True,
+                                 capture_output=True, text=True).stdout, flush=True)
+            continue
+        t = tol(expected[0].dtype) if callable(tol) else tol
+        status |= not compile_and_check(args.tlc, args.tlc_run, base, inputs, expected, t,
+                                        ("--target", args.target))
+    return status
