@@ -1,22 +1,16 @@
 #!/usr/bin/env python3
-"""Builds one-node ONNX models of the trigonometric, hyperbolic, Round, Mod, CastLike,
-Hardmax, CumSum, GatherElements, EyeLike, OneHot, LRN and window ops, compiles each with tlc, runs it with tlc-run on fresh random inputs and compares
-with numpy (fp64 rounded to the output type): check_math_ops.py --tlc T --tlc-run R --out DIR
-[--emit-tl] [--target T]. Prints `NAME: PASS` or `NAME: FAIL ...` per model; with --emit-tl, prints
-`NAME:` and tlc's --emit=tl output instead (for FileCheck)."""
-import argparse
-import os
-import subprocess
+"""One-node ONNX models of the trigonometric, hyperbolic, Round, Mod, CastLike, Hardmax, CumSum,
+GatherElements, EyeLike, OneHot, LRN and window ops, compiled with tlc and run with tlc-run on
+fresh random inputs, compared with numpy (fp64 rounded to the output type) within 1e-6:
+check_math_ops.py --tlc T --tlc-run R --out DIR [--emit-tl] [--target T] prints `NAME: PASS`
+or `NAME: FAIL ...` per model (tlc_check.run_node_cases)."""
 import sys
 
 import numpy as np
 import onnx
-from onnx import helper, numpy_helper
-from tlc_check import compile_and_check
+from tlc_check import Const, run_node_cases
 
 RNG = np.random.default_rng(21)
-TYPES = {np.float32: onnx.TensorProto.FLOAT, np.int32: onnx.TensorProto.INT32,
-         np.int64: onnx.TensorProto.INT64, np.float64: onnx.TensorProto.DOUBLE}
 
 
 def uniform(lo, hi, shape=(3, 67)):
@@ -25,13 +19,6 @@ def uniform(lo, hi, shape=(3, 67)):
 
 def unary(op, fn, x):
     return op, {}, [x], fn(x.astype(np.float64)).astype(np.float32)
-
-
-class Const:
-    """An input given as an initializer (a compile-time constant)."""
-
-    def __init__(self, value):
-        self.value = value
 
 
 def cases():
@@ -116,44 +103,15 @@ def cases():
         (25 / 46 - 21 / 46 * np.cos(2 * np.pi * n / 6)).astype(np.float32)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--tlc", required=True)
-    ap.add_argument("--tlc-run", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--emit-tl", action="store_true")
-    ap.add_argument("--target", default="x86_64")
-    args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    status, seen = 0, {}
+def all_cases():
+    """cases() with each expected output as a one-element list (CastLike's from its input: C
+    truncation to int)."""
     for op, attrs, inputs, expected in cases():
-        if op == "CastLike":  # the reference from the actual input (C truncation to int)
+        if op == "CastLike":
             expected = np.trunc(inputs[0]).astype(np.int32)
-        seen[op] = seen.get(op, 0) + 1
-        name = "%s%d" % (op.lower(), seen[op])
-        names = ["x%d" % i for i in range(len(inputs))]
-        node = helper.make_node(op, names, ["y"], name=name, **attrs)
-        inits = [numpy_helper.from_array(v.value, n) for n, v in zip(names, inputs)
-                 if isinstance(v, Const)]
-        graph = helper.make_graph(
-            [node], name,
-            [helper.make_tensor_value_info(n, TYPES[v.dtype.type], v.shape)
-             for n, v in zip(names, inputs) if not isinstance(v, Const)],
-            [helper.make_tensor_value_info("y", TYPES[expected.dtype.type], expected.shape)],
-            inits)
-        inputs = [v for v in inputs if not isinstance(v, Const)]
-        opset = 17 if op.endswith("Window") else 15
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-        base = os.path.join(args.out, name)
-        onnx.save(model, base + ".onnx")
-        if args.emit_tl:
-            print(name + ":", flush=True)
-            subprocess.run([args.tlc, base + ".onnx", "--emit=tl", "-o", "-"], check=True)
-            continue
-        status |= not compile_and_check(args.tlc, args.tlc_run, base, inputs, [expected], 1e-6,
-                                        ("--target", args.target))
-    return status
+        yield op, attrs, inputs, [expected]
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_node_cases(__doc__, all_cases(),
+                            lambda op: 17 if op.endswith("Window") else 15, 1e-6))

@@ -36,7 +36,7 @@ def run_node_cases(description, cases, opset, tol=0.0, skip=None):
     [--emit-tl]. `cases` yields (op, attrs, inputs, expected outputs), inputs numpy arrays or
     Consts; each becomes NAME.onnx (NAME: the op in lower case and a count), compiled and checked
     (tolerance `tol`, or tol(dtype) if callable), printing `NAME: PASS`/`FAIL`; with --emit-tl,
-    `NAME:` and tlc's --emit=tl output; skip(inputs, target), if given, names a reason to print
+    `NAME:` and tlc's --emit=tl output; `opset` may be a function of the op; skip(inputs, target), if given, names a reason to print
     `NAME: SKIP on TARGET` instead of running. Returns the exit status."""
     import argparse
     import os
@@ -69,7 +69,8 @@ def run_node_cases(description, cases, opset, tol=0.0, skip=None):
             [helper.make_tensor_value_info(n, types[e.dtype], e.shape)
              for n, e in zip(outs, expected)], inits)
         inputs = [v for v in inputs if v is not None and not isinstance(v, Const)]
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+        version = opset(op) if callable(opset) else opset
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", version)])
         base = os.path.join(args.out, name)
         onnx.save(model, base + ".onnx")
         if skip and skip(inputs, args.target):
