@@ -201,8 +201,11 @@ struct TLAutodiff : tlc::impl::TLAutodiffBase<TLAutodiff> {
       }
       for (Value operand : op.getOperands())
         if (auto it = fromGrad.find(operand); it != fromGrad.end() && !grad) {
+          // A copy: inserting may grow the map and free the bucket `it` points into (ASan:
+          // a heap-use-after-free on examples/train/spiral.tl).
+          tl::GradOp source = it->second;
           for (Value r : op.getResults())
-            fromGrad.try_emplace(r, it->second);
+            fromGrad.try_emplace(r, source);
           break;
         }
       if (grad)
