@@ -34,6 +34,7 @@ const char *tlcrun::dtypeName(DType t) {
   case DType::I32: return "i32";
   case DType::I64: return "i64";
   case DType::I1: return "i1";
+  case DType::U16: return "u16";
   }
   return "?";
 }
@@ -42,7 +43,7 @@ size_t tlcrun::dtypeSize(DType t) {
   switch (t) {
   case DType::F64: case DType::I64: return 8;
   case DType::F32: case DType::I32: return 4;
-  case DType::F16: case DType::BF16: return 2;
+  case DType::F16: case DType::BF16: case DType::U16: return 2;
   case DType::I1: return 1;
   }
   return 0;
@@ -107,6 +108,7 @@ double Tensor::at(int64_t i) const {
   case DType::I64: { int64_t v; std::memcpy(&v, p, 8); return (double)v; }
   case DType::I1: return *p != 0;
   case DType::F16: { uint16_t v; std::memcpy(&v, p, 2); return halfToDouble(v); }
+  case DType::U16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
   case DType::BF16: {
     uint16_t v; std::memcpy(&v, p, 2);
     uint32_t bits = uint32_t(v) << 16; float f; std::memcpy(&f, &bits, 4); return f;
@@ -192,7 +194,7 @@ static bool loadNpy(const std::string &path, const std::string &bytes, Tensor &o
   descr = descr.substr(q1 + 1, q2 - q1 - 1);
   static const std::pair<const char *, DType> descrs[] = {
       {"<f4", DType::F32}, {"<f8", DType::F64}, {"<f2", DType::F16}, {"<i4", DType::I32},
-      {"<i8", DType::I64}, {"|b1", DType::I1}, {"|u1", DType::I1}};
+      {"<i8", DType::I64}, {"|b1", DType::I1}, {"|u1", DType::I1}, {"<u2", DType::U16}};
   bool known = false;
   for (auto &[d, t] : descrs)
     if (descr == d) {
@@ -257,6 +259,7 @@ static bool loadPb(const std::string &path, const std::string &bytes, Tensor &ou
   case onnx::TensorProto::INT32: out.dtype = DType::I32; break;
   case onnx::TensorProto::INT64: out.dtype = DType::I64; break;
   case onnx::TensorProto::BOOL: out.dtype = DType::I1; break;
+  case onnx::TensorProto::UINT16: out.dtype = DType::U16; break;
   default:
     error = "'" + path + "' has unsupported data type " + std::to_string(t.data_type());
     return false;
@@ -307,6 +310,7 @@ static bool loadPb(const std::string &path, const std::string &bytes, Tensor &ou
   case DType::I1:
   case DType::F16:
   case DType::BF16:
+  case DType::U16:
     for (size_t i = 0; i < n; ++i) {
       int32_t v = t.int32_data(i);
       if (es == 1) p[i] = v != 0;
@@ -335,7 +339,7 @@ bool tlcrun::saveNpy(const std::string &path, const Tensor &t, std::string &erro
   case DType::F32: descr = "<f4"; break;
   case DType::F64: descr = "<f8"; break;
   case DType::F16: descr = "<f2"; break;
-  case DType::BF16: descr = "<u2"; break;
+  case DType::BF16: case DType::U16: descr = "<u2"; break;
   case DType::I32: descr = "<i4"; break;
   case DType::I64: descr = "<i8"; break;
   case DType::I1: descr = "|b1"; break;
@@ -365,6 +369,11 @@ bool tlcrun::saveNpy(const std::string &path, const Tensor &t, std::string &erro
   return true;
 }
 
+void tlcrun::asModelType(Tensor &file, DType model) {
+  if (file.dtype == DType::U16 && model == DType::BF16)
+    file.dtype = DType::BF16;
+}
+
 void tlcrun::fillRandom(Tensor &t, uint64_t seed) {
   std::mt19937_64 rng(seed);
   int64_t n = t.numel();
@@ -384,6 +393,7 @@ void tlcrun::fillRandom(Tensor &t, uint64_t seed) {
     case DType::I32: { int32_t v = rng() % 10; std::memcpy(p, &v, 4); break; }
     case DType::I64: { int64_t v = rng() % 10; std::memcpy(p, &v, 8); break; }
     case DType::I1: *p = rng() & 1; break;
+    case DType::U16: { uint16_t v = rng() % 10; std::memcpy(p, &v, 2); break; }
     }
   }
 }

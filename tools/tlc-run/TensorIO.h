@@ -8,7 +8,10 @@
 
 namespace tlcrun {
 
-enum class DType { F32, F64, F16, BF16, I32, I64, I1 };
+/// U16: 16-bit unsigned integers, in files only: ONNX's test data stores bfloat16 tensors as
+/// uint16 bit patterns (and `--save` writes bf16 as numpy's <u2); `asModelType` reads them as
+/// the model's bf16.
+enum class DType { F32, F64, F16, BF16, I32, I64, I1, U16 };
 
 /// Parses a descriptor dtype name ("f32", "i64", ...); false if unknown.
 bool parseDType(const std::string &name, DType &out);
@@ -38,6 +41,10 @@ struct Tensor {
   double at(int64_t i) const;
   std::string shapeString() const;
 };
+
+/// `file` (read for a model tensor of type `model`) as that type where the bits mean it: uint16
+/// data for a bf16 tensor. Other pairs are left for the caller's type check.
+void asModelType(Tensor &file, DType model);
 
 /// Loads `path` (.npy, or anything else as an ONNX TensorProto) into `out`; on failure returns
 /// false with `error` set.

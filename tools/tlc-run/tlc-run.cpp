@@ -172,6 +172,7 @@ int main(int argc, char **argv) {
     Tensor file;
     if (!loadTensor(inputs[i], file, error))
       return fail(error);
+    asModelType(file, t.dtype);
     if (file.dtype != t.dtype || file.shape != t.shape)
       return fail("input " + std::to_string(i) + " ('" + t.name + "') is " +
                   dtypeName(file.dtype) + "[" + file.shapeString() + "] in '" + inputs[i] +
@@ -251,6 +252,7 @@ int main(int argc, char **argv) {
     Tensor exp;
     if (!loadTensor(expects[i], exp, error))
       return fail(error);
+    asModelType(exp, out.dtype);
     if (exp.shape != out.shape)
       return fail("expected output " + std::to_string(i) + " ('" + out.name + "') has shape [" +
                   exp.shapeString() + "], the model produces [" + out.shapeString() + "]");
