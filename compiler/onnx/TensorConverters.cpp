@@ -486,6 +486,52 @@ LogicalResult convertCompress(NodeContext &cx) {
   return success();
 }
 
+/// ReverseSequence(input, sequence_lens): along time_axis, the first sequence_lens[b] elements
+/// of each batch b reversed, the rest kept. With run-time lengths: the source time of each
+/// (time, batch) position (len - 1 - t before len, else t; lengths clamped to [0, T]) as a row
+/// of the input viewed as [T * B, rest...] (time and batch the two leading axes), one gather.
+LogicalResult convertReverseSequence(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  int64_t timeAxis = cx.attrInt("time_axis", 0), batchAxis = cx.attrInt("batch_axis", 1);
+  if (rank < 2 || !((timeAxis == 0 && batchAxis == 1) || (timeAxis == 1 && batchAxis == 0)))
+    return cx.emitError() << "ReverseSequence: time_axis and batch_axis must be 0 and 1 (in "
+                             "either order) of an input of rank >= 2";
+  if (isa<FloatType>(cx.elementType(1)) || cx.rank(1) != 1 ||
+      cx.shape(1)[0] != cx.shape(0)[batchAxis])
+    return cx.emitError() << "ReverseSequence: sequence_lens must be integers, one per batch ("
+                          << cx.shape(0)[batchAxis] << ")";
+  ArrayRef<int64_t> shape = cx.shape(0);
+  int64_t steps = shape[timeAxis], batch = shape[batchAxis];
+  Type i64 = cx.b.getI64Type();
+  // Lengths as a [1, B] or [B, 1] row broadcasting against the [T, B] or [B, T] positions.
+  SmallVector<int64_t> lenShape = {1, 1};
+  lenShape[batchAxis] = batch;
+  TLC_TRY(lens, cx.reshape(cx.cast(cx.value(1), i64), lenShape));
+  TLC_TRY(low, cx.binary<tl::MaxOp>(lens, cx.scalar(i64, 0)));
+  TLC_TRY(len, cx.binary<tl::MinOp>(low, cx.scalar(i64, double(steps))));
+  Value t = cx.iota(2, timeAxis, steps, i64), b = cx.iota(2, batchAxis, batch, i64);
+  TLC_TRY(inside, cx.compare(tl::ComparePredicate::lt, t, len));
+  TLC_TRY(last, cx.binary<tl::SubOp>(len, cx.scalar(i64, 1)));
+  TLC_TRY(mirrored, cx.binary<tl::SubOp>(last, t));
+  TLC_TRY(source, cx.select(inside, mirrored, t));
+  // The flat row of (source time, b) in the leading two axes, row-major.
+  Value row;
+  if (timeAxis == 0) {
+    TLC_TRY(scaled, cx.binary<tl::MulOp>(source, cx.scalar(i64, double(batch))));
+    TLC_TRY(r, cx.binary<tl::AddOp>(scaled, b));
+    row = r;
+  } else {
+    TLC_TRY(scaled, cx.binary<tl::MulOp>(b, cx.scalar(i64, double(steps))));
+    TLC_TRY(r, cx.binary<tl::AddOp>(scaled, source));
+    row = r;
+  }
+  SmallVector<int64_t> viewShape = {steps * batch};
+  viewShape.append(shape.begin() + 2, shape.end());
+  TLC_TRY(view, cx.reshape(cx.value(0), viewShape));
+  cx.setOutput(0, tl::GatherOp::create(cx.b, cx.loc, cx.type(0), view, row, 0).getResult());
+  return success();
+}
+
 /// GatherND(data [b..., d_b..d_{b+k-1}, rest...], indices [b..., m..., k], batch_dims b):
 /// out[b..., m..., rest...] = data[b..., indices[b..., m..., :], rest...]. As tl: each index
 /// tuple becomes a row of data viewed as [B * D, rest...] (components normalized from the end
@@ -991,6 +1037,7 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["GatherElements"] = {convertGatherElements};
   t["GatherND"] = {convertGatherND};
   t["Compress"] = {convertCompress};
+  t["ReverseSequence"] = {convertReverseSequence};
   t["Expand"] = {convertExpand};
   t["Tile"] = {convertTile};
   t["Pad"] = {convertPad, checkPad};

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """One-node ONNX models of TopK (largest and smallest, ties, infinities, int32, k = n), GatherND
-(slices, negative components, batch_dims 1, single elements) and Compress (constant conditions,
-with and without an axis), compiled with tlc and run with tlc-run on fresh random inputs, every
-output compared exactly with numpy (a stable argsort, ties to the lower index; the spec's
-loops; np.compress): check_indexing.py --tlc T --tlc-run R --out DIR [--target T] [--emit-tl]
-prints `NAME: PASS` or `NAME: FAIL ...` per model (tlc_check.run_node_cases)."""
+(slices, negative components, batch_dims 1, single elements), Compress (constant conditions,
+with and without an axis) and ReverseSequence (run-time lengths, time- and batch-major),
+compiled with tlc and run with tlc-run on fresh random inputs, every output compared exactly
+with numpy (a stable argsort, ties to the lower index; the spec's loops; np.compress):
+check_indexing.py --tlc T --tlc-run R --out DIR [--target T] [--emit-tl] prints `NAME: PASS`
+or `NAME: FAIL ...` per model (tlc_check.run_node_cases)."""
 import sys
 
 import numpy as np
@@ -29,6 +30,16 @@ def gather_nd(data, idx, b):
             out.append(data[bpos][tuple(int(i) for i in rows[m])])
     k = idx.shape[-1]
     return np.array(out, data.dtype).reshape(idx.shape[:-1] + data.shape[b + k:])
+
+
+def reverse_sequence(x, lens, time_axis):
+    y = x.copy()
+    for b, n in enumerate(lens):
+        if time_axis == 0:
+            y[:n, b] = x[:n, b][::-1]
+        else:
+            y[b, :n] = x[b, :n][::-1]
+    return y
 
 
 def cases():
@@ -63,6 +74,15 @@ def cases():
     yield "Compress", {"axis": 1}, [c, Const(cond)], [np.compress(cond, c, axis=1)]
     cond2 = RNG.random(42) < 0.4
     yield "Compress", {}, [c, Const(cond2)], [np.compress(cond2, c)]
+    # ReverseSequence with run-time lengths (0 and the full length among them).
+    r = RNG.normal(0, 1, (6, 4, 3)).astype(np.float32)
+    lens = np.array([0, 6, 3, 1], np.int64)
+    yield "ReverseSequence", {"time_axis": 0, "batch_axis": 1}, [r, lens], \
+        [reverse_sequence(r, lens, 0)]
+    q = RNG.integers(-9, 9, (3, 5)).astype(np.int32)
+    qlens = np.array([5, 2, 4], np.int64)
+    yield "ReverseSequence", {"time_axis": 1, "batch_axis": 0}, [q, qlens], \
+        [reverse_sequence(q, qlens, 1)]
 
 
 if __name__ == "__main__":
