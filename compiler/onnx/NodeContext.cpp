@@ -219,6 +219,7 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     registerLossConverters(t);
     registerGridSampleConverter(t);
     registerSignalConverters(t);
+    registerScatterConverters(t);
     return t;
   }();
   return table;

@@ -136,6 +136,7 @@ void registerRecurrentConverters(ConverterTable &table);
 void registerLossConverters(ConverterTable &table);
 void registerGridSampleConverter(ConverterTable &table);
 void registerSignalConverters(ConverterTable &table);
+void registerScatterConverters(ConverterTable &table);
 
 /// Attribute lookup on a bare node (for checks).
 const onnx::AttributeProto *findAttr(const onnx::NodeProto &node, llvm::StringRef name);

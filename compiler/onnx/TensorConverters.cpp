@@ -608,56 +608,6 @@ LogicalResult convertGatherND(NodeContext &cx) {
   return success();
 }
 
-/// ScatterND on constant inputs (the shape arithmetic exporters leave, e.g. a shifted-window
-/// transformer's attention mask), folded on the host: a copy of data with the slices that
-/// `indices` address replaced (or added to / multiplied by) `updates`, in order.
-LogicalResult convertScatterND(NodeContext &cx) {
-  std::string reduction = cx.attrString("reduction", "none");
-  if (reduction != "none" && reduction != "add" && reduction != "mul")
-    return cx.emitError() << "ScatterND: reduction '" << reduction << "' is not supported";
-  if (!cx.allConstant() || cx.type(0).getNumElements() > kFoldLimit * 16)
-    return cx.emitError() << "ScatterND with data, indices or updates computed at run time is "
-                             "not supported (constant inputs fold at import)";
-  ArrayRef<int64_t> shape = cx.shape(0), idxShape = cx.shape(1);
-  int64_t k = idxShape.empty() ? 0 : idxShape.back();
-  if (idxShape.empty() || k < 1 || k > (int64_t)shape.size())
-    return cx.emitError() << "ScatterND: the indices' last dimension must be 1 to the data's rank "
-                          << shape.size();
-  SmallVector<int64_t> strides = rowMajorStrides(shape);
-  int64_t slice = k == (int64_t)shape.size() ? 1 : strides[k - 1];
-  int64_t count = cx.type(1).getNumElements() / k;
-  if (cx.type(2).getNumElements() != count * slice)
-    return cx.emitError() << "ScatterND: updates have " << cx.type(2).getNumElements()
-                          << " elements, expected " << count * slice;
-  SmallVector<int64_t> idx = toInts(cx.constant(1));
-  bool isFloat = isa<FloatType>(cx.elementType(0));
-  SmallVector<double> out = toDoubles(cx.constant(0)), upd = toDoubles(cx.constant(2));
-  SmallVector<int64_t> outI = toInts(cx.constant(0)), updI = toInts(cx.constant(2));
-  for (int64_t n = 0; n < count; ++n) {
-    int64_t base = 0;
-    for (int64_t d = 0; d < k; ++d) {
-      int64_t i = idx[n * k + d], dim = shape[d];
-      if (i < -dim || i >= dim)
-        return cx.emitError() << "ScatterND: index " << i << " is out of range for dimension "
-                              << d << " of size " << dim;
-      base += (i < 0 ? i + dim : i) * strides[d];
-    }
-    for (int64_t j = 0; j < slice; ++j) {
-      double &o = out[base + j];
-      int64_t &oi = outI[base + j];
-      double u = upd[n * slice + j];
-      int64_t ui = updI[n * slice + j];
-      o = reduction == "add" ? o + u : reduction == "mul" ? o * u : u;
-      // Integers wrap, like the generated code.
-      oi = reduction == "add"   ? int64_t(uint64_t(oi) + uint64_t(ui))
-           : reduction == "mul" ? int64_t(uint64_t(oi) * uint64_t(ui))
-                                : ui;
-    }
-  }
-  cx.setConstant(0, isFloat ? fromDoubles(cx.type(0), out) : fromInts(cx.type(0), outI));
-  return success();
-}
-
 LogicalResult convertExpand(NodeContext &cx) {
   TLC_TRY(spec, cx.constInts(1, "the target shape"));
   TLC_TRY(shape, tl::broadcastShapes({cx.shape(0), ArrayRef<int64_t>(spec)},
@@ -1033,7 +983,6 @@ void tlc::onnx_import::registerTensorConverters(ConverterTable &t) {
   t["Slice"] = {convertSlice};
   t["Split"] = {convertSplit};
   t["Gather"] = {convertGather};
-  t["ScatterND"] = {convertScatterND};
   t["GatherElements"] = {convertGatherElements};
   t["GatherND"] = {convertGatherND};
   t["Compress"] = {convertCompress};

@@ -448,7 +448,9 @@ static tlc_status vk_buffer_create(tlc_gpu_context *ctx, tlc_gpu_buffer *buffer)
   tlc_vk_buffer *b = calloc(1, sizeof *b);
   if (!b)
     return tlc_gpu_fail(ctx, TLC_STATUS_OUT_OF_MEMORY, "out of host memory");
-  tlc_status status = make_buffer(ctx, buffer->size, 0, b);
+  /* Whole 32-bit words: kernels address bytes and booleans through the word holding them
+   * (the descriptor ranges round up the same way). */
+  tlc_status status = make_buffer(ctx, (buffer->size + 3) & ~(VkDeviceSize)3, 0, b);
   if (status != TLC_STATUS_OK) {
     free_buffer(ctx->impl, b);
     free(b);

@@ -428,8 +428,12 @@ static tlc_status bind_arguments(tlc_gpu_model *model, tlc_vk_submission *s,
       continue;
     for (uint32_t a = 0; a < kernel->num_args; ++a) {
       const tlc_vk_buffer *b = args[slot + a]->impl;
-      m->infos[slot + a] = (VkDescriptorBufferInfo){
-          .buffer = b->buffer, .offset = kernel->args[a].offset, .range = kernel->args[a].size};
+      /* The range in whole 32-bit words: SPIR-V without 8-bit storage reads booleans and bytes
+       * as words, and a word past the range reads as 0 (lavapipe: the last two of 30 booleans
+       * were false). Buffers are allocated in whole words (vk_buffer_create). */
+      m->infos[slot + a] = (VkDescriptorBufferInfo){.buffer = b->buffer,
+                                                    .offset = kernel->args[a].offset,
+                                                    .range = (kernel->args[a].size + 3) & ~3ull};
     }
     /* One write fills bindings 0..n-1: each holds one descriptor, so the update runs on into
      * the following bindings. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One-node ONNX models of TopK (largest and smallest, ties, infinities, int32, k = n), GatherND
 (slices, negative components, batch_dims 1, single elements), Compress (constant conditions,
-with and without an axis) and ReverseSequence (run-time lengths, time- and batch-major),
+with and without an axis), ReverseSequence (run-time lengths, time- and batch-major) and
+ScatterElements/ScatterND (run-time data and updates, constant indices; none, add, mul),
 compiled with tlc and run with tlc-run on fresh random inputs, every output compared exactly
 with numpy (a stable argsort, ties to the lower index; the spec's loops; np.compress):
 check_indexing.py --tlc T --tlc-run R --out DIR [--target T] [--emit-tl] prints `NAME: PASS`
@@ -40,6 +41,25 @@ def reverse_sequence(x, lens, time_axis):
         else:
             y[b, :n] = x[b, :n][::-1]
     return y
+
+
+def scatter_elements(data, idx, upd, axis, reduction):
+    out = data.copy()
+    for pos in np.ndindex(*idx.shape):
+        target = list(pos)
+        target[axis] = int(idx[pos]) % data.shape[axis]
+        t = tuple(target)
+        out[t] = upd[pos] if reduction == "none" else \
+            out[t] + upd[pos] if reduction == "add" else out[t] * upd[pos]
+    return out
+
+
+def scatter_nd(data, idx, upd, reduction):
+    out = data.copy()
+    for pos in np.ndindex(*idx.shape[:-1]):
+        t = tuple(int(i) for i in idx[pos])
+        out[t] = upd[pos] if reduction == "none" else out[t] + upd[pos]
+    return out
 
 
 def cases():
@@ -83,7 +103,20 @@ def cases():
     qlens = np.array([5, 2, 4], np.int64)
     yield "ReverseSequence", {"time_axis": 1, "batch_axis": 0}, [q, qlens], \
         [reverse_sequence(q, qlens, 1)]
+    # Scatters of run-time data and updates at constant indices: replacing (the last of two
+    # writes to one element wins), adding (duplicates accumulate, two rounds), multiplying;
+    # negative indices; ScatterND of rows.
+    sd = RNG.normal(0, 1, (4, 6)).astype(np.float32)
+    si = np.array([[0, 5, -1], [2, 2, 3], [1, 0, 0]], np.int64)
+    su = RNG.normal(0, 1, (3, 3)).astype(np.float32)
+    for red in ("none", "add", "mul"):
+        yield "ScatterElements", {"axis": 1, "reduction": red}, [sd, Const(si), su], \
+            [scatter_elements(sd, si, su, 1, red)]
+    nd = RNG.integers(-20, 20, (5, 3, 2)).astype(np.int64)
+    ni = np.array([[4], [0], [4]], np.int64)
+    nu = RNG.integers(-20, 20, (3, 3, 2)).astype(np.int64)
+    yield "ScatterND", {"reduction": "add"}, [nd, Const(ni), nu], [scatter_nd(nd, ni, nu, "add")]
 
 
 if __name__ == "__main__":
-    sys.exit(run_node_cases(__doc__, cases(), 13))
+    sys.exit(run_node_cases(__doc__, cases(), lambda op: 16 if op.startswith("Scatter") else 13))

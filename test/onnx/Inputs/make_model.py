@@ -161,9 +161,10 @@ def build(kind):
                      [vi("x", [2])], [vi("y", None)],
                      [f32("start", np.inf), f32("limit", 0.0), f32("delta", 1.0)], opset=13)
     if kind == "scatter-runtime":
+        # Run-time indices (run-time data and updates at constant indices compile).
         return model([helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")],
-                     [vi("x", [3, 4]), vi("u", [1, 4])], [vi("y", None)],
-                     [numpy_helper.from_array(np.array([[1]], np.int64), "i")])
+                     [vi("x", [3, 4]), vi("i", [1, 1], TensorProto.INT64), vi("u", [1, 4])],
+                     [vi("y", None)])
     if kind == "conv4d-chain":
         # Three 4-D (rank-6) convolutions in a chain with a 2-D one and a Relu between: each
         # failing node is reported, the nodes after it still checked (with ONNX-inferred types).
