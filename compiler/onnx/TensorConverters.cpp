@@ -610,6 +610,12 @@ LogicalResult convertGatherND(NodeContext &cx) {
 
 LogicalResult convertExpand(NodeContext &cx) {
   TLC_TRY(spec, cx.constInts(1, "the target shape"));
+  // A negative or zero entry (fuzz-onnx: a float weight tensor read as the shape) would make a
+  // negative element count.
+  for (auto [i, d] : llvm::enumerate(spec))
+    if (d < 1)
+      return cx.emitError() << "Expand: entry " << i << " of the target shape is " << d
+                            << " (below 1: empty tensors are not supported)";
   TLC_TRY(shape, tl::broadcastShapes({cx.shape(0), ArrayRef<int64_t>(spec)},
                                      [&] { return cx.emitError(); }));
   if (DenseElementsAttr c = cx.constant(0); c && c.getNumElements() <= kFoldLimit) {

@@ -203,6 +203,13 @@ def build(kind):
         return model([helper.make_node("STFT", ["x", "step", "", "len"], ["y"], name="stft")],
                      [vi("x", [1, 8, 1])], [vi("y", None)],
                      [ints("step", np.array(2)), ints("len", np.array(9))], opset=17)
+    if kind == "expand-negative":
+        # A target shape with a negative entry (fuzz-onnx: a float weight read as the shape;
+        # the fold then asked for a negative element count, an LLVM fatal error).
+        return model([helper.make_node("Expand", ["x", "s"], ["y"], name="grow")],
+                     [], [vi("y", None)],
+                     [numpy_helper.from_array(np.ones((2, 1), np.float32), "x"),
+                      ints("s", np.array([2, -3]))])
     if kind == "compress-none":
         # A constant condition that selects nothing: an empty result.
         return model([helper.make_node("Compress", ["x", "c"], ["y"], name="pick", axis=0)],
