@@ -13,7 +13,8 @@ BEGIN, END = "<!-- onnx-operators:begin -->", "<!-- onnx-operators:end -->"
 
 
 def block(ops):
-    return "%s\n%d operators (default domain; generated from the converter table by " \
+    return "%s\n%d operators (the default domain, and others as DOMAIN::Op; generated from the " \
+           "converter table by " \
            "`scripts/onnx_operators.py`): %s.\n%s" % (BEGIN, len(ops), ", ".join(
                "`%s`" % op for op in ops), END)
 

@@ -1,5 +1,6 @@
 // Node attributes against ONNX's operator schemas and the ranges converters rely on.
 #include "AttributeCheck.h"
+#include "ModelLoader.h"
 
 #include "TL/SizeLimit.h"
 
@@ -35,8 +36,7 @@ void checkRange(const onnx::AttributeProto &a, onnx::AttributeProto::AttributeTy
 
 void tlc::onnx_import::checkNodeAttributes(const onnx::NodeProto &node, int64_t opset,
                                            llvm::SmallVectorImpl<std::string> &problems) {
-  const onnx::OpSchema *schema =
-      onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(opset), "");
+  const onnx::OpSchema *schema = nodeSchema(node, opset);
   if (!schema)
     return; // checkNodeSchema reports it
   const auto &declared = schema->attributes();

@@ -3,6 +3,7 @@
 #include "GraphImporter.h"
 
 #include "InferredTypes.h"
+#include "ModelLoader.h"
 #include "NodeContext.h"
 #include "Preflight.h"
 #include "SchemaCheck.h"
@@ -322,7 +323,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
                        << "' is not defined by an earlier node, an initializer or a graph input";
         return nullptr;
       }
-    auto it = table.find(node.op_type());
+    auto it = table.find(converterKey(node));
     assert(it != table.end() && "pre-flight check rejects unknown ops");
     SmallVector<std::string> typeProblems;
     checkTypeBindings(

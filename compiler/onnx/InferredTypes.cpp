@@ -1,5 +1,6 @@
 // Value types from ONNX's own shape inference (used only once a node has failed to convert).
 #include "InferredTypes.h"
+#include "ModelLoader.h"
 
 #include "TensorData.h"
 
@@ -63,9 +64,7 @@ bool inferenceCanRead(const onnx::NodeProto &node, int64_t opset,
         extra = a.ints_size();
   bool hasAxis = llvm::any_of(node.attribute(),
                               [](const onnx::AttributeProto &a) { return a.name() == "axis"; });
-  if (const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
-          node.op_type(), static_cast<int>(opset), node.domain());
-      schema && !hasAxis) {
+  if (const onnx::OpSchema *schema = nodeSchema(node, opset); schema && !hasAxis) {
     auto axis = schema->attributes().find("axis");
     if (axis != schema->attributes().end() && axis->second.default_value.has_i() &&
         !axisInRange(axis->second.default_value.i(), rank + extra))

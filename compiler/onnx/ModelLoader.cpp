@@ -29,6 +29,12 @@ FailureOr<int64_t> tlc::onnx_import::loadModelProto(llvm::StringRef bytes, Locat
     if (isDefaultDomain(id.domain()))
       opset = id.version();
   if (opset < 0) {
+    // A graph of training-domain operators only (an optimizer step) needs no default opset.
+    bool training = model.graph().node_size() > 0;
+    for (const onnx::NodeProto &node : model.graph().node())
+      training &= node.domain() == kTrainingDomain;
+    if (training)
+      return kMaxOpset;
     // IR version 1-2 models predate opset_import and mean opset 1.
     return emitError(fileLoc) << "the model imports no default-domain (ai.onnx) opset";
   }
@@ -60,4 +66,16 @@ FailureOr<int64_t> tlc::onnx_import::loadModelProto(llvm::StringRef bytes, Locat
     return emitError(fileLoc) << "opset " << opset << " is not supported (tlc imports opsets "
                               << kMinOpset << " to " << kMaxOpset << ")";
   return opset;
+}
+
+const onnx::OpSchema *tlc::onnx_import::nodeSchema(const onnx::NodeProto &node, int64_t opset) {
+  if (node.domain() == kTrainingDomain)
+    return onnx::OpSchemaRegistry::Schema(node.op_type(), 1, kTrainingDomain);
+  return onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(opset), "");
+}
+
+std::string tlc::onnx_import::converterKey(const onnx::NodeProto &node) {
+  if (isDefaultDomain(node.domain()))
+    return node.op_type();
+  return node.domain() + "::" + node.op_type();
 }

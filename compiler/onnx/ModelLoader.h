@@ -6,6 +6,10 @@
 
 #include <onnx/onnx_pb.h>
 
+namespace onnx {
+class OpSchema;
+} // namespace onnx
+
 namespace tlc::onnx_import {
 
 constexpr int64_t kMinOpset = 7, kMaxOpset = 17;
@@ -21,6 +25,23 @@ mlir::FailureOr<int64_t> loadModelProto(llvm::StringRef bytes, mlir::Location fi
 inline bool isDefaultDomain(const std::string &domain) {
   return domain.empty() || domain == "ai.onnx";
 }
+
+/// The one other operator domain tlc converts: ONNX's training optimizers (Adagrad, Adam,
+/// Momentum), version 1.
+inline constexpr const char *kTrainingDomain = "ai.onnx.preview.training";
+
+/// Whether tlc converts operators of `domain`.
+inline bool isKnownDomain(const std::string &domain) {
+  return isDefaultDomain(domain) || domain == kTrainingDomain;
+}
+
+/// The schema of `node` (null if none): at the default-domain `opset`, or version 1 of the
+/// training domain.
+const onnx::OpSchema *nodeSchema(const onnx::NodeProto &node, int64_t opset);
+
+/// The converter table's key for `node`: its op type, prefixed by "DOMAIN::" outside the default
+/// domain.
+std::string converterKey(const onnx::NodeProto &node);
 
 } // namespace tlc::onnx_import
 

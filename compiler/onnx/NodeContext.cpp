@@ -220,6 +220,7 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     registerGridSampleConverter(t);
     registerSignalConverters(t);
     registerScatterConverters(t);
+    registerTrainingOptimizers(t);
     return t;
   }();
   return table;

@@ -137,6 +137,7 @@ void registerLossConverters(ConverterTable &table);
 void registerGridSampleConverter(ConverterTable &table);
 void registerSignalConverters(ConverterTable &table);
 void registerScatterConverters(ConverterTable &table);
+void registerTrainingOptimizers(ConverterTable &table);
 
 /// Attribute lookup on a bare node (for checks).
 const onnx::AttributeProto *findAttr(const onnx::NodeProto &node, llvm::StringRef name);

@@ -86,13 +86,13 @@ LogicalResult tlc::onnx_import::preflightCheck(const onnx::GraphProto &graph, in
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
     Location loc = nodeLocation(node, i, fileLoc);
-    if (!isDefaultDomain(node.domain())) {
+    if (!isKnownDomain(node.domain())) {
       emitError(loc) << "unsupported operator '" << node.op_type() << "' of domain '"
                      << node.domain() << "'";
       failedAny = true;
       continue;
     }
-    auto it = table.find(node.op_type());
+    auto it = table.find(converterKey(node));
     if (it == table.end()) {
       emitError(loc) << "unsupported operator '" << node.op_type() << "' (opset " << opset
                      << ")";

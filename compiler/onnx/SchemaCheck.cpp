@@ -1,5 +1,6 @@
 // Node arity against ONNX's own operator schemas.
 #include "SchemaCheck.h"
+#include "ModelLoader.h"
 
 #include <onnx/defs/schema.h>
 
@@ -13,8 +14,7 @@ using namespace tlc::onnx_import;
 
 void tlc::onnx_import::checkNodeSchema(const onnx::NodeProto &node, int64_t opset,
                                        llvm::SmallVectorImpl<std::string> &problems) {
-  const onnx::OpSchema *schema =
-      onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(opset), "");
+  const onnx::OpSchema *schema = nodeSchema(node, opset);
   if (!schema) {
     problems.push_back("operator '" + node.op_type() + "' does not exist in opset " +
                        std::to_string(opset));
@@ -51,8 +51,7 @@ void tlc::onnx_import::checkTypeBindings(
     const onnx::NodeProto &node, int64_t opset,
     llvm::function_ref<mlir::Type(const std::string &)> elementTypeOf,
     llvm::SmallVectorImpl<std::string> &problems) {
-  const onnx::OpSchema *schema =
-      onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(opset), "");
+  const onnx::OpSchema *schema = nodeSchema(node, opset);
   if (!schema)
     return;
   const std::vector<onnx::OpSchema::FormalParameter> &formals = schema->inputs();

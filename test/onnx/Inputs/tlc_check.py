@@ -35,7 +35,7 @@ def run_node_cases(description, cases, opset, tol=0.0, skip=None):
     """The command line of a one-node-model checker: --tlc T --tlc-run R --out DIR [--target T]
     [--emit-tl]. `cases` yields (op, attrs, inputs, expected outputs), inputs numpy arrays or
     Consts; each becomes NAME.onnx (NAME: the op in lower case and a count), compiled and checked
-    (tolerance `tol`, or tol(dtype) if callable), printing `NAME: PASS`/`FAIL`; with --emit-tl,
+    (tolerance `tol`, or tol(dtype) if callable; an op "DOMAIN::Op" is version 1 of DOMAIN), printing `NAME: PASS`/`FAIL`; with --emit-tl,
     `NAME:` and tlc's --emit=tl output; `opset` may be a function of the op; skip(inputs, target), if given, names a reason to print
     `NAME: SKIP on TARGET` instead of running. Returns the exit status."""
     import argparse
@@ -56,6 +56,8 @@ def run_node_cases(description, cases, opset, tol=0.0, skip=None):
              np.dtype(np.int32): onnx.TensorProto.INT32, np.dtype(np.int64): onnx.TensorProto.INT64}
     status, seen = 0, {}
     for op, attrs, inputs, expected in cases:
+        # "DOMAIN::Op" for an operator outside the default domain (version 1 of it).
+        domain, _, op = op.rpartition("::")
         seen[op] = seen.get(op, 0) + 1
         name = "%s%d" % (op.lower(), seen[op])
         names = [("x%d" % i) if v is not None else "" for i, v in enumerate(inputs)]
@@ -63,14 +65,17 @@ def run_node_cases(description, cases, opset, tol=0.0, skip=None):
         inits = [numpy_helper.from_array(v.value, n) for n, v in zip(names, inputs)
                  if isinstance(v, Const)]
         graph = helper.make_graph(
-            [helper.make_node(op, names, outs, name=name, **attrs)], name,
+            [helper.make_node(op, names, outs, name=name, domain=domain or None, **attrs)], name,
             [helper.make_tensor_value_info(n, types[v.dtype], v.shape)
              for n, v in zip(names, inputs) if v is not None and not isinstance(v, Const)],
             [helper.make_tensor_value_info(n, types[e.dtype], e.shape)
              for n, e in zip(outs, expected)], inits)
         inputs = [v for v in inputs if v is not None and not isinstance(v, Const)]
         version = opset(op) if callable(opset) else opset
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", version)])
+        imports = [helper.make_opsetid("", version)]
+        if domain:
+            imports.append(helper.make_opsetid(domain, 1))
+        model = helper.make_model(graph, opset_imports=imports)
         base = os.path.join(args.out, name)
         onnx.save(model, base + ".onnx")
         if skip and skip(inputs, args.target):
