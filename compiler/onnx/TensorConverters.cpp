@@ -658,6 +658,7 @@ LogicalResult convertPad(NodeContext &cx) {
   std::string modeName = cx.attrString("mode", "constant");
   SmallVector<int64_t> pads;
   double value = 0;
+  Value runtimeValue; // a constant_value computed at run time: padded with 0, then selected
   int64_t rank = cx.rank(0);
   if (cx.opset < 11) {
     pads = cx.attrInts("pads");
@@ -666,10 +667,12 @@ LogicalResult convertPad(NodeContext &cx) {
     TLC_TRY(p, cx.constInts(1, "pads"));
     pads = p;
     if (cx.hasInput(2)) {
-      DenseElementsAttr v = cx.constant(2);
-      if (!v)
-        return cx.emitError() << "the padding value must be a compile-time constant";
-      value = toDoubles(v)[0];
+      if (cx.type(2).getNumElements() != 1)
+        return cx.emitError() << "Pad: constant_value must have one element";
+      if (DenseElementsAttr v = cx.constant(2))
+        value = toDoubles(v)[0];
+      else
+        runtimeValue = cx.value(2);
     }
     if (cx.hasInput(3)) {
       TLC_TRY(axes, cx.constInts(3, "axes"));
@@ -711,10 +714,38 @@ LogicalResult convertPad(NodeContext &cx) {
   }
   TLC_TRY(type, tl::padType(cast<RankedTensorType>(x.getType()), pads,
                             [&] { return cx.emitError(); }));
-  cx.setOutput(0, tl::PadOp::create(cx.b, cx.loc, type, x, cx.b.getDenseI64ArrayAttr(pads),
-                                    tl::PadModeAttr::get(cx.ctx(), mode),
-                                    cx.b.getF64FloatAttr(value))
-                      .getResult());
+  Value padded = tl::PadOp::create(cx.b, cx.loc, type, x, cx.b.getDenseI64ArrayAttr(pads),
+                                   tl::PadModeAttr::get(cx.ctx(), mode),
+                                   cx.b.getF64FloatAttr(value))
+                     .getResult();
+  if (runtimeValue && mode == tl::PadMode::constant) {
+    // The input's box: along each padded axis, iota in [lo, lo + size); elsewhere the value.
+    Type i64 = cx.b.getI64Type();
+    Value no = cx.constantValue(fromInts(RankedTensorType::get({}, cx.b.getI1Type()), {0}));
+    Value inside;
+    ArrayRef<int64_t> inShape = cast<RankedTensorType>(x.getType()).getShape();
+    for (int64_t d = 0; d < rank; ++d) {
+      if (pads[d] == 0 && pads[d + rank] == 0)
+        continue;
+      Value iota = cx.iota(rank, d, type.getDimSize(d), i64);
+      TLC_TRY(ge, cx.compare(tl::ComparePredicate::ge, iota, cx.scalar(i64, double(pads[d]))));
+      TLC_TRY(lt, cx.compare(tl::ComparePredicate::lt, iota,
+                             cx.scalar(i64, double(pads[d] + inShape[d]))));
+      TLC_TRY(both, cx.select(ge, lt, no));
+      if (inside) {
+        TLC_TRY(all, cx.select(inside, both, no));
+        inside = all;
+      } else {
+        inside = both;
+      }
+    }
+    if (inside) {
+      TLC_TRY(v, cx.reshape(runtimeValue, {}));
+      TLC_TRY(out, cx.select(inside, padded, v));
+      padded = out;
+    }
+  }
+  cx.setOutput(0, padded);
   return success();
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """One-node ONNX models of the trigonometric, hyperbolic, Round, Mod, CastLike, Hardmax, CumSum,
-GatherElements, EyeLike, OneHot, LRN and window ops, compiled with tlc and run with tlc-run on
+GatherElements, EyeLike, OneHot, LRN, Pad (run-time value) and window ops, compiled with tlc and run with tlc-run on
 fresh random inputs, compared with numpy (fp64 rounded to the output type) within 1e-6:
 check_math_ops.py --tlc T --tlc-run R --out DIR [--emit-tl] [--target T] prints `NAME: PASS`
 or `NAME: FAIL ...` per model (tlc_check.run_node_cases)."""
@@ -92,6 +92,12 @@ def cases():
         lrn(lx, 5, 1e-3, 0.6, 2.0)
     ly = uniform(-3, 3, (3, 6, 7))
     yield "LRN", {"size": 4}, [ly], lrn(ly, 4)
+    # Pad with a run-time constant_value (padded with 0, then the value selected outside the
+    # input's box), one axis cropped by a negative pad.
+    px = uniform(-5, 5, (3, 4, 5))
+    pv = np.array(2.5, np.float32)
+    yield "Pad", {}, [px, Const(np.array([1, 0, 2, 0, -1, 3], np.int64)), pv], \
+        np.pad(px[:, :3, :], [(1, 0), (0, 0), (2, 3)], constant_values=2.5)
     # Windows (constants of a constant size): numpy's symmetric Hann and Blackman (periodic:
     # one longer, the last dropped), the spec's Hamming (25/46, not numpy's 0.54).
     yield "HannWindow", {}, [Const(np.array(10, np.int64))], \
