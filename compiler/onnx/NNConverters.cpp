@@ -130,6 +130,63 @@ LogicalResult convertConv(NodeContext &cx) {
   return success();
 }
 
+/// MaxPool's Indices output for a 2-D pool of `x` ([N, C, H, W]) whose result is `y`: the flat
+/// index (row-major, or column-major over H and W with storage_order 1) of the first window
+/// element equal to the maximum. Each tap (kh, kw) is a strided slice of the input padded with
+/// -inf; going through the taps backwards, a select keeps the earliest tap that matches.
+FailureOr<Value> maxPoolIndices(NodeContext &cx, Value x, Value y, const Window &w) {
+  auto xt = cast<RankedTensorType>(x.getType()), yt = cast<RankedTensorType>(y.getType());
+  int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), h = xt.getDimSize(2), wd = xt.getDimSize(3);
+  int64_t oh = yt.getDimSize(2), ow = yt.getDimSize(3);
+  bool columnMajor = cx.attrInt("storage_order", 0) != 0;
+  // Padding that covers every tap of every window (ceil_mode's last window may reach past the
+  // declared pads).
+  int64_t spanH = (oh - 1) * w.strides[0] + (w.kernel[0] - 1) * w.dilations[0] + 1;
+  int64_t spanW = (ow - 1) * w.strides[1] + (w.kernel[1] - 1) * w.dilations[1] + 1;
+  int64_t padH1 = std::max<int64_t>(w.pads[2], spanH - h - w.pads[0]);
+  int64_t padW1 = std::max<int64_t>(w.pads[3], spanW - wd - w.pads[1]);
+  SmallVector<int64_t> pads = {0, 0, w.pads[0], w.pads[1], 0, 0, padH1, padW1};
+  TLC_TRY(padType, tl::padType(xt, pads, [&] { return cx.emitError(); }));
+  Value padded = tl::PadOp::create(cx.b, cx.loc, padType, x, cx.b.getDenseI64ArrayAttr(pads),
+                                   tl::PadModeAttr::get(cx.ctx(), tl::PadMode::constant),
+                                   cx.b.getF64FloatAttr(-INFINITY))
+                     .getResult();
+  Type i64 = cx.b.getI64Type();
+  SmallVector<int64_t> firsts;
+  for (int64_t i = 0; i < n * c; ++i)
+    firsts.push_back(i * h * wd);
+  Value planes = cx.constantValue(fromInts(RankedTensorType::get({n, c, 1, 1}, i64), firsts));
+  Value indices;
+  for (int64_t kh = w.kernel[0] - 1; kh >= 0; --kh)
+    for (int64_t kw = w.kernel[1] - 1; kw >= 0; --kw) {
+      SmallVector<int64_t> offsets = {0, 0, kh * w.dilations[0], kw * w.dilations[1]};
+      SmallVector<int64_t> sizes = {n, c, oh, ow}, strides = {1, 1, w.strides[0], w.strides[1]};
+      Value tap = tl::SliceOp::create(cx.b, cx.loc, yt, padded, offsets, sizes, strides)
+                      .getResult();
+      // The tap's position in the image (clamped: a padding tap never holds the maximum of a
+      // window with an element in the image).
+      SmallVector<int64_t> where;
+      for (int64_t i = 0; i < oh; ++i)
+        for (int64_t j = 0; j < ow; ++j) {
+          int64_t r = std::clamp<int64_t>(i * w.strides[0] + kh * w.dilations[0] - w.pads[0], 0,
+                                          h - 1);
+          int64_t q = std::clamp<int64_t>(j * w.strides[1] + kw * w.dilations[1] - w.pads[1], 0,
+                                          wd - 1);
+          where.push_back(columnMajor ? q * h + r : r * wd + q);
+        }
+      Value at = cx.constantValue(fromInts(RankedTensorType::get({oh, ow}, i64), where));
+      TLC_TRY(flat, cx.binary<tl::AddOp>(planes, at));
+      if (!indices) {
+        indices = flat;
+        continue;
+      }
+      TLC_TRY(hit, cx.compare(tl::ComparePredicate::eq, tap, y));
+      TLC_TRY(next, cx.select(hit, flat, indices));
+      indices = next;
+    }
+  return indices;
+}
+
 template <typename PoolOp> LogicalResult convertPool(NodeContext &cx) {
   int64_t rank = cx.rank(0);
   if (rank < 3 || rank > 5)
@@ -162,6 +219,12 @@ template <typename PoolOp> LogicalResult convertPool(NodeContext &cx) {
     y = tl::MaxPool2DOp::create(cx.b, cx.loc, type, x, w.kernel, w.strides, w.pads, w.dilations,
                                 ceilMode)
             .getResult();
+    if (cx.hasOutput(1)) {
+      if (rank != 4)
+        return cx.emitError() << "MaxPool: the Indices output is supported for 2-D pooling only";
+      TLC_TRY(indices, maxPoolIndices(cx, x, y, w));
+      cx.setOutput(1, indices);
+    }
   }
   TLC_TRY(r, from4D(cx, y, rank));
   cx.setOutput(0, r);
@@ -170,8 +233,6 @@ template <typename PoolOp> LogicalResult convertPool(NodeContext &cx) {
 
 void checkMaxPool(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
   checkAutoPad(node, problems);
-  if (node.output_size() > 1 && !node.output(1).empty())
-    problems.push_back("the Indices output is not supported");
   if (!findAttr(node, "kernel_shape"))
     problems.push_back("kernel_shape is required");
 }
