@@ -222,6 +222,11 @@ template <typename PoolOp> LogicalResult convertPool(NodeContext &cx) {
     if (cx.hasOutput(1)) {
       if (rank != 4)
         return cx.emitError() << "MaxPool: the Indices output is supported for 2-D pooling only";
+      // One slice and select per window element, unrolled at import.
+      if (w.kernel[0] * w.kernel[1] > 1024)
+        return cx.emitError() << "MaxPool: the Indices output supports windows of at most 1024 "
+                                 "elements, got "
+                              << w.kernel[0] << "x" << w.kernel[1];
       TLC_TRY(indices, maxPoolIndices(cx, x, y, w));
       cx.setOutput(1, indices);
     }

@@ -88,7 +88,9 @@ FailureOr<Value> dft(NodeContext &cx, Value x, int64_t axis, int64_t length, boo
     return cx.emitError() << cx.node.op_type()
                           << ": the signal axis cannot be the last (component) axis";
   int64_t outLength = onesided ? length / 2 + 1 : length;
-  if (inLength * components * outLength * 2 > kMaxTwiddles)
+  // Each factor bounded first: the product of unchecked lengths could wrap.
+  if (length > kMaxTwiddles || inLength > kMaxTwiddles ||
+      inLength * components * outLength * 2 > kMaxTwiddles)
     return cx.emitError() << cx.node.op_type() << " of " << length
                           << " points is not supported (a DFT here is a contraction with a "
                              "constant matrix of at most 2^22 elements)";

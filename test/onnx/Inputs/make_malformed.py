@@ -194,6 +194,16 @@ def build(kind):
             inits.append(ints("d", np.array(0 if kind == "onehot-depth-zero" else 4)))
         return model([helper.make_node("OneHot", ["i", "d", "v"], ["y"], name="hot", **attrs)],
                      inputs, [vi("y", None)], inits, opset=11)
+    if kind == "maxpool-indices-window":
+        # Indices of a 40x40 window: 1,600 taps, each unrolled at import.
+        return model([helper.make_node("MaxPool", ["x"], ["y", "i"], name="pool",
+                                       kernel_shape=[40, 40])],
+                     [vi("x", [1, 1, 48, 48])], [vi("y", None), vi("i", None, TensorProto.INT64)])
+    if kind == "dft-huge-length":
+        # A dft_length whose twiddle matrix would wrap int64 in the size check.
+        return model([helper.make_node("DFT", ["x", "n"], ["y"], name="dft", axis=1)],
+                     [vi("x", [1, 8, 1])], [vi("y", None)], [ints("n", np.array(2 ** 62))],
+                     opset=17)
     if kind == "dft-last-axis":
         # A DFT along the component axis.
         return model([helper.make_node("DFT", ["x"], ["y"], name="dft", axis=2)],
