@@ -8,7 +8,7 @@ using namespace tlc;
 namespace {
 void writeTensorMacros(llvm::raw_ostream &os, llvm::StringRef prefix, const TensorSpec &t) {
   std::string p = (prefix + "_" + llvm::StringRef(t.name).upper()).str();
-  os << "#define " << p << "_DTYPE " << cTypeOf(t.type.getElementType()).second << "\n";
+  os << "#define " << p << "_DTYPE " << cTypeOf(t).second << "\n";
   os << "#define " << p << "_RANK " << t.type.getRank() << "\n";
   os << "#define " << p << "_SHAPE {";
   if (t.type.getRank() == 0)
@@ -87,11 +87,11 @@ void writeTraining(const ModelSignature &sig, llvm::raw_ostream &os) {
     else if (i == train.stepInput)
       os << ", int64_t step";
     else if (!byInput.count(i))
-      os << ", const " << cTypeOf(t.type.getElementType()).first << " *" << t.name;
+      os << ", const " << cTypeOf(t).first << " *" << t.name;
   }
   for (auto [i, t] : llvm::enumerate(sig.outputs))
     if (!byOutput.count(i))
-      os << ", " << cTypeOf(t.type.getElementType()).first << " *" << t.name;
+      os << ", " << cTypeOf(t).first << " *" << t.name;
   os << ", void *workspace) {\n";
   os << "  unsigned char *s = (unsigned char *)state;\n"
      << "  unsigned char *next = (unsigned char *)workspace + " << upper << "_WORKSPACE_SIZE;\n"
@@ -103,7 +103,7 @@ void writeTraining(const ModelSignature &sig, llvm::raw_ostream &os) {
     first = false;
   };
   for (auto [i, t] : llvm::enumerate(sig.inputs)) {
-    std::string ctype = cTypeOf(t.type.getElementType()).first.str();
+    std::string ctype = cTypeOf(t).first.str();
     if (i == train.lrInput)
       arg("&lr_value");
     else if (i == train.stepInput)
@@ -114,7 +114,7 @@ void writeTraining(const ModelSignature &sig, llvm::raw_ostream &os) {
       arg(t.name);
   }
   for (auto [i, t] : llvm::enumerate(sig.outputs)) {
-    std::string ctype = cTypeOf(t.type.getElementType()).first.str();
+    std::string ctype = cTypeOf(t).first.str();
     if (const StateSpec *st = byOutput.lookup(i))
       arg("(" + ctype + " *)(next + " + std::to_string(st->offset) + ")");
     else
@@ -163,9 +163,9 @@ void tlc::writeHeader(const ModelSignature &sig, llvm::StringRef provenance,
     first = false;
   };
   for (const TensorSpec &t : sig.inputs)
-    param(("const " + cTypeOf(t.type.getElementType()).first).str(), t.name);
+    param(("const " + cTypeOf(t).first).str(), t.name);
   for (const TensorSpec &t : sig.outputs)
-    param(cTypeOf(t.type.getElementType()).first, t.name);
+    param(cTypeOf(t).first, t.name);
   param("void", "workspace");
   os << ");\n\n";
   writeDescriptors(sig, os);

@@ -11,9 +11,10 @@ namespace mf = tlc::manifest;
 
 namespace {
 
-mf::DType dtypeOf(mlir::Type elementType) {
+mf::DType dtypeOf(mlir::Type elementType, bool isUnsigned = false) {
   // cTypeOf's macro is TLC_DTYPE_<NAME>; the schema numbers DType as tlc_dtype.
-  llvm::StringRef name = cTypeOf(elementType).second.drop_front(strlen("TLC_DTYPE_"));
+  llvm::StringRef name =
+      cTypeOf(elementType, isUnsigned).second.drop_front(strlen("TLC_DTYPE_"));
   for (mf::DType d : mf::EnumValuesDType())
     if (name == mf::EnumNameDType(d))
       return d;
@@ -61,16 +62,16 @@ public:
 
 private:
   fb::Offset<mf::Tensor> tensor(llvm::StringRef name, mlir::RankedTensorType type,
-                                int64_t offset = 0) {
+                                int64_t offset = 0, bool isUnsigned = false) {
     auto n = fbb.CreateString(name.str());
     auto shape = fbb.CreateVector(type.getShape().data(), type.getShape().size());
-    return mf::CreateTensor(fbb, n, dtypeOf(type.getElementType()), shape, offset);
+    return mf::CreateTensor(fbb, n, dtypeOf(type.getElementType(), isUnsigned), shape, offset);
   }
 
   fb::Offset<fb::Vector<fb::Offset<mf::Tensor>>> tensors(llvm::ArrayRef<TensorSpec> specs) {
     std::vector<fb::Offset<mf::Tensor>> result;
     for (const TensorSpec &t : specs)
-      result.push_back(tensor(t.name, t.type));
+      result.push_back(tensor(t.name, t.type, 0, t.isUnsigned));
     return fbb.CreateVector(result);
   }
 

@@ -13,7 +13,7 @@ std::string tlc::formatModelInfo(const ModelSignature &sig,
   llvm::raw_string_ostream os(s);
   os << "tlc-model-info 1\nname " << sig.name << "\nworkspace " << sig.workspaceSize << "\n";
   auto tensor = [&](llvm::StringRef kind, const TensorSpec &t) {
-    std::string dtype = cTypeOf(t.type.getElementType()).second.drop_front(10).lower();
+    std::string dtype = cTypeOf(t).second.drop_front(10).lower();
     os << kind << " " << t.name << " " << dtype << " ";
     if (t.type.getRank() == 0)
       os << "scalar";

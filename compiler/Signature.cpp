@@ -24,7 +24,14 @@ bool tlc::isValidCIdentifier(llvm::StringRef name) {
   return !llvm::is_contained(keywords, name);
 }
 
-std::pair<llvm::StringRef, llvm::StringRef> tlc::cTypeOf(Type t) {
+std::pair<llvm::StringRef, llvm::StringRef> tlc::cTypeOf(Type t, bool isUnsigned) {
+  if (t.isInteger(8))
+    return isUnsigned ? std::pair{"uint8_t", "TLC_DTYPE_U8"} : std::pair{"int8_t", "TLC_DTYPE_I8"};
+  if (t.isInteger(16))
+    return isUnsigned ? std::pair{"uint16_t", "TLC_DTYPE_U16"}
+                      : std::pair{"int16_t", "TLC_DTYPE_I16"};
+  if (t.isInteger(32) && isUnsigned)
+    return {"uint32_t", "TLC_DTYPE_U32"};
   if (t.isF32())
     return {"float", "TLC_DTYPE_F32"};
   if (t.isF64())
@@ -77,7 +84,7 @@ FailureOr<ModelSignature> tlc::extractSignature(func::FuncOp func, llvm::StringR
     if (!macroNames.insert(llvm::StringRef(tensorName).upper()).second)
       return func.emitError() << what << " name '" << tensorName
                               << "' clashes with another input or output in the header macros";
-    into.push_back({tensorName, tensor});
+    into.push_back({tensorName, tensor, attrs && attrs.get("tl.unsigned")});
     return success();
   };
   FunctionType type = func.getFunctionType();

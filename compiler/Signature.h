@@ -16,6 +16,7 @@ namespace tlc {
 struct TensorSpec {
   std::string name; // a C identifier
   mlir::RankedTensorType type;
+  bool isUnsigned = false; // an integer tensor read as unsigned (attribute `tl.unsigned`)
 };
 
 /// One tensor of a training step's state (a trained param or its optimizer state): the input
@@ -60,8 +61,14 @@ std::string initialStateBytes(const TrainSpec &train);
 /// Whether `name` is a valid C identifier that is not a C keyword.
 bool isValidCIdentifier(llvm::StringRef name);
 
-/// The C element type and tlc_dtype macro of an element type ("float", "TLC_DTYPE_F32").
-std::pair<llvm::StringRef, llvm::StringRef> cTypeOf(mlir::Type elementType);
+/// The C element type and tlc_dtype macro of an element type ("float", "TLC_DTYPE_F32"), with
+/// integers of 8, 16 and 32 bits `isUnsigned` or not ("uint8_t", "TLC_DTYPE_U8").
+std::pair<llvm::StringRef, llvm::StringRef> cTypeOf(mlir::Type elementType,
+                                                    bool isUnsigned = false);
+/// cTypeOf of a tensor of the signature.
+inline std::pair<llvm::StringRef, llvm::StringRef> cTypeOf(const TensorSpec &t) {
+  return cTypeOf(t.type.getElementType(), t.isUnsigned);
+}
 
 } // namespace tlc
 

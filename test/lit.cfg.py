@@ -62,6 +62,11 @@ if os.path.isdir("/usr/share/libonnx-testdata/data/node"):
     config.available_features.add("onnx-testdata")
 if python_has("torch") and python_has("torchvision") and python_has("onnx"):
     config.available_features.add("torch")
+# ONNX Runtime (the npm package scripts/setup.sh installs) as a numerical reference.
+ort_dir = os.path.join(config.tlc_source_dir, "benchmarks", "peers", "ort")
+if shutil.which("node") and os.path.isdir(os.path.join(ort_dir, "node_modules", "onnxruntime-node")):
+    config.available_features.add("onnxruntime")
+config.substitutions.append(("%ort_run", "node " + os.path.join(ort_dir, "ort_run.js")))
 
 # The host's x86 instruction set levels (from the kernel's /proc/cpuinfo, independently of the
 # runtime's cpuid code), for tests that run code compiled for them.

@@ -4,6 +4,7 @@
 
 #include "InferredTypes.h"
 #include "ModelLoader.h"
+#include "NarrowIntegers.h"
 #include "NodeContext.h"
 #include "Preflight.h"
 #include "SchemaCheck.h"
@@ -94,14 +95,15 @@ LogicalResult checkSizes(ArrayRef<Type> types, Location loc) {
   return success();
 }
 
-/// Fails if graph output `info` declares a shape or element type other than `type`'s.
-LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &info, RankedTensorType type,
+/// Fails if graph output `info` declares a shape or element type other than those of `v`.
+LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &info, const OnnxValue &v,
                                   Location fileLoc) {
   if (!info.type().has_tensor_type())
     return success();
+  RankedTensorType type = v.type;
   const onnx::TypeProto::Tensor &tt = info.type().tensor_type();
   Type declared = elementTypeOf(type.getContext(), tt.elem_type());
-  bool mismatch = declared && declared != type.getElementType();
+  bool mismatch = declared && tt.elem_type() != onnxTypeOf(v);
   std::string shape;
   if (tt.has_shape()) {
     mismatch |= tt.shape().dim_size() != type.getRank();
@@ -116,7 +118,10 @@ LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &info, RankedTensor
   if (!mismatch)
     return success();
   // Types printed bare (a diagnostic would quote them), like the rest of the signature.
-  auto str = [](Type t) {
+  // Narrow integer types by their ONNX names (the tl type is the wider one computed in).
+  auto str = [](Type t, int onnxType) {
+    if (isNarrowType(onnxType))
+      return onnxTypeName(onnxType).str();
     std::string s;
     llvm::raw_string_ostream os(s);
     if (t)
@@ -124,8 +129,9 @@ LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &info, RankedTensor
     return s;
   };
   return emitError(fileLoc) << "graph output '" << info.name() << "' is declared as "
-                            << str(declared) << "[" << (tt.has_shape() ? shape : "?")
-                            << "] but the graph computes " << str(type.getElementType()) << "["
+                            << str(declared, tt.elem_type()) << "["
+                            << (tt.has_shape() ? shape : "?") << "] but the graph computes "
+                            << str(type.getElementType(), v.onnxType) << "["
                             << tl::formatShape(type.getShape()) << "]";
 }
 
@@ -133,7 +139,7 @@ LogicalResult checkDeclaredOutput(const onnx::ValueInfoProto &info, RankedTensor
 FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info, MLIRContext *ctx,
                                       const OnnxImportOptions &options, Location fileLoc) {
   const onnx::TypeProto::Tensor &tt = info.type().tensor_type();
-  Type et = elementTypeOf(ctx, tt.elem_type());
+  Type et = storageTypeOf(ctx, tt.elem_type());
   if (!et)
     return emitError(fileLoc) << "input '" << info.name() << "' has unsupported element type "
                               << onnxTypeName(tt.elem_type());
@@ -205,7 +211,8 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
       emitError(fileLoc) << "initializer '" << t.name() << "': " << error;
       return nullptr;
     }
-    values[t.name()] = OnnxValue{nullptr, *c, cast<RankedTensorType>(c->getType())};
+    values[t.name()] = OnnxValue{nullptr, *c, cast<RankedTensorType>(c->getType()),
+                                 isNarrowType(t.data_type()) ? t.data_type() : 0};
   }
 
   // --constant-input: graph inputs specialized to a value, like initializers.
@@ -238,13 +245,14 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
     }
     const onnx::TypeProto::Tensor &tt = info->type().tensor_type();
     auto type = cast<RankedTensorType>(c->getType());
-    if (elementTypeOf(ctx, tt.elem_type()) != type.getElementType() ||
+    if (tt.elem_type() != t.data_type() ||
         (tt.has_shape() && tt.shape().dim_size() != type.getRank())) {
-      emitError(fileLoc) << "--constant-input " << name << ": the value's type " << type
-                         << " does not match the input's element type and rank";
+      emitError(fileLoc) << "--constant-input " << name << ": the value's type "
+                         << onnxTypeName(t.data_type()) << "[" << tl::formatShape(type.getShape())
+                         << "] does not match the input's element type and rank";
       return nullptr;
     }
-    values[name] = OnnxValue{nullptr, *c, type};
+    values[name] = OnnxValue{nullptr, *c, type, isNarrowType(t.data_type()) ? t.data_type() : 0};
   }
 
   // Graph inputs that are not initializers are the function's arguments.
@@ -278,13 +286,22 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
   auto func = func::FuncOp::create(b, fileLoc, funcName, b.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
   llvm::StringSet<> cNames;
+  b.setInsertionPointToEnd(body);
   for (auto [i, info] : llvm::enumerate(inputs)) {
-    values[info->name()] =
-        OnnxValue{body->getArgument(i), nullptr, cast<RankedTensorType>(argTypes[i])};
     func.setArgAttr(i, "tl.name", b.getStringAttr(cName(info->name(), cNames)));
+    int onnxType = info->type().tensor_type().elem_type();
+    if (!isNarrowType(onnxType)) {
+      values[info->name()] =
+          OnnxValue{body->getArgument(i), nullptr, cast<RankedTensorType>(argTypes[i])};
+      continue;
+    }
+    if (isUnsignedType(onnxType))
+      func.setArgAttr(i, "tl.unsigned", b.getUnitAttr());
+    Value wide = widenInput(b, fileLoc, body->getArgument(i), onnxType);
+    values[info->name()] =
+        OnnxValue{wide, nullptr, cast<RankedTensorType>(wide.getType()), onnxType};
   }
 
-  b.setInsertionPointToEnd(body);
   if (options.trainableWeights)
     markTrainableWeights(graph, values, b, fileLoc, cNames);
   const ConverterTable &table = getConverterTable();
@@ -328,9 +345,16 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
     SmallVector<std::string> typeProblems;
     checkTypeBindings(
         node, opset,
-        [&](const std::string &name) -> Type {
+        [&](const std::string &name) -> std::string {
           auto v = values.find(name);
-          return v == values.end() ? Type() : v->second.type.getElementType();
+          if (v == values.end())
+            return "";
+          if (v->second.onnxType)
+            return onnxTypeName(v->second.onnxType).str();
+          std::string s;
+          llvm::raw_string_ostream os(s);
+          v->second.type.getElementType().print(os);
+          return s;
         },
         typeProblems);
     for (const std::string &p : typeProblems)
@@ -346,6 +370,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
       placeholders(node);
       continue;
     }
+    settleNarrowOutputs(node, opset, values, b, loc);
     for (const std::string &out : node.output()) {
       if (out.empty())
         continue;
@@ -369,6 +394,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;
   SmallVector<std::string> resultNames;
+  SmallVector<bool> resultUnsigned;
   for (const onnx::ValueInfoProto &info : graph.output()) {
     auto it = values.find(info.name());
     if (it == values.end()) {
@@ -382,12 +408,14 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
                          << tl::formatShape(v.type.getShape()) << "), which is not supported";
       return nullptr;
     }
-    if (failed(checkDeclaredOutput(info, v.type, fileLoc)))
+    if (failed(checkDeclaredOutput(info, v, fileLoc)))
       return nullptr;
     if (!v.value)
       v.value = tl::ConstantOp::create(b, fileLoc, v.constant).getResult();
-    results.push_back(v.value);
-    resultTypes.push_back(v.value.getType());
+    Value result = v.onnxType ? narrowOutput(b, fileLoc, v.value, v.onnxType) : v.value;
+    resultUnsigned.push_back(isUnsignedType(v.onnxType));
+    results.push_back(result);
+    resultTypes.push_back(result.getType());
     resultNames.push_back(cName(info.name(), cNames));
   }
   if (results.empty()) {
@@ -396,7 +424,10 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
   }
   func::ReturnOp::create(b, fileLoc, results);
   func.setFunctionType(b.getFunctionType(argTypes, resultTypes));
-  for (auto [i, name] : llvm::enumerate(resultNames))
+  for (auto [i, name] : llvm::enumerate(resultNames)) {
     func.setResultAttr(i, "tl.name", b.getStringAttr(name));
+    if (resultUnsigned[i])
+      func.setResultAttr(i, "tl.unsigned", b.getUnitAttr());
+  }
   return module;
 }

@@ -1,5 +1,6 @@
 // Value types from ONNX's own shape inference (used only once a node has failed to convert).
 #include "InferredTypes.h"
+#include "GuardedInference.h"
 #include "ModelLoader.h"
 
 #include "TensorData.h"
@@ -7,7 +8,7 @@
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSet.h"
 
-#include <onnx/shape_inference/implementation.h>
+#include <onnx/defs/schema.h>
 
 using namespace mlir;
 using namespace tlc::onnx_import;
@@ -27,18 +28,6 @@ RankedTensorType staticType(const onnx::TypeProto &type, MLIRContext *ctx) {
     shape.push_back(d.dim_value());
   }
   return RankedTensorType::get(shape, et);
-}
-
-/// The ONNX data type of a tl element type (the inverse of elementTypeOf), or 0.
-int onnxTypeOf(Type t) {
-  if (t.isF32()) return onnx::TensorProto::FLOAT;
-  if (t.isF64()) return onnx::TensorProto::DOUBLE;
-  if (t.isF16()) return onnx::TensorProto::FLOAT16;
-  if (t.isBF16()) return onnx::TensorProto::BFLOAT16;
-  if (t.isInteger(32)) return onnx::TensorProto::INT32;
-  if (t.isInteger(64)) return onnx::TensorProto::INT64;
-  if (t.isInteger(1)) return onnx::TensorProto::BOOL;
-  return 0;
 }
 
 /// Whether `axis` indexes a tensor of `rank` dimensions, counted from either end (Flatten's
@@ -152,7 +141,7 @@ tlc::onnx_import::inferOutputTypes(const onnx::NodeProto &node, int64_t opset,
       continue;
     }
     auto it = values.find(in);
-    if (it == values.end() || !it->second.type || !onnxTypeOf(it->second.type.getElementType()))
+    if (it == values.end() || !it->second.type || !naturalOnnxType(it->second.type.getElementType()))
       return types;
     inputTypes.push_back(it->second.type);
     if (!declared.insert(in).second)
@@ -165,7 +154,7 @@ tlc::onnx_import::inferOutputTypes(const onnx::NodeProto &node, int64_t opset,
     onnx::ValueInfoProto *info = graph.add_input();
     info->set_name(in);
     onnx::TypeProto_Tensor *tensor = info->mutable_type()->mutable_tensor_type();
-    tensor->set_elem_type(onnxTypeOf(it->second.type.getElementType()));
+    tensor->set_elem_type(naturalOnnxType(it->second.type.getElementType()));
     onnx::TensorShapeProto *shape = tensor->mutable_shape();
     for (int64_t d : it->second.type.getShape())
       shape->add_dim()->set_dim_value(d);
@@ -176,11 +165,8 @@ tlc::onnx_import::inferOutputTypes(const onnx::NodeProto &node, int64_t opset,
   for (const std::string &out : node.output())
     if (!out.empty())
       graph.add_output()->set_name(out);
-  // error_mode 0: a node inference cannot handle is skipped, not thrown (tlc is built without
-  // exceptions).
-  onnx::ShapeInferenceOptions options(/*check_type_val=*/false, /*strict_mode_val=*/0);
-  onnx::shape_inference::InferShapes(&graph, {{"", static_cast<int>(opset)}},
-                                     onnx::OpSchemaRegistry::Instance(), options);
+  if (!inferShapesNoThrow(graph, opset))
+    return types;
   for (const onnx::ValueInfoProto &info : graph.output())
     if (RankedTensorType t = staticType(info.type(), ctx))
       types[info.name()] = t;

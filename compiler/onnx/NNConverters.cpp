@@ -1,12 +1,14 @@
 // Converters for neural-network ONNX ops: Conv, pooling, normalizations, Softmax, and the
 // contractions Gemm/MatMul/Einsum (all through tl.einsum, the one einsum engine).
 #include "HostEval.h"
+#include "NarrowIntegers.h"
 #include "NodeContext.h"
 #include "TensorData.h"
 #include "VolumeWindows.h"
 
 #include "TL/NNShapes.h"
 #include "TL/Shapes.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 
@@ -93,40 +95,60 @@ void checkAutoPad(const onnx::NodeProto &node, SmallVectorImpl<std::string> &pro
       problems.push_back("auto_pad '" + a->s() + "' is not supported");
 }
 
-LogicalResult convertConv(NodeContext &cx) {
-  int64_t rank = cx.rank(0);
+} // namespace
+
+FailureOr<Value> tlc::onnx_import::convolve(NodeContext &cx, Value input, Value weights,
+                                            Value bias) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto weightType = cast<RankedTensorType>(weights.getType());
+  int64_t rank = inputType.getRank();
   if (rank < 3 || rank > 5)
-    return cx.emitError() << "Conv supports 1-D, 2-D and 3-D convolutions, got input rank "
-                          << rank;
-  if (cx.rank(1) != rank)
-    return cx.emitError() << "weight rank " << cx.rank(1) << " differs from input rank " << rank;
+    return cx.emitError() << cx.node.op_type()
+                          << " supports 1-D, 2-D and 3-D convolutions, got input rank " << rank;
+  if (weightType.getRank() != rank)
+    return cx.emitError() << "weight rank " << weightType.getRank()
+                          << " differs from input rank " << rank;
   SmallVector<int64_t> kernel = cx.attrInts("kernel_shape");
-  ArrayRef<int64_t> weightWindow = cx.shape(1).drop_front(2);
+  ArrayRef<int64_t> weightWindow = weightType.getShape().drop_front(2);
   if (!kernel.empty() && ArrayRef<int64_t>(kernel) != weightWindow)
     return cx.emitError() << "kernel_shape " << tl::formatShape(kernel)
                           << " contradicts the weights' spatial shape "
                           << tl::formatShape(weightWindow);
   if (kernel.empty())
     kernel.append(weightWindow.begin(), weightWindow.end());
-  TLC_TRY(w, windowAttrs(cx, cx.shape(0).drop_front(2), kernel, false));
-  Value bias = cx.hasInput(2) ? cx.value(2) : Value();
+  TLC_TRY(w, windowAttrs(cx, inputType.getShape().drop_front(2), kernel, false));
   int64_t groups = cx.attrInt("group", 1);
   if (rank == 5) {
-    TLC_TRY(y, conv3dAsConv2d(cx, cx.value(0), cx.value(1), cx.constant(1), bias, w.strides,
-                              w.pads, w.dilations, groups));
-    cx.setOutput(0, y);
-    return success();
+    DenseElementsAttr constWeights;
+    matchPattern(weights, m_Constant(&constWeights));
+    return conv3dAsConv2d(cx, input, weights, constWeights, bias, w.strides, w.pads,
+                          w.dilations, groups);
   }
-  TLC_TRY(x, as4D(cx, cx.value(0), "inputs"));
-  TLC_TRY(filter, as4D(cx, cx.value(1), "weights"));
+  TLC_TRY(x, as4D(cx, input, "inputs"));
+  TLC_TRY(filter, as4D(cx, weights, "weights"));
   TLC_TRY(type, tl::conv2dType(cast<RankedTensorType>(x.getType()),
                                cast<RankedTensorType>(filter.getType()), w.strides, w.pads,
                                w.dilations, groups, [&] { return cx.emitError(); }));
   Value y = tl::Conv2DOp::create(cx.b, cx.loc, type, x, filter, bias, w.strides, w.pads,
                                  w.dilations, groups)
                 .getResult();
-  TLC_TRY(r, from4D(cx, y, rank));
-  cx.setOutput(0, r);
+  return from4D(cx, y, rank);
+}
+
+FailureOr<Value> tlc::onnx_import::matmul(NodeContext &cx, Value a, Value b) {
+  int64_t ra = cast<RankedTensorType>(a.getType()).getRank();
+  int64_t rb = cast<RankedTensorType>(b.getType()).getRank();
+  if (ra == 0 || rb == 0)
+    return cx.emitError() << cx.node.op_type() << " operands must have rank >= 1";
+  std::string lhs = ra == 1 ? "j" : "...ij", rhs = rb == 1 ? "j" : "...jk";
+  std::string out = ra == 1 && rb == 1 ? "" : ra == 1 ? "...k" : rb == 1 ? "...i" : "...ik";
+  return cx.einsum(lhs + "," + rhs + "->" + out, ValueRange{a, b});
+}
+
+namespace {
+LogicalResult convertConv(NodeContext &cx) {
+  TLC_TRY(y, convolve(cx, cx.value(0), cx.value(1), cx.hasInput(2) ? cx.value(2) : Value()));
+  cx.setOutput(0, y);
   return success();
 }
 
@@ -192,18 +214,31 @@ template <typename PoolOp> LogicalResult convertPool(NodeContext &cx) {
   if (rank < 3 || rank > 5)
     return cx.emitError() << cx.node.op_type()
                           << " supports 1-D, 2-D and 3-D pooling, got input rank " << rank;
-  if (!isa<FloatType>(cx.elementType(0)))
-    return cx.emitError() << cx.node.op_type() << " needs a float input";
+  // MaxPool of 8- and 16-bit integers (uint8 images) pools their exact f32 values.
+  Value input = cx.value(0);
+  Type intType;
+  if (!isa<FloatType>(cx.elementType(0))) {
+    int t = onnxTypeOf(*cx.input(0));
+    if (!std::is_same_v<PoolOp, tl::MaxPool2DOp> || !isNarrowType(t) ||
+        t == onnx::TensorProto::UINT32)
+      return cx.emitError() << cx.node.op_type() << " needs a float input"
+                            << (std::is_same_v<PoolOp, tl::MaxPool2DOp>
+                                    ? " (or 8- or 16-bit integers)"
+                                    : "");
+    intType = cx.elementType(0);
+    input = cx.cast(input, cx.b.getF32Type());
+  }
+  auto fromFloat = [&](Value v) { return intType ? cx.cast(v, intType) : v; };
   bool ceilMode = cx.attrInt("ceil_mode", 0) != 0;
   TLC_TRY(w, windowAttrs(cx, cx.shape(0).drop_front(2), cx.attrInts("kernel_shape"), ceilMode));
   if (rank == 5) {
-    TLC_TRY(y, pool3dAsPool2d(cx, cx.value(0), std::is_same_v<PoolOp, tl::AvgPool2DOp>,
-                              w.kernel, w.strides, w.pads, w.dilations, ceilMode,
+    TLC_TRY(y, pool3dAsPool2d(cx, input, std::is_same_v<PoolOp, tl::AvgPool2DOp>, w.kernel,
+                              w.strides, w.pads, w.dilations, ceilMode,
                               cx.attrInt("count_include_pad", 0) != 0));
-    cx.setOutput(0, y);
+    cx.setOutput(0, fromFloat(y));
     return success();
   }
-  TLC_TRY(x, as4D(cx, cx.value(0), "inputs"));
+  TLC_TRY(x, as4D(cx, input, "inputs"));
   auto inType = cast<RankedTensorType>(x.getType());
   TLC_TRY(hw, tl::window2DOutputShape(inType.getShape().drop_front(2), w.kernel, w.strides,
                                       w.pads, w.dilations, ceilMode,
@@ -232,7 +267,7 @@ template <typename PoolOp> LogicalResult convertPool(NodeContext &cx) {
     }
   }
   TLC_TRY(r, from4D(cx, y, rank));
-  cx.setOutput(0, r);
+  cx.setOutput(0, fromFloat(r));
   return success();
 }
 
@@ -517,12 +552,7 @@ template <typename SoftmaxOp> LogicalResult convertSoftmax(NodeContext &cx) {
 }
 
 LogicalResult convertMatMul(NodeContext &cx) {
-  int64_t ra = cx.rank(0), rb = cx.rank(1);
-  if (ra == 0 || rb == 0)
-    return cx.emitError() << "MatMul operands must have rank >= 1";
-  std::string lhs = ra == 1 ? "j" : "...ij", rhs = rb == 1 ? "j" : "...jk";
-  std::string out = ra == 1 && rb == 1 ? "" : ra == 1 ? "...k" : rb == 1 ? "...i" : "...ik";
-  TLC_TRY(r, cx.einsum(lhs + "," + rhs + "->" + out, ValueRange{cx.value(0), cx.value(1)}));
+  TLC_TRY(r, matmul(cx, cx.value(0), cx.value(1)));
   cx.setOutput(0, r);
   return success();
 }

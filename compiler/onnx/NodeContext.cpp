@@ -221,6 +221,7 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     registerSignalConverters(t);
     registerScatterConverters(t);
     registerTrainingOptimizers(t);
+    registerIntegerConverters(t);
     return t;
   }();
   return table;

@@ -17,6 +17,9 @@ struct OnnxValue {
   mlir::Value value;
   mlir::DenseElementsAttr constant;
   mlir::RankedTensorType type;
+  /// The ONNX element type where it is narrow (uint8, int8, uint16, int16, uint32: computed in
+  /// `type`'s wider element type, NarrowIntegers.h); 0 for the others.
+  int onnxType = 0;
 };
 
 /// The value table of a graph, by ONNX name.
@@ -127,6 +130,13 @@ using ConverterTable = llvm::StringMap<OpConverter>;
 
 const ConverterTable &getConverterTable();
 
+/// The convolution Conv's attributes on `node` describe (1-D to 3-D, groups, padding), of
+/// `input` by `weights` plus `bias` (optional): shared with ConvInteger and QLinearConv.
+mlir::FailureOr<mlir::Value> convolve(NodeContext &cx, mlir::Value input, mlir::Value weights,
+                                      mlir::Value bias);
+/// numpy matmul of `a` and `b` (MatMul; MatMulInteger and QLinearMatMul).
+mlir::FailureOr<mlir::Value> matmul(NodeContext &cx, mlir::Value a, mlir::Value b);
+
 void registerElementwiseConverters(ConverterTable &table);
 void registerTensorConverters(ConverterTable &table);
 void registerNNConverters(ConverterTable &table);
@@ -138,6 +148,7 @@ void registerGridSampleConverter(ConverterTable &table);
 void registerSignalConverters(ConverterTable &table);
 void registerScatterConverters(ConverterTable &table);
 void registerTrainingOptimizers(ConverterTable &table);
+void registerIntegerConverters(ConverterTable &table);
 
 /// Attribute lookup on a bare node (for checks).
 const onnx::AttributeProto *findAttr(const onnx::NodeProto &node, llvm::StringRef name);

@@ -49,14 +49,14 @@ void tlc::onnx_import::checkNodeSchema(const onnx::NodeProto &node, int64_t opse
 
 void tlc::onnx_import::checkTypeBindings(
     const onnx::NodeProto &node, int64_t opset,
-    llvm::function_ref<mlir::Type(const std::string &)> elementTypeOf,
+    llvm::function_ref<std::string(const std::string &)> elementTypeOf,
     llvm::SmallVectorImpl<std::string> &problems) {
   const onnx::OpSchema *schema = nodeSchema(node, opset);
   if (!schema)
     return;
   const std::vector<onnx::OpSchema::FormalParameter> &formals = schema->inputs();
   // The first input bound to each type variable: its index and element type.
-  llvm::StringMap<std::pair<int, mlir::Type>> bound;
+  llvm::StringMap<std::pair<int, std::string>> bound;
   auto isTypeVariable = [&](const std::string &typeStr) {
     return llvm::any_of(schema->typeConstraintParams(),
                         [&](const auto &param) { return param.type_param_str == typeStr; });
@@ -66,8 +66,8 @@ void tlc::onnx_import::checkTypeBindings(
     if (node.input(i).empty() || !isTypeVariable(f.GetTypeStr()) ||
         (f.GetOption() == onnx::OpSchema::Variadic && !f.GetIsHomogeneous()))
       continue;
-    mlir::Type type = elementTypeOf(node.input(i));
-    if (!type)
+    std::string type = elementTypeOf(node.input(i));
+    if (type.empty())
       continue;
     auto [it, inserted] = bound.try_emplace(f.GetTypeStr(), i, type);
     if (inserted || it->second.second == type)

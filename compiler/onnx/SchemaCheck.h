@@ -19,10 +19,10 @@ void checkNodeSchema(const onnx::NodeProto &node, int64_t opset,
 
 /// Appends a problem for each pair of `node`'s inputs that one type variable of `opset`'s
 /// schema binds (e.g. ConvTranspose's X, W and B: T) but whose element types differ; the
-/// converters rely on them agreeing. `elementTypeOf` gives an input's element type by name
-/// (null when unknown: not checked).
+/// converters rely on them agreeing. `elementTypeOf` names an input's element type ("f32",
+/// "uint8"; empty when unknown: not checked).
 void checkTypeBindings(const onnx::NodeProto &node, int64_t opset,
-                       llvm::function_ref<mlir::Type(const std::string &)> elementTypeOf,
+                       llvm::function_ref<std::string(const std::string &)> elementTypeOf,
                        llvm::SmallVectorImpl<std::string> &problems);
 
 } // namespace tlc::onnx_import

@@ -19,8 +19,44 @@ Type tlc::onnx_import::elementTypeOf(MLIRContext *ctx, int onnxType) {
   case TensorProto::INT32: return b.getI32Type();
   case TensorProto::INT64: return b.getI64Type();
   case TensorProto::BOOL: return b.getI1Type();
+  // Narrow and unsigned integers compute in a wider signed type (NarrowIntegers.h).
+  case TensorProto::UINT8: case TensorProto::INT8:
+  case TensorProto::UINT16: case TensorProto::INT16: return b.getI32Type();
+  case TensorProto::UINT32: return b.getI64Type();
   default: return nullptr;
   }
+}
+
+Type tlc::onnx_import::storageTypeOf(MLIRContext *ctx, int onnxType) {
+  switch (onnxType) {
+  case TensorProto::UINT8: case TensorProto::INT8: return IntegerType::get(ctx, 8);
+  case TensorProto::UINT16: case TensorProto::INT16: return IntegerType::get(ctx, 16);
+  case TensorProto::UINT32: return IntegerType::get(ctx, 32);
+  default: return elementTypeOf(ctx, onnxType);
+  }
+}
+
+bool tlc::onnx_import::isNarrowType(int onnxType) {
+  return llvm::is_contained({TensorProto::UINT8, TensorProto::INT8, TensorProto::UINT16,
+                             TensorProto::INT16, TensorProto::UINT32},
+                            onnxType);
+}
+
+bool tlc::onnx_import::isUnsignedType(int onnxType) {
+  return llvm::is_contained({TensorProto::UINT8, TensorProto::UINT16, TensorProto::UINT32,
+                             TensorProto::UINT64},
+                            onnxType);
+}
+
+int tlc::onnx_import::naturalOnnxType(Type t) {
+  if (t.isF32()) return TensorProto::FLOAT;
+  if (t.isF64()) return TensorProto::DOUBLE;
+  if (t.isF16()) return TensorProto::FLOAT16;
+  if (t.isBF16()) return TensorProto::BFLOAT16;
+  if (t.isInteger(32)) return TensorProto::INT32;
+  if (t.isInteger(64)) return TensorProto::INT64;
+  if (t.isInteger(1)) return TensorProto::BOOL;
+  return 0;
 }
 
 llvm::StringRef tlc::onnx_import::onnxTypeName(int onnxType) {
@@ -57,9 +93,17 @@ size_t byteWidth(int onnxType) {
   case TensorProto::FLOAT: case TensorProto::INT32: return 4;
   case TensorProto::DOUBLE: case TensorProto::INT64: return 8;
   case TensorProto::FLOAT16: case TensorProto::BFLOAT16: return 2;
-  case TensorProto::BOOL: return 1;
+  case TensorProto::BOOL: case TensorProto::UINT8: case TensorProto::INT8: return 1;
+  case TensorProto::UINT16: case TensorProto::INT16: return 2;
+  case TensorProto::UINT32: return 4;
   default: return 0;
   }
+}
+
+/// `x`, an element of ONNX type `onnxType`, extended to its compute type `et`.
+APInt widen(const APInt &x, Type et, int onnxType) {
+  unsigned bits = et.getIntOrFloatBitWidth();
+  return isUnsignedType(onnxType) ? x.zext(bits) : x.sext(bits);
 }
 } // namespace
 
@@ -94,6 +138,16 @@ FailureOr<DenseElementsAttr> tlc::onnx_import::decodeTensor(MLIRContext *ctx,
       error = "raw data has " + std::to_string(raw.size()) + " bytes, expected " +
               std::to_string(numel * width);
       return failure();
+    }
+    if (isNarrowType(dt)) {
+      SmallVector<APInt> v;
+      unsigned bits = static_cast<unsigned>(width * 8);
+      for (int64_t i = 0; i < numel; ++i) {
+        uint64_t x = 0;
+        std::memcpy(&x, raw.data() + i * width, width); // little-endian hosts
+        v.push_back(widen(APInt(bits, x), et, dt));
+      }
+      return DenseElementsAttr::get(type, v);
     }
     if (dt == TensorProto::BOOL) {
       SmallVector<bool> v;
@@ -132,6 +186,24 @@ FailureOr<DenseElementsAttr> tlc::onnx_import::decodeTensor(MLIRContext *ctx,
     for (int32_t x : tensor.int32_data())
       v.push_back(x != 0);
     return DenseElementsAttr::get(type, ArrayRef<bool>(v));
+  }
+  case TensorProto::UINT8: case TensorProto::INT8:
+  case TensorProto::UINT16: case TensorProto::INT16: {
+    // One value per int32_data entry; only its low bits count.
+    if (tensor.int32_data_size() != numel) return sizeError(tensor.int32_data_size());
+    SmallVector<APInt> v;
+    for (int32_t x : tensor.int32_data())
+      v.push_back(widen(APInt(static_cast<unsigned>(width * 8), static_cast<uint64_t>(x),
+                              /*isSigned=*/false, /*implicitTrunc=*/true),
+                        et, dt));
+    return DenseElementsAttr::get(type, v);
+  }
+  case TensorProto::UINT32: {
+    if (tensor.uint64_data_size() != numel) return sizeError(tensor.uint64_data_size());
+    SmallVector<APInt> v;
+    for (uint64_t x : tensor.uint64_data())
+      v.push_back(APInt(64, x & 0xffffffffu));
+    return DenseElementsAttr::get(type, v);
   }
   case TensorProto::FLOAT16:
   case TensorProto::BFLOAT16: {

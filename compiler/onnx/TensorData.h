@@ -10,8 +10,19 @@
 
 namespace tlc::onnx_import {
 
-/// The MLIR element type of an ONNX TensorProto::DataType, or null if tl cannot carry it.
+/// The MLIR element type tl computes an ONNX TensorProto::DataType in, or null if tl cannot
+/// carry it: uint8, int8, uint16 and int16 compute in i32, uint32 in i64 (NarrowIntegers.h).
 mlir::Type elementTypeOf(mlir::MLIRContext *ctx, int onnxType);
+/// The element type a tensor of `onnxType` is stored in at the model's boundary (i8 for uint8
+/// and int8, i16, i32 for uint32; elementTypeOf for the others).
+mlir::Type storageTypeOf(mlir::MLIRContext *ctx, int onnxType);
+/// Whether tl computes `onnxType` in a wider type than it stores it in.
+bool isNarrowType(int onnxType);
+/// Whether `onnxType` is an unsigned integer type.
+bool isUnsignedType(int onnxType);
+/// The ONNX data type whose compute type is `t` and that is not narrow (FLOAT for f32, INT32
+/// for i32, ...), or 0.
+int naturalOnnxType(mlir::Type t);
 
 /// The ONNX name of a data type ("float", "int8", ...), for messages.
 llvm::StringRef onnxTypeName(int onnxType);

@@ -41,6 +41,25 @@ DenseElementsAttr tlc::tl::transposeElements(DenseElementsAttr attr, ArrayRef<in
   return DenseElementsAttr::getFromRawBuffer(newType, dst);
 }
 
+DenseElementsAttr tlc::tl::convertIntegerElements(DenseElementsAttr attr, Type to,
+                                                  bool isUnsigned) {
+  Type from = attr.getElementType();
+  if (!from.isInteger() || from.isInteger(1) || to.isInteger(1))
+    return {};
+  if (auto toFloat = dyn_cast<FloatType>(to))
+    return attr.mapValues(to, [&](const APInt &value) {
+      APFloat converted(toFloat.getFloatSemantics());
+      converted.convertFromAPInt(value, /*IsSigned=*/!isUnsigned, APFloat::rmNearestTiesToEven);
+      return converted.bitcastToAPInt();
+    });
+  if (!to.isInteger())
+    return {};
+  unsigned width = to.getIntOrFloatBitWidth();
+  return attr.mapValues(to, [&](const APInt &value) {
+    return isUnsigned ? value.zextOrTrunc(width) : value.sextOrTrunc(width);
+  });
+}
+
 DenseElementsAttr tlc::tl::convertFloatElements(DenseElementsAttr attr, FloatType to) {
   const llvm::fltSemantics &semantics = to.getFloatSemantics();
   return attr.mapValues(to, [&](const APFloat &value) {

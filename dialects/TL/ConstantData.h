@@ -16,6 +16,12 @@ mlir::DenseElementsAttr transposeElements(mlir::DenseElementsAttr attr,
 /// even (exact where `to` is wider): weights cast to bf16/f16 at compile time, or back.
 mlir::DenseElementsAttr convertFloatElements(mlir::DenseElementsAttr attr, mlir::FloatType to);
 
+/// `attr` (integer elements of 8 to 64 bits, read as unsigned if `isUnsigned`) converted to the
+/// integer or float type `to` as tl.cast converts them (extended or truncated; floats rounded
+/// to nearest even); null for other types (i1 and float sources: not folded).
+mlir::DenseElementsAttr convertIntegerElements(mlir::DenseElementsAttr attr, mlir::Type to,
+                                               bool isUnsigned);
+
 } // namespace tlc::tl
 
 #endif

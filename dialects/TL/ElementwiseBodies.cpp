@@ -128,7 +128,7 @@ Value SelectOp::buildScalar(OpBuilder &b, Location loc, ValueRange a) {
 }
 
 Value CastOp::buildScalar(OpBuilder &b, Location loc, ValueRange a) {
-  return s::convert(b, loc, a[0], getType().getElementType());
+  return s::convert(b, loc, a[0], getType().getElementType(), getFromUnsigned());
 }
 
 //===----------------------------------------------------------------------===//

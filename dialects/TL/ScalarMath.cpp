@@ -74,8 +74,9 @@ Value exp(OpBuilder &b, Location loc, Value x) { return math::ExpOp::create(b, l
 
 Value log(OpBuilder &b, Location loc, Value x) { return math::LogOp::create(b, loc, x); }
 
-Value convert(OpBuilder &b, Location loc, Value x, Type to) {
+Value convert(OpBuilder &b, Location loc, Value x, Type to, bool fromUnsigned) {
   Type from = x.getType();
+  fromUnsigned |= isBool(from); // true is 1
   if (from == to)
     return x;
   if (isBool(to)) {
@@ -96,10 +97,10 @@ Value convert(OpBuilder &b, Location loc, Value x, Type to) {
   if (isFloat(from))
     return arith::FPToSIOp::create(b, loc, to, x);
   if (isFloat(to))
-    return isBool(from) ? (Value)arith::UIToFPOp::create(b, loc, to, x)
+    return fromUnsigned ? (Value)arith::UIToFPOp::create(b, loc, to, x)
                         : (Value)arith::SIToFPOp::create(b, loc, to, x);
   if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-    return isBool(from) ? (Value)arith::ExtUIOp::create(b, loc, to, x)
+    return fromUnsigned ? (Value)arith::ExtUIOp::create(b, loc, to, x)
                         : (Value)arith::ExtSIOp::create(b, loc, to, x);
   return arith::TruncIOp::create(b, loc, to, x);
 }

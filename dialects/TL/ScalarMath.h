@@ -18,8 +18,9 @@ mlir::Value max(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Val
 mlir::Value min(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Value y);
 mlir::Value exp(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
 mlir::Value log(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
-/// Converts `x` to `to` with tl.cast semantics.
-mlir::Value convert(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Type to);
+/// Converts `x` to `to` with tl.cast semantics (`fromUnsigned`: an integer `x` is unsigned).
+mlir::Value convert(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Type to,
+                    bool fromUnsigned = false);
 
 } // namespace tlc::tl::scalar
 

@@ -24,6 +24,9 @@ def TL_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
 def TL_Int : AnyTypeOf<[I1, I32, I64]>;
 def TL_Element : AnyTypeOf<[TL_Float, TL_Int]>;
 def TL_Tensor : StaticShapeTensorOf<[TL_Element]>;
+// 8- and 16-bit integers are storage types only (ONNX's uint8 ... at a model's boundary):
+// constants and casts carry them, every other op computes in i32 or i64.
+def TL_StorageTensor : StaticShapeTensorOf<[TL_Element, I8, I16]>;
 def TL_FloatTensor : StaticShapeTensorOf<[TL_Float]>;
 def TL_BoolTensor : StaticShapeTensorOf<[I1]>;
 

@@ -200,7 +200,20 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
     return getInput();
   auto fromFloat = dyn_cast<FloatType>(from);
   auto toFloat = dyn_cast<FloatType>(to);
-  if (!fromFloat || !toFloat)
+  // Narrowing back an integer widened from this type returns the original (the importer's
+  // wrap of a uint8 result, i32 -> i8, after the widening of a uint8 input, i8 -> i32).
+  if (auto inner = getInput().getDefiningOp<CastOp>(); inner && !fromFloat && !toFloat) {
+    Value x = inner.getInput();
+    if (x.getType() == getType() && to.getIntOrFloatBitWidth() > 1 &&
+        from.getIntOrFloatBitWidth() >= to.getIntOrFloatBitWidth())
+      return x;
+  }
+  if (!fromFloat) {
+    // Integer constants (quantized weights, zero points) convert at compile time.
+    auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput());
+    return dense ? convertIntegerElements(dense, to, getFromUnsigned()) : DenseElementsAttr();
+  }
+  if (!toFloat)
     return {};
   // A round trip through a wider float is exact (bf16 -> f32 -> bf16); the other order,
   // f32 -> bf16 -> f32, rounds and must stay.

@@ -29,7 +29,7 @@ def TL_ConstantOp : TL_Op<"constant", [ConstantLike, InferTypeOpAdaptor,
     ```
   }];
   let arguments = (ins ElementsAttr:$value);
-  let results = (outs TL_Tensor:$result);
+  let results = (outs TL_StorageTensor:$result);
   let assemblyFormat = "attr-dict $value";
   let hasFolder = 1;
 }
@@ -193,14 +193,17 @@ def TL_CastOp : TL_Op<"cast", [
   let description = [{
     Converts each element to the result's element type: floats round to nearest, float to integer
     truncates toward zero, integers sign-extend or truncate, i1 converts as 0/1 and anything to
-    i1 is `x != 0`. Shapes must be equal.
+    i1 is `x != 0`. With `from_unsigned`, integer inputs are read as unsigned: they zero-extend
+    and convert to floats as non-negative (the ONNX importer's uint8/uint16/uint32 tensors,
+    which it computes on in a wider signed type). Shapes must be equal.
 
     ```mlir
     %h = tl.cast %x : tensor<4x8xf32> to tensor<4x8xbf16>
+    %w = tl.cast %q {from_unsigned} : tensor<16xi8> to tensor<16xi32>
     ```
   }];
-  let arguments = (ins TL_Tensor:$input);
-  let results = (outs TL_Tensor:$result);
+  let arguments = (ins TL_StorageTensor:$input, UnitAttr:$from_unsigned);
+  let results = (outs TL_StorageTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;

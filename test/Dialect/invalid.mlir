@@ -112,6 +112,17 @@ func.func @unsupported_element_type(%a: tensor<4xi8>) {
 
 // -----
 
+// i8 and i16 are storage types: casts and constants carry them, arithmetic does not.
+func.func @storage_type_arithmetic(%a: tensor<4xi8>) -> tensor<4xi16> {
+  %w = tl.cast %a {from_unsigned} : tensor<4xi8> to tensor<4xi32>
+  %c = tl.constant dense<7> : tensor<4xi16>
+  // expected-error @+1 {{'tl.add' op operand #0 must be statically shaped tensor of}}
+  %0 = tl.add %c, %c : tensor<4xi16>, tensor<4xi16> -> tensor<4xi16>
+  return %0 : tensor<4xi16>
+}
+
+// -----
+
 func.func @unknown_predicate(%a: tensor<4xf32>) {
   // expected-error @+1 {{custom op 'tl.compare' expected string or keyword containing one of the following enum values for attribute 'predicate' [eq, ne, lt, le, gt, ge]}}
   %0 = tl.compare foo %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xi1>

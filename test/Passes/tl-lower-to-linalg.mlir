@@ -350,6 +350,28 @@ func.func @cast(%x: tensor<4xf32>, %p: tensor<4xi1>, %l: tensor<4xi64>, %h: tens
 
 // -----
 
+// Casts of the ONNX importer's narrow integers: from_unsigned zero-extends and converts to
+// float as unsigned; without it, sign extension; narrowing truncates.
+// CHECK-LABEL: func.func @cast_narrow
+// CHECK: ^bb0(%[[U:.+]]: i8, %{{.+}}: i32):
+// CHECK-NEXT: arith.extui %[[U]] : i8 to i32
+// CHECK: ^bb0(%[[S:.+]]: i8, %{{.+}}: i32):
+// CHECK-NEXT: arith.extsi %[[S]] : i8 to i32
+// CHECK: ^bb0(%[[F:.+]]: i32, %{{.+}}: f32):
+// CHECK-NEXT: arith.uitofp %[[F]] : i32 to f32
+// CHECK: ^bb0(%[[T:.+]]: i32, %{{.+}}: i16):
+// CHECK-NEXT: arith.trunci %[[T]] : i32 to i16
+func.func @cast_narrow(%b: tensor<4xi8>, %w: tensor<4xi32>) {
+  %0 = tl.cast %b {from_unsigned} : tensor<4xi8> to tensor<4xi32>
+  %1 = tl.cast %b : tensor<4xi8> to tensor<4xi32>
+  %2 = tl.cast %w {from_unsigned} : tensor<4xi32> to tensor<4xf32>
+  %3 = tl.cast %w : tensor<4xi32> to tensor<4xi16>
+  "test.use"(%0, %1, %2, %3) : (tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xi16>) -> ()
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @constant
 // CHECK: %[[C:.+]] = arith.constant dense<{{\[}}[1.000000e+00, 2.000000e+00]]> : tensor<1x2xf32>
 // CHECK: %[[S:.+]] = arith.constant dense<true> : tensor<3xi1>

@@ -86,10 +86,11 @@ static void test_dtypes(void) {
   } expected[] = {
       {TLC_DTYPE_F32, "f32", 4}, {TLC_DTYPE_F64, "f64", 8},  {TLC_DTYPE_F16, "f16", 2},
       {TLC_DTYPE_BF16, "bf16", 2}, {TLC_DTYPE_I32, "i32", 4}, {TLC_DTYPE_I64, "i64", 8},
-      {TLC_DTYPE_I1, "i1", 1},
+      {TLC_DTYPE_I1, "i1", 1},   {TLC_DTYPE_I8, "i8", 1},    {TLC_DTYPE_U8, "u8", 1},
+      {TLC_DTYPE_I16, "i16", 2}, {TLC_DTYPE_U16, "u16", 2},  {TLC_DTYPE_U32, "u32", 4},
   };
   for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i) {
-    CHECK((int)expected[i].dtype == (int)i); /* enum values are ABI: 0..6 in this order */
+    CHECK((int)expected[i].dtype == (int)i); /* enum values are ABI: 0..11 in this order */
     CHECK_STR(tlc_dtype_name(expected[i].dtype), expected[i].name);
     CHECK(tlc_dtype_size(expected[i].dtype) == expected[i].size);
   }
@@ -101,11 +102,14 @@ static void test_dtypes(void) {
   CHECK(tlc_dtype_size(TLC_DTYPE_I32) == sizeof(int32_t));
   CHECK(tlc_dtype_size(TLC_DTYPE_I64) == sizeof(int64_t));
   CHECK(tlc_dtype_size(TLC_DTYPE_I1) == sizeof(uint8_t));
+  CHECK(tlc_dtype_size(TLC_DTYPE_I8) == sizeof(int8_t));
+  CHECK(tlc_dtype_size(TLC_DTYPE_U16) == sizeof(uint16_t));
+  CHECK(tlc_dtype_size(TLC_DTYPE_U32) == sizeof(uint32_t));
 
-  CHECK_STR(tlc_dtype_name((tlc_dtype)7), "?");
+  CHECK_STR(tlc_dtype_name((tlc_dtype)12), "?");
   CHECK_STR(tlc_dtype_name((tlc_dtype)-1), "?");
   CHECK_STR(tlc_dtype_name((tlc_dtype)12345), "?");
-  CHECK(tlc_dtype_size((tlc_dtype)7) == 0);
+  CHECK(tlc_dtype_size((tlc_dtype)12) == 0);
   CHECK(tlc_dtype_size((tlc_dtype)-1) == 0);
   CHECK(tlc_dtype_size((tlc_dtype)12345) == 0);
 }

@@ -12,7 +12,8 @@ namespace mf = tlc::manifest;
 
 // The schema numbers DType as tlc_dtype, and so does tlc-run.
 static_assert(int(mf::DType::F32) == int(DType::F32) && int(mf::DType::I1) == int(DType::I1) &&
-                  int(mf::DType::MAX) == int(DType::I1),
+                  int(mf::DType::U16) == int(DType::U16) &&
+                  int(mf::DType::MAX) == int(DType::U32),
               "tlc_manifest.fbs's DType and tlc-run's DType differ");
 
 bool tlcrun::hasManifestIdentifier(const void *data, size_t size) {

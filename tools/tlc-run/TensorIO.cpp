@@ -16,7 +16,8 @@ using namespace tlcrun;
 bool tlcrun::parseDType(const std::string &n, DType &out) {
   static const std::pair<const char *, DType> names[] = {
       {"f32", DType::F32}, {"f64", DType::F64}, {"f16", DType::F16}, {"bf16", DType::BF16},
-      {"i32", DType::I32}, {"i64", DType::I64}, {"i1", DType::I1}};
+      {"i32", DType::I32}, {"i64", DType::I64}, {"i1", DType::I1},   {"i8", DType::I8},
+      {"u8", DType::U8},   {"i16", DType::I16}, {"u16", DType::U16}, {"u32", DType::U32}};
   for (auto &[s, t] : names)
     if (n == s) {
       out = t;
@@ -34,7 +35,11 @@ const char *tlcrun::dtypeName(DType t) {
   case DType::I32: return "i32";
   case DType::I64: return "i64";
   case DType::I1: return "i1";
+  case DType::I8: return "i8";
+  case DType::U8: return "u8";
+  case DType::I16: return "i16";
   case DType::U16: return "u16";
+  case DType::U32: return "u32";
   }
   return "?";
 }
@@ -42,9 +47,9 @@ const char *tlcrun::dtypeName(DType t) {
 size_t tlcrun::dtypeSize(DType t) {
   switch (t) {
   case DType::F64: case DType::I64: return 8;
-  case DType::F32: case DType::I32: return 4;
-  case DType::F16: case DType::BF16: case DType::U16: return 2;
-  case DType::I1: return 1;
+  case DType::F32: case DType::I32: case DType::U32: return 4;
+  case DType::F16: case DType::BF16: case DType::I16: case DType::U16: return 2;
+  case DType::I1: case DType::I8: case DType::U8: return 1;
   }
   return 0;
 }
@@ -108,7 +113,11 @@ double Tensor::at(int64_t i) const {
   case DType::I64: { int64_t v; std::memcpy(&v, p, 8); return (double)v; }
   case DType::I1: return *p != 0;
   case DType::F16: { uint16_t v; std::memcpy(&v, p, 2); return halfToDouble(v); }
+  case DType::I8: return static_cast<int8_t>(*p);
+  case DType::U8: return *p;
+  case DType::I16: { int16_t v; std::memcpy(&v, p, 2); return v; }
   case DType::U16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+  case DType::U32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
   case DType::BF16: {
     uint16_t v; std::memcpy(&v, p, 2);
     uint32_t bits = uint32_t(v) << 16; float f; std::memcpy(&f, &bits, 4); return f;
@@ -194,7 +203,8 @@ static bool loadNpy(const std::string &path, const std::string &bytes, Tensor &o
   descr = descr.substr(q1 + 1, q2 - q1 - 1);
   static const std::pair<const char *, DType> descrs[] = {
       {"<f4", DType::F32}, {"<f8", DType::F64}, {"<f2", DType::F16}, {"<i4", DType::I32},
-      {"<i8", DType::I64}, {"|b1", DType::I1}, {"|u1", DType::I1}, {"<u2", DType::U16}};
+      {"<i8", DType::I64}, {"|b1", DType::I1}, {"|u1", DType::U8}, {"<u2", DType::U16},
+      {"|i1", DType::I8},  {"<i2", DType::I16}, {"<u4", DType::U32}};
   bool known = false;
   for (auto &[d, t] : descrs)
     if (descr == d) {
@@ -260,6 +270,10 @@ static bool loadPb(const std::string &path, const std::string &bytes, Tensor &ou
   case onnx::TensorProto::INT64: out.dtype = DType::I64; break;
   case onnx::TensorProto::BOOL: out.dtype = DType::I1; break;
   case onnx::TensorProto::UINT16: out.dtype = DType::U16; break;
+  case onnx::TensorProto::INT8: out.dtype = DType::I8; break;
+  case onnx::TensorProto::UINT8: out.dtype = DType::U8; break;
+  case onnx::TensorProto::INT16: out.dtype = DType::I16; break;
+  case onnx::TensorProto::UINT32: out.dtype = DType::U32; break;
   default:
     error = "'" + path + "' has unsupported data type " + std::to_string(t.data_type());
     return false;
@@ -283,6 +297,7 @@ static bool loadPb(const std::string &path, const std::string &bytes, Tensor &ou
   case DType::F32: have = t.float_data_size(); break;
   case DType::F64: have = t.double_data_size(); break;
   case DType::I64: have = t.int64_data_size(); break;
+  case DType::U32: have = t.uint64_data_size(); break;
   default: have = t.int32_data_size(); break;
   }
   if (have != n) {
@@ -307,14 +322,22 @@ static bool loadPb(const std::string &path, const std::string &bytes, Tensor &ou
   case DType::I32:
     std::memcpy(p, t.int32_data().data(), n * 4);
     break;
+  case DType::U32:
+    for (size_t i = 0; i < n; ++i) {
+      uint32_t v = static_cast<uint32_t>(t.uint64_data(i));
+      std::memcpy(p + 4 * i, &v, 4);
+    }
+    break;
   case DType::I1:
-  case DType::F16:
-  case DType::BF16:
+    for (size_t i = 0; i < n; ++i)
+      p[i] = t.int32_data(i) != 0;
+    break;
+  case DType::I8: case DType::U8: case DType::I16: case DType::F16: case DType::BF16:
   case DType::U16:
+    // One element per int32_data entry: its low bytes (little-endian hosts).
     for (size_t i = 0; i < n; ++i) {
       int32_t v = t.int32_data(i);
-      if (es == 1) p[i] = v != 0;
-      else { uint16_t h = (uint16_t)v; std::memcpy(p + 2 * i, &h, 2); }
+      std::memcpy(p + es * i, &v, es);
     }
     break;
   }
@@ -343,6 +366,10 @@ bool tlcrun::saveNpy(const std::string &path, const Tensor &t, std::string &erro
   case DType::I32: descr = "<i4"; break;
   case DType::I64: descr = "<i8"; break;
   case DType::I1: descr = "|b1"; break;
+  case DType::I8: descr = "|i1"; break;
+  case DType::U8: descr = "|u1"; break;
+  case DType::I16: descr = "<i2"; break;
+  case DType::U32: descr = "<u4"; break;
   }
   std::string shape = "(";
   for (int64_t d : t.shape)
@@ -372,6 +399,8 @@ bool tlcrun::saveNpy(const std::string &path, const Tensor &t, std::string &erro
 void tlcrun::asModelType(Tensor &file, DType model) {
   if (file.dtype == DType::U16 && model == DType::BF16)
     file.dtype = DType::BF16;
+  if (file.dtype == DType::U8 && model == DType::I1) // numpy's uint8 masks
+    file.dtype = DType::I1;
 }
 
 void tlcrun::fillRandom(Tensor &t, uint64_t seed) {
@@ -393,7 +422,9 @@ void tlcrun::fillRandom(Tensor &t, uint64_t seed) {
     case DType::I32: { int32_t v = rng() % 10; std::memcpy(p, &v, 4); break; }
     case DType::I64: { int64_t v = rng() % 10; std::memcpy(p, &v, 8); break; }
     case DType::I1: *p = rng() & 1; break;
-    case DType::U16: { uint16_t v = rng() % 10; std::memcpy(p, &v, 2); break; }
+    case DType::I8: case DType::U8: *p = static_cast<uint8_t>(rng() % 10); break;
+    case DType::I16: case DType::U16: { uint16_t v = rng() % 10; std::memcpy(p, &v, 2); break; }
+    case DType::U32: { uint32_t v = rng() % 10; std::memcpy(p, &v, 4); break; }
     }
   }
 }

@@ -11,7 +11,8 @@ namespace tlcrun {
 /// U16: 16-bit unsigned integers, in files only: ONNX's test data stores bfloat16 tensors as
 /// uint16 bit patterns (and `--save` writes bf16 as numpy's <u2); `asModelType` reads them as
 /// the model's bf16.
-enum class DType { F32, F64, F16, BF16, I32, I64, I1, U16 };
+/// Numbered as tlc_dtype. A U16 file also feeds a BF16 input (the bits of bfloat16 data).
+enum class DType { F32, F64, F16, BF16, I32, I64, I1, I8, U8, I16, U16, U32 };
 
 /// Parses a descriptor dtype name ("f32", "i64", ...); false if unknown.
 bool parseDType(const std::string &name, DType &out);

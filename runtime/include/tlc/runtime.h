@@ -35,7 +35,12 @@ typedef enum tlc_dtype {
   TLC_DTYPE_BF16 = 3, /* bfloat16, passed as uint16_t bits */
   TLC_DTYPE_I32 = 4,
   TLC_DTYPE_I64 = 5,
-  TLC_DTYPE_I1 = 6    /* bool, one byte per element (0 or 1) */
+  TLC_DTYPE_I1 = 6,   /* bool, one byte per element (0 or 1) */
+  TLC_DTYPE_I8 = 7,   /* the narrow and unsigned integers of ONNX models */
+  TLC_DTYPE_U8 = 8,
+  TLC_DTYPE_I16 = 9,
+  TLC_DTYPE_U16 = 10,
+  TLC_DTYPE_U32 = 11
 } tlc_dtype;
 
 /* A caller-supplied allocator. `alloc` returns memory aligned to `alignment` (a power of two) or

@@ -29,8 +29,8 @@ def build(kind):
             helper.make_node("LpNormalization", ["b"], ["c"], name="lpnorm"),
             helper.make_node("Pad", ["c", "pads"], ["d"], name="padder", mode="wrap"),
             helper.make_node("NonMaxSuppression", ["d"], ["e"], name="nms"),
-            helper.make_node("Cast", ["e"], ["y"], name="to_u8", to=TensorProto.UINT8),
-        ], [vi("x", [2, 3])], [vi("y", [2, 3], TensorProto.UINT8)],
+            helper.make_node("Cast", ["e"], ["y"], name="to_u64", to=TensorProto.UINT64),
+        ], [vi("x", [2, 3])], [vi("y", [2, 3], TensorProto.UINT64)],
             [numpy_helper.from_array(np.zeros(4, np.int64), "pads")])
     if kind == "cnn":
         w = numpy_helper.from_array(rs.randn(4, 3, 3, 3).astype(np.float32), "w")

@@ -53,7 +53,10 @@ def run_node_cases(description, cases, opset, tol=0.0, skip=None):
     os.makedirs(args.out, exist_ok=True)
     types = {np.dtype(np.bool_): onnx.TensorProto.BOOL, np.dtype(np.float32): onnx.TensorProto.FLOAT,
              np.dtype(np.float64): onnx.TensorProto.DOUBLE,
-             np.dtype(np.int32): onnx.TensorProto.INT32, np.dtype(np.int64): onnx.TensorProto.INT64}
+             np.dtype(np.int32): onnx.TensorProto.INT32, np.dtype(np.int64): onnx.TensorProto.INT64,
+             np.dtype(np.int8): onnx.TensorProto.INT8, np.dtype(np.uint8): onnx.TensorProto.UINT8,
+             np.dtype(np.int16): onnx.TensorProto.INT16, np.dtype(np.uint16): onnx.TensorProto.UINT16,
+             np.dtype(np.uint32): onnx.TensorProto.UINT32}
     status, seen = 0, {}
     for op, attrs, inputs, expected in cases:
         # "DOMAIN::Op" for an operator outside the default domain (version 1 of it).

@@ -143,6 +143,53 @@ class R3D(nn.Module):
         return self.fc(torch.flatten(self.avg(y), 1))
 
 
+class TimeResBlock(nn.Module):
+    """A diffusion UNet's residual block: GroupNorm, SiLU, 3x3 conv, plus the projected time
+    embedding broadcast over the image, twice; a 1x1 skip projection when channels change."""
+
+    def __init__(self, cin, cout, tdim):
+        super().__init__()
+        self.norm1, self.conv1 = nn.GroupNorm(8, cin), nn.Conv2d(cin, cout, 3, padding=1)
+        self.time = nn.Linear(tdim, cout)
+        self.norm2, self.conv2 = nn.GroupNorm(8, cout), nn.Conv2d(cout, cout, 3, padding=1)
+        self.skip = nn.Conv2d(cin, cout, 1) if cin != cout else nn.Identity()
+
+    def forward(self, x, temb):
+        h = self.conv1(nn.functional.silu(self.norm1(x)))
+        h = h + self.time(nn.functional.silu(temb))[:, :, None, None]
+        h = self.conv2(nn.functional.silu(self.norm2(h)))
+        return h + self.skip(x)
+
+
+class TinyUNet(nn.Module):
+    """A small diffusion UNet: a sinusoidal embedding of the timestep (sin and cos of t times
+    geometric frequencies, concatenated) through an MLP, two resolutions of TimeResBlocks with
+    a strided-conv downsample, a nearest-upsample and conv, and a skip concatenation."""
+
+    def __init__(self, ch=16, tdim=32):
+        super().__init__()
+        self.tdim = tdim
+        self.temb = nn.Sequential(nn.Linear(tdim, tdim * 2), nn.SiLU(), nn.Linear(tdim * 2, tdim))
+        self.inp = nn.Conv2d(3, ch, 3, padding=1)
+        self.down1 = TimeResBlock(ch, ch, tdim)
+        self.downsample = nn.Conv2d(ch, ch, 3, stride=2, padding=1)
+        self.mid = TimeResBlock(ch, 2 * ch, tdim)
+        self.upsample = nn.Sequential(nn.Upsample(scale_factor=2, mode="nearest"),
+                                      nn.Conv2d(2 * ch, ch, 3, padding=1))
+        self.up1 = TimeResBlock(2 * ch, ch, tdim)
+        self.out = nn.Sequential(nn.GroupNorm(8, ch), nn.SiLU(), nn.Conv2d(ch, 3, 3, padding=1))
+
+    def forward(self, x, t):
+        half = self.tdim // 2
+        freqs = torch.exp(-math.log(10000.0) * torch.arange(half, dtype=torch.float32) / half)
+        angles = t[:, None] * freqs[None, :]
+        temb = self.temb(torch.cat([torch.sin(angles), torch.cos(angles)], dim=1))
+        h0 = self.down1(self.inp(x), temb)
+        h1 = self.mid(self.downsample(h0), temb)
+        h = self.up1(torch.cat([self.upsample(h1), h0], dim=1), temb)
+        return self.out(h)
+
+
 class ConvBlock(nn.Module):
     """One of resnet18's convolutions with its BatchNorm and ReLU (the GPU benchmark's
     per-layer rows)."""
@@ -235,6 +282,8 @@ def build(name, size):
         return LRASPPNet(), torch.randn(2, 3, size, size)
     if name == "r3d":
         return R3D(), torch.randn(1, 3, 4, 32, 32)
+    if name == "unet":
+        return TinyUNet(), (torch.randn(2, 3, 32, 32), torch.tensor([10.0, 500.0]))
     if name == "gpt2_block":
         return GPT2Block(), torch.randint(0, 512, (1, 32), dtype=torch.long)
     if name == "lstm_classifier":
