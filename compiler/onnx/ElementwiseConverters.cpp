@@ -244,17 +244,34 @@ LogicalResult convertMod(NodeContext &cx) {
   return success();
 }
 
-/// Unary ops that are one tl op; neg/abs also fold (shape arithmetic uses them).
+/// Unary ops that are one tl op. The ones exact on the host fold on constants (shape
+/// arithmetic uses them: Range's expansion computes its trip count with Ceil and Relu).
 template <typename OpTy> LogicalResult convertUnary(NodeContext &cx) {
   if (!isa<FloatType>(cx.elementType(0)) &&
       !(std::is_same_v<OpTy, tl::NegOp> || std::is_same_v<OpTy, tl::AbsOp> ||
         std::is_same_v<OpTy, tl::ReluOp>))
     return cx.emitError() << cx.node.op_type() << " needs a float input, got "
                           << cx.elementType(0);
-  if (std::is_same_v<OpTy, tl::NegOp> &&
+  // Each exact in the element type: a double result rounds to the same float (sqrt too).
+  static const llvm::StringMap<double (*)(double)> floatFolds = {
+      {"Neg", [](double x) { return -x; }},
+      {"Abs", [](double x) { return std::fabs(x); }},
+      {"Relu", [](double x) { return x > 0 ? x : 0.0; }},
+      {"Floor", [](double x) { return std::floor(x); }},
+      {"Ceil", [](double x) { return std::ceil(x); }},
+      {"Round", [](double x) { return std::nearbyint(x); }}, // halves to even
+      {"Sqrt", [](double x) { return std::sqrt(x); }}};
+  auto fold = floatFolds.find(cx.node.op_type());
+  if (fold != floatFolds.end() &&
       foldElementwise(
-          cx, cx.elementType(0), [](ArrayRef<int64_t> a) { return -a[0]; },
-          [](ArrayRef<double> a) { return -a[0]; }))
+          cx, cx.elementType(0),
+          [&](ArrayRef<int64_t> a) -> int64_t {
+            StringRef op = cx.node.op_type();
+            if (op == "Neg" || (op == "Abs" && a[0] < 0))
+              return isub(0, a[0]);
+            return op == "Relu" ? std::max<int64_t>(a[0], 0) : a[0];
+          },
+          [&](ArrayRef<double> a) { return fold->second(a[0]); }))
     return success();
   cx.setOutput(0, cx.unary<OpTy>(cx.value(0)));
   return success();

@@ -347,14 +347,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
         node, opset,
         [&](const std::string &name) -> std::string {
           auto v = values.find(name);
-          if (v == values.end())
-            return "";
-          if (v->second.onnxType)
-            return onnxTypeName(v->second.onnxType).str();
-          std::string s;
-          llvm::raw_string_ostream os(s);
-          v->second.type.getElementType().print(os);
-          return s;
+          return v == values.end() ? "" : elementTypeName(v->second);
         },
         typeProblems);
     for (const std::string &p : typeProblems)

@@ -17,6 +17,15 @@ int tlc::onnx_import::onnxTypeOf(const OnnxValue &v) {
   return v.onnxType ? v.onnxType : naturalOnnxType(v.type.getElementType());
 }
 
+std::string tlc::onnx_import::elementTypeName(const OnnxValue &v) {
+  if (v.onnxType)
+    return onnxTypeName(v.onnxType).str();
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  v.type.getElementType().print(os);
+  return s;
+}
+
 namespace {
 RankedTensorType withElementType(Value v, Type et) {
   return cast<RankedTensorType>(v.getType()).clone(et);

@@ -222,6 +222,7 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     registerScatterConverters(t);
     registerTrainingOptimizers(t);
     registerIntegerConverters(t);
+    registerControlFlowConverters(t);
     return t;
   }();
   return table;

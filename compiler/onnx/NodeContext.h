@@ -149,6 +149,7 @@ void registerSignalConverters(ConverterTable &table);
 void registerScatterConverters(ConverterTable &table);
 void registerTrainingOptimizers(ConverterTable &table);
 void registerIntegerConverters(ConverterTable &table);
+void registerControlFlowConverters(ConverterTable &table);
 
 /// Attribute lookup on a bare node (for checks).
 const onnx::AttributeProto *findAttr(const onnx::NodeProto &node, llvm::StringRef name);

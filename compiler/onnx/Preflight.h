@@ -11,7 +11,8 @@
 namespace tlc::onnx_import {
 
 /// The location of graph node `index`: a NameLoc of its name (or `OpType_index` when unnamed)
-/// around the file location.
+/// around the file location; for a node of a control-flow body, `fileLoc` is its parent
+/// node's location and the name its path ("loop/relu").
 mlir::Location nodeLocation(const onnx::NodeProto &node, int index, mlir::Location fileLoc);
 
 /// Reports every problem as a located error; fails if there was any.

@@ -43,8 +43,9 @@ CONST_INPUT_RE = re.compile(r"\(input \d+, '([^']+)'\) must be a constant comput
 def bindable_inputs(test_dir, err):
     """Graph inputs that the compile error needs as constants, when every data set feeds them
     the same value: {index among the graph's non-initializer inputs: name}. An error that
-    needs a computed value constant without naming an input (Range bounds computed from an
-    input: the _expanded tests of the window functions) binds every scalar input instead."""
+    needs a computed value constant without naming a graph input (Range bounds computed from
+    an input: the _expanded tests of the window functions; a Loop trip count computed from
+    inputs: Range's _expanded tests) binds every scalar input instead."""
     names = set(CONST_INPUT_RE.findall(err))
     scalars = not names and "must be compile-time constants" in err
     if not names and not scalars:
@@ -56,6 +57,8 @@ def bindable_inputs(test_dir, err):
     graph = onnx.load(os.path.join(test_dir, "model.onnx")).graph
     inits = {t.name for t in graph.initializer}
     inputs = [i.name for i in graph.input if i.name not in inits]
+    if names and not names & set(inputs):
+        scalars = True
     if scalars:
         names = {i.name for i in graph.input if i.name not in inits and
                  all(d.HasField("dim_value") and d.dim_value == 1

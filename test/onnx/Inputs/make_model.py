@@ -32,6 +32,37 @@ def build(kind):
             helper.make_node("Cast", ["e"], ["y"], name="to_u64", to=TensorProto.UINT64),
         ], [vi("x", [2, 3])], [vi("y", [2, 3], TensorProto.UINT64)],
             [numpy_helper.from_array(np.zeros(4, np.int64), "pads")])
+    if kind.startswith("control-"):
+        # Control flow tlc cannot expand: a Loop whose trip count is a run-time input, an If
+        # whose branches differ in shape under a run-time condition, and a body holding an
+        # unsupported operator (reported at the body's node, inside its Loop).
+        B, I64 = TensorProto.BOOL, TensorProto.INT64
+        body = helper.make_graph(
+            [helper.make_node("Identity", ["c_in"], ["c_out"], name="keep_going"),
+             helper.make_node("Relu", ["v_in"], ["v_out"], name="relu_in_body")],
+            "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [2, 3])],
+            [vi("c_out", [], B), vi("v_out", [2, 3])])
+        if kind == "control-runtime-trip":
+            return model([helper.make_node("Loop", ["n", "", "x"], ["y"], name="loop",
+                                           body=body)],
+                         [vi("n", [], I64), vi("x", [2, 3])], [vi("y", [2, 3])])
+        if kind == "control-if-shapes":
+            one = helper.make_graph([helper.make_node("Identity", ["x"], ["a"])], "then", [],
+                                    [vi("a", [2, 3])])
+            other = helper.make_graph([helper.make_node("Flatten", ["x"], ["b"], axis=0)],
+                                      "else", [], [vi("b", [1, 6])])
+            return model([helper.make_node("If", ["c"], ["y"], name="choose", then_branch=one,
+                                           else_branch=other)],
+                         [vi("c", [], B), vi("x", [2, 3])], [vi("y", [2, 3])])
+        if kind == "control-body-unsupported":
+            bad = helper.make_graph(
+                [helper.make_node("Identity", ["c_in"], ["c_out"], name="keep_going"),
+                 helper.make_node("Det", ["v_in"], ["v_out"], name="det_in_body")],
+                "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [3, 3])],
+                [vi("c_out", [], B), vi("v_out", [])])
+            return model([helper.make_node("Loop", ["n", "", "x"], ["y"], name="loop", body=bad)],
+                         [vi("x", [3, 3])], [vi("y", [])],
+                         [numpy_helper.from_array(np.array(2, np.int64), "n")])
     if kind == "cnn":
         w = numpy_helper.from_array(rs.randn(4, 3, 3, 3).astype(np.float32), "w")
         b = numpy_helper.from_array(rs.randn(4).astype(np.float32), "b")

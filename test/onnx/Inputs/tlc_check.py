@@ -31,18 +31,11 @@ class Const:
         self.value = value
 
 
-def run_node_cases(description, cases, opset, tol=0.0, skip=None):
-    """The command line of a one-node-model checker: --tlc T --tlc-run R --out DIR [--target T]
-    [--emit-tl]. `cases` yields (op, attrs, inputs, expected outputs), inputs numpy arrays or
-    Consts; each becomes NAME.onnx (NAME: the op in lower case and a count), compiled and checked
-    (tolerance `tol`, or tol(dtype) if callable; an op "DOMAIN::Op" is version 1 of DOMAIN), printing `NAME: PASS`/`FAIL`; with --emit-tl,
-    `NAME:` and tlc's --emit=tl output; `opset` may be a function of the op; skip(inputs, target), if given, names a reason to print
-    `NAME: SKIP on TARGET` instead of running. Returns the exit status."""
+def checker_args(description):
+    """The command line of a checker: --tlc T --tlc-run R --out DIR [--target T] [--emit-tl]
+    (DIR is created)."""
     import argparse
     import os
-
-    import onnx
-    from onnx import helper, numpy_helper
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--tlc", required=True)
     ap.add_argument("--tlc-run", required=True)
@@ -51,6 +44,21 @@ def run_node_cases(description, cases, opset, tol=0.0, skip=None):
     ap.add_argument("--target", default="x86_64")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    return args
+
+
+def run_node_cases(description, cases, opset, tol=0.0, skip=None):
+    """The command line of a one-node-model checker: --tlc T --tlc-run R --out DIR [--target T]
+    [--emit-tl]. `cases` yields (op, attrs, inputs, expected outputs), inputs numpy arrays or
+    Consts; each becomes NAME.onnx (NAME: the op in lower case and a count), compiled and checked
+    (tolerance `tol`, or tol(dtype) if callable; an op "DOMAIN::Op" is version 1 of DOMAIN), printing `NAME: PASS`/`FAIL`; with --emit-tl,
+    `NAME:` and tlc's --emit=tl output; `opset` may be a function of the op; skip(inputs, target), if given, names a reason to print
+    `NAME: SKIP on TARGET` instead of running. Returns the exit status."""
+    import os
+
+    import onnx
+    from onnx import helper, numpy_helper
+    args = checker_args(description)
     types = {np.dtype(np.bool_): onnx.TensorProto.BOOL, np.dtype(np.float32): onnx.TensorProto.FLOAT,
              np.dtype(np.float64): onnx.TensorProto.DOUBLE,
              np.dtype(np.int32): onnx.TensorProto.INT32, np.dtype(np.int64): onnx.TensorProto.INT64,
