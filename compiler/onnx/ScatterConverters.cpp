@@ -60,6 +60,18 @@ template <typename T> T combine(Reduction r, T acc, T u) {
 
 /// Input 0 (data) with input 2 (updates) scattered to `positions` (one flat output position per
 /// update element, in order).
+/// `acc` combined with `update` by `reduction` (None: the update).
+FailureOr<Value> combine(NodeContext &cx, Reduction reduction, Value acc, Value update) {
+  switch (reduction) {
+  case Reduction::None: return update;
+  case Reduction::Add: return cx.binary<tl::AddOp>(acc, update);
+  case Reduction::Mul: return cx.binary<tl::MulOp>(acc, update);
+  case Reduction::Max: return cx.binary<tl::MaxOp>(acc, update);
+  case Reduction::Min: return cx.binary<tl::MinOp>(acc, update);
+  }
+  llvm_unreachable("a reduction ScatterConverters parses");
+}
+
 LogicalResult emitScatter(NodeContext &cx, ArrayRef<int64_t> positions, Reduction reduction) {
   RankedTensorType type = cx.type(0);
   int64_t n = type.getNumElements(), u = cx.type(2).getNumElements();
@@ -108,33 +120,11 @@ LogicalResult emitScatter(NodeContext &cx, ArrayRef<int64_t> positions, Reductio
         has[i] = 1;
       }
     auto flat = RankedTensorType::get({n}, i64);
-    Value picked = tl::GatherOp::create(cx.b, cx.loc, RankedTensorType::get({n}, type.getElementType()),
-                                        updates, cx.constantValue(fromInts(flat, table)), 0)
-                       .getResult();
-    Value combined = picked;
-    switch (reduction) {
-    case Reduction::None: break;
-    case Reduction::Add: {
-      TLC_TRY(v, cx.binary<tl::AddOp>(acc, picked));
-      combined = v;
-      break;
-    }
-    case Reduction::Mul: {
-      TLC_TRY(v, cx.binary<tl::MulOp>(acc, picked));
-      combined = v;
-      break;
-    }
-    case Reduction::Max: {
-      TLC_TRY(v, cx.binary<tl::MaxOp>(acc, picked));
-      combined = v;
-      break;
-    }
-    case Reduction::Min: {
-      TLC_TRY(v, cx.binary<tl::MinOp>(acc, picked));
-      combined = v;
-      break;
-    }
-    }
+    Value picked =
+        tl::GatherOp::create(cx.b, cx.loc, RankedTensorType::get({n}, type.getElementType()),
+                             updates, cx.constantValue(fromInts(flat, table)), 0)
+            .getResult();
+    TLC_TRY(combined, combine(cx, reduction, acc, picked));
     Value mask = cx.constantValue(fromInts(RankedTensorType::get({n}, i1), has));
     TLC_TRY(next, cx.select(mask, combined, acc));
     acc = next;

@@ -54,6 +54,11 @@ struct Math {
     TLC_TRY(nx, mul(x, c(norm)));
     return add(nx, g);
   }
+  /// x - rate * direction (every optimizer's step).
+  FailureOr<Value> descend(Value x, Value rate, Value direction) {
+    TLC_TRY(scaled, mul(rate, direction));
+    return sub(x, scaled);
+  }
 };
 
 LogicalResult convertAdagrad(NodeContext &cx) {
@@ -74,8 +79,7 @@ LogicalResult convertAdagrad(NodeContext &cx) {
     TLC_TRY(hNew, m.add(h, g2));
     TLC_TRY(hAdaptive, m.add(cx.unary<tl::SqrtOp>(hNew), m.c(eps)));
     TLC_TRY(step, m.div(gr, hAdaptive));
-    TLC_TRY(scaled, m.mul(r, step));
-    TLC_TRY(xNew, m.sub(x, scaled));
+    TLC_TRY(xNew, m.descend(x, r, step));
     cx.setOutput(i, xNew);
     cx.setOutput(n + i, hNew);
   }
@@ -108,8 +112,7 @@ LogicalResult convertMomentum(NodeContext &cx) {
       TLC_TRY(d, m.add(gr, avNew));
       direction = d;
     }
-    TLC_TRY(scaled, m.mul(r, direction));
-    TLC_TRY(xNew, m.sub(x, scaled));
+    TLC_TRY(xNew, m.descend(x, r, direction));
     cx.setOutput(i, xNew);
     cx.setOutput(n + i, vNew);
   }
@@ -146,8 +149,7 @@ LogicalResult convertAdam(NodeContext &cx) {
     TLC_TRY(hNew, m.add(bh, bg));
     TLC_TRY(hSqrt, m.add(cx.unary<tl::SqrtOp>(hNew), m.c(eps)));
     TLC_TRY(ratio, m.div(vNew, hSqrt));
-    TLC_TRY(step, m.mul(rAdjusted, ratio));
-    TLC_TRY(xNew, m.sub(x, step));
+    TLC_TRY(xNew, m.descend(x, rAdjusted, ratio));
     Value xFinal = xNew;
     if (normPost != 0) {
       TLC_TRY(shrunk, m.mul(xNew, m.c(1 - normPost)));
