@@ -34,6 +34,13 @@ LogicalResult expandBody(NodeContext &cx, const onnx::GraphProto &body,
   if (body.input_size() != static_cast<int>(inputs.size()))
     return cx.emitError() << cx.node.op_type() << ": the body has " << body.input_size()
                           << " inputs, " << inputs.size() << " expected";
+  if (cx.expansionBudget) {
+    if (*cx.expansionBudget < body.node_size())
+      return cx.emitError() << cx.node.op_type() << ": the expanded control-flow bodies of this "
+                            << "model exceed " << kMaxExpandedNodes << " nodes (nested loops multiply "
+                            << "their trip counts)";
+    *cx.expansionBudget -= body.node_size();
+  }
   ValueTable scope = cx.values;
   for (const onnx::TensorProto &t : body.initializer()) {
     std::string error;
@@ -71,6 +78,7 @@ LogicalResult expandBody(NodeContext &cx, const onnx::GraphProto &body,
       return failure();
     NodeContext inner(node, loc, cx.b, scope, cx.opset);
     inner.training = cx.training;
+    inner.expansionBudget = cx.expansionBudget;
     if (failed(it->second.convert(inner)))
       return failure();
     settleNarrowOutputs(node, cx.opset, scope, cx.b, loc);

@@ -311,6 +311,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
   // nodes reading them are skipped without a message of their own. The module is not returned.
   bool anyNodeFailed = false;
   llvm::StringSet<> unavailable;
+  int64_t expansionBudget = kMaxExpandedNodes;
   auto placeholders = [&](const onnx::NodeProto &node) {
     anyNodeFailed = true;
     llvm::StringMap<RankedTensorType> inferred = inferOutputTypes(node, opset, values, ctx);
@@ -359,6 +360,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
     Operation *last = body->empty() ? nullptr : &body->back();
     NodeContext cx(node, loc, b, values, opset);
     cx.training = options.trainableWeights;
+    cx.expansionBudget = &expansionBudget;
     if (failed(it->second.convert(cx))) {
       placeholders(node);
       continue;

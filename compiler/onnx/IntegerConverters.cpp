@@ -26,11 +26,12 @@ void setNarrowOutput(NodeContext &cx, size_t i, Value v, int onnxType) {
   cx.values[cx.node.output(i)].onnxType = onnxType;
 }
 
-/// A scale or zero point `v` (a scalar, or 1-D along `axis` of a rank-`rank` tensor) shaped to
-/// broadcast against that tensor.
-FailureOr<Value> alongAxis(NodeContext &cx, Value v, int64_t rank, int64_t axis,
+/// A scale or zero point `v` (a scalar, or 1-D along `axis` of a tensor of shape `of`) shaped
+/// to broadcast against that tensor.
+FailureOr<Value> alongAxis(NodeContext &cx, Value v, ArrayRef<int64_t> of, int64_t axis,
                            StringRef what) {
   auto t = cast<RankedTensorType>(v.getType());
+  int64_t rank = static_cast<int64_t>(of.size());
   if (t.getRank() == 0 || t.getNumElements() == 1)
     return t.getRank() == 0 ? v : cx.reshape(v, {});
   if (t.getRank() != 1)
@@ -38,8 +39,12 @@ FailureOr<Value> alongAxis(NodeContext &cx, Value v, int64_t rank, int64_t axis,
                           << tl::formatShape(t.getShape());
   if (axis < -rank || axis >= rank)
     return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
+  axis = axis < 0 ? axis + rank : axis;
+  if (t.getDimSize(0) != of[axis])
+    return cx.emitError() << what << " has " << t.getDimSize(0) << " values for axis " << axis
+                          << " of size " << of[axis];
   SmallVector<int64_t> shape(rank, 1);
-  shape[axis < 0 ? axis + rank : axis] = t.getDimSize(0);
+  shape[axis] = t.getDimSize(0);
   return cx.reshape(v, shape);
 }
 
@@ -73,8 +78,8 @@ FailureOr<Value> centered(NodeContext &cx, Value x, size_t zp, int64_t axis) {
   Value wide = cx.cast(x, f64);
   if (!cx.hasInput(zp))
     return wide;
-  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  TLC_TRY(point, alongAxis(cx, cx.cast(cx.value(zp), f64), rank, axis, "the zero point"));
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getType()).getShape();
+  TLC_TRY(point, alongAxis(cx, cx.cast(cx.value(zp), f64), shape, axis, "the zero point"));
   return cx.binary<tl::SubOp>(wide, point);
 }
 
@@ -111,12 +116,12 @@ LogicalResult convertQuantizeLinear(NodeContext &cx) {
   TLC_TRY(t, quantizedType(cx, 2));
   Value scale = cx.value(1);
   Type f = cast<RankedTensorType>(scale.getType()).getElementType();
-  int64_t rank = cx.rank(0), axis = cx.attrInt("axis", 1);
-  TLC_TRY(s, alongAxis(cx, scale, rank, axis, "y_scale"));
+  int64_t axis = cx.attrInt("axis", 1);
+  TLC_TRY(s, alongAxis(cx, scale, cx.shape(0), axis, "y_scale"));
   TLC_TRY(scaled, cx.binary<tl::DivOp>(cx.cast(cx.value(0), f), s));
   Value zp;
   if (cx.hasInput(2)) {
-    TLC_TRY(z, alongAxis(cx, cx.cast(cx.value(2), f), rank, axis, "y_zero_point"));
+    TLC_TRY(z, alongAxis(cx, cx.cast(cx.value(2), f), cx.shape(0), axis, "y_zero_point"));
     zp = z;
   }
   TLC_TRY(y, saturate(cx, scaled, zp, t));
@@ -168,14 +173,14 @@ LogicalResult convertDequantizeLinear(NodeContext &cx) {
     return success();
   Value scale = cx.value(1);
   Type f = cast<RankedTensorType>(scale.getType()).getElementType();
-  int64_t rank = cx.rank(0), axis = cx.attrInt("axis", 1);
+  int64_t axis = cx.attrInt("axis", 1);
   Value x = cx.cast(cx.value(0), f);
   if (cx.hasInput(2)) {
-    TLC_TRY(zp, alongAxis(cx, cx.cast(cx.value(2), f), rank, axis, "x_zero_point"));
+    TLC_TRY(zp, alongAxis(cx, cx.cast(cx.value(2), f), cx.shape(0), axis, "x_zero_point"));
     TLC_TRY(d, cx.binary<tl::SubOp>(x, zp));
     x = d;
   }
-  TLC_TRY(s, alongAxis(cx, scale, rank, axis, "x_scale"));
+  TLC_TRY(s, alongAxis(cx, scale, cx.shape(0), axis, "x_scale"));
   TLC_TRY(y, cx.binary<tl::MulOp>(x, s));
   cx.setOutput(0, y);
   return success();
@@ -246,8 +251,8 @@ LogicalResult requantize(NodeContext &cx, Value acc, size_t aScale, size_t bScal
                          int64_t channelAxis, size_t yScale, size_t yZero) {
   TLC_TRY(t, quantizedType(cx, yZero));
   Type f32 = cx.b.getF32Type();
-  int64_t rank = cast<RankedTensorType>(acc.getType()).getRank();
-  TLC_TRY(bs, alongAxis(cx, cx.value(bScale), rank, channelAxis, "the weights' scale"));
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(acc.getType()).getShape();
+  TLC_TRY(bs, alongAxis(cx, cx.value(bScale), shape, channelAxis, "the weights' scale"));
   TLC_TRY(ab, cx.binary<tl::MulOp>(cx.value(aScale), bs));
   TLC_TRY(multiplier, cx.binary<tl::DivOp>(ab, cx.value(yScale)));
   TLC_TRY(real, cx.binary<tl::MulOp>(cx.cast(acc, f32), multiplier));

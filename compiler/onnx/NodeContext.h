@@ -29,6 +29,10 @@ using ValueTable = llvm::StringMap<OnnxValue>;
 /// are computed by the compiled code.
 constexpr int64_t kFoldLimit = 1 << 16;
 
+/// Nodes converted again for control-flow bodies (each Loop iteration, both branches of a
+/// run-time If) in one import, in all: nested loops multiply their trip counts.
+constexpr int64_t kMaxExpandedNodes = 1 << 18;
+
 class NodeContext {
 public:
   NodeContext(const onnx::NodeProto &node, mlir::Location loc, mlir::OpBuilder &builder,
@@ -43,6 +47,9 @@ public:
   /// Importing for training (--train): BatchNormalization normalizes with the batch's
   /// statistics, as PyTorch's train mode does.
   bool training = false;
+  /// Nodes that control-flow bodies may still convert in this import (of kMaxExpandedNodes;
+  /// ControlFlow.cpp), shared by every NodeContext of the import; null: no limit.
+  int64_t *expansionBudget = nullptr;
 
   mlir::MLIRContext *ctx() { return b.getContext(); }
   mlir::InFlightDiagnostic emitError() { return mlir::emitError(loc); }

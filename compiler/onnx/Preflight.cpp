@@ -77,7 +77,8 @@ void checkValueInfo(const onnx::ValueInfoProto &info, const char *what, MLIRCont
 
 /// Checks each node of `graph` (and of the bodies of its control-flow nodes), located in
 /// `scopeLoc`; false if any problem was reported.
-bool checkNodes(const onnx::GraphProto &graph, int64_t opset, Location scopeLoc, int depth) {
+bool checkNodes(const onnx::GraphProto &graph, int64_t opset, Location scopeLoc, int depth,
+                bool &reportedDepth) {
   MLIRContext *ctx = scopeLoc->getContext();
   const ConverterTable &table = getConverterTable();
   bool failedAny = false;
@@ -107,17 +108,20 @@ bool checkNodes(const onnx::GraphProto &graph, int64_t opset, Location scopeLoc,
       emitError(loc) << node.op_type() << ": " << p;
     failedAny |= !problems.empty();
     // The bodies of If, Loop and Scan, located at their node.
-    for (const onnx::AttributeProto &a : node.attribute()) {
-      if (!a.has_g() || !isControlFlow(node))
-        continue;
-      if (depth >= kMaxSubgraphDepth) {
+    if (!isControlFlow(node))
+      continue;
+    if (depth >= kMaxSubgraphDepth) {
+      // Once: a graph's copies of one deep body would each say it again.
+      if (!reportedDepth)
         emitError(loc) << node.op_type() << ": subgraphs nested more than " << kMaxSubgraphDepth
                        << " deep are not supported";
-        failedAny = true;
-        continue;
-      }
-      failedAny |= !checkNodes(a.g(), opset, loc, depth + 1);
+      reportedDepth = true;
+      failedAny = true;
+      continue;
     }
+    for (const onnx::AttributeProto &a : node.attribute())
+      if (a.has_g())
+        failedAny |= !checkNodes(a.g(), opset, loc, depth + 1, reportedDepth);
   }
   return !failedAny;
 }
@@ -144,7 +148,8 @@ LogicalResult tlc::onnx_import::preflightCheck(const onnx::GraphProto &graph, in
   for (const onnx::ValueInfoProto &v : graph.value_info())
     checkValueInfo(v, "value", ctx, fileLoc, failedAny);
 
-  failedAny |= !checkNodes(graph, opset, fileLoc, 0);
+  bool reportedDepth = false;
+  failedAny |= !checkNodes(graph, opset, fileLoc, 0, reportedDepth);
   failedAny |= failed(checkGraphStructure(graph, fileLoc));
   return failure(failedAny);
 }

@@ -232,6 +232,33 @@ def build(kind):
                          [vi("y", None)], [ints("n", np.array(0))], opset=17)
         return model([helper.make_node("HannWindow", ["n"], ["y"], name="win")],
                      [vi("n", [], TensorProto.INT64)], [vi("y", None)], opset=17)
+    if kind.startswith("int-"):
+        # Integer and quantization ops on what they do not take: BitShift of int32 (the spec's
+        # types are unsigned), an unknown direction, QuantizeLinear to a 16-bit zero point's
+        # type, a per-axis scale of the wrong length, MaxPool of uint32.
+        U8, U16, U32 = TensorProto.UINT8, TensorProto.UINT16, TensorProto.UINT32
+        if kind == "int-shift-signed":
+            return model([helper.make_node("BitShift", ["x", "s"], ["y"], name="shift",
+                                           direction="LEFT")],
+                         [vi("x", [4], TensorProto.INT32), vi("s", [4], TensorProto.INT32)],
+                         [vi("y", [4], TensorProto.INT32)])
+        if kind == "int-shift-direction":
+            return model([helper.make_node("BitShift", ["x", "s"], ["y"], name="shift",
+                                           direction="UP")],
+                         [vi("x", [4], U8), vi("s", [4], U8)], [vi("y", [4], U8)])
+        if kind == "int-quantize-u16":
+            return model([helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], name="q")],
+                         [vi("x", [4])], [vi("y", [4], U16)],
+                         [numpy_helper.from_array(np.float32(0.1), "s"),
+                          numpy_helper.from_array(np.uint16(7), "z")])
+        if kind == "int-dequantize-axis":
+            return model([helper.make_node("DequantizeLinear", ["x", "s"], ["y"], name="dq",
+                                           axis=1)],
+                         [vi("x", [2, 3], U8)], [vi("y", [2, 3])],
+                         [numpy_helper.from_array(np.ones(4, np.float32), "s")])
+        return model([helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                                       kernel_shape=[2, 2])],
+                     [vi("x", [1, 1, 4, 4], U32)], [vi("y", None, U32)])
     if kind.startswith("gridsample-"):
         # GridSample on a 5-D input (volumetric sampling), with an unknown mode.
         vol = kind == "gridsample-5d"

@@ -42,6 +42,47 @@ def build(kind):
              helper.make_node("Relu", ["v_in"], ["v_out"], name="relu_in_body")],
             "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [2, 3])],
             [vi("c_out", [], B), vi("v_out", [2, 3])])
+        if kind == "control-trip-large":
+            return model([helper.make_node("Loop", ["n", "", "x"], ["y"], name="loop",
+                                           body=body)],
+                         [vi("x", [2, 3])], [vi("y", [2, 3])],
+                         [numpy_helper.from_array(np.array(100000, np.int64), "n")])
+        if kind == "control-runtime-cond":
+            # The body's condition depends on the data: the loop cannot be expanded.
+            data = helper.make_graph(
+                [helper.make_node("ReduceMax", ["v_in"], ["m"], name="peak", keepdims=0),
+                 helper.make_node("Less", ["m", "ten"], ["c_out"], name="below"),
+                 helper.make_node("Add", ["v_in", "v_in"], ["v_out"], name="double")],
+                "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [2, 3])],
+                [vi("c_out", [], B), vi("v_out", [2, 3])],
+                [numpy_helper.from_array(np.float32(10), "ten")])
+            return model([helper.make_node("Loop", ["", "", "x"], ["y"], name="loop",
+                                           body=data)],
+                         [vi("x", [2, 3])], [vi("y", [2, 3])])
+        if kind == "control-nested":
+            # Ifs nested 20 deep in their then branches (constant conditions): deeper than the
+            # importer recurses.
+            leaf = helper.make_graph([helper.make_node("Identity", ["x"], ["leaf"])], "leaf", [],
+                                     [vi("leaf", [2, 3])])
+            inner = leaf
+            for depth in range(19, -1, -1):
+                node = helper.make_node("If", ["t"], ["r%d" % depth], name="if%d" % depth,
+                                        then_branch=inner, else_branch=leaf)
+                inner = helper.make_graph([node], "g%d" % depth, [], [vi("r%d" % depth, [2, 3])])
+            return model(list(inner.node), [vi("x", [2, 3])], [vi("r0", [2, 3])],
+                         [numpy_helper.from_array(np.array(True), "t")])
+        if kind == "control-nested-loops":
+            # A Loop of 4096 iterations around one of 4096: 16M expansions of the inner body.
+            inner_loop = helper.make_graph(
+                [helper.make_node("Identity", ["c_in"], ["c_out"]),
+                 helper.make_node("Loop", ["n", "", "v_in"], ["v_out"], name="inner",
+                                  body=body)],
+                "outer_body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [2, 3])],
+                [vi("c_out", [], B), vi("v_out", [2, 3])])
+            return model([helper.make_node("Loop", ["n", "", "x"], ["y"], name="outer",
+                                           body=inner_loop)],
+                         [vi("x", [2, 3])], [vi("y", [2, 3])],
+                         [numpy_helper.from_array(np.array(4096, np.int64), "n")])
         if kind == "control-runtime-trip":
             return model([helper.make_node("Loop", ["n", "", "x"], ["y"], name="loop",
                                            body=body)],
