@@ -210,6 +210,8 @@ LogicalResult convertLoop(NodeContext &cx) {
                              "most "
                           << kMaxIterations << ")";
   int64_t limit = tripCount.value_or(kMaxIterations);
+  if (cx.numInputs() < 2)
+    return cx.emitError() << "Loop needs the inputs M and cond (either may be empty)";
   size_t carried = cx.numInputs() - 2;
   if (body->output_size() < static_cast<int>(carried) + 1)
     return cx.emitError() << "Loop: the body has " << body->output_size()
@@ -282,6 +284,9 @@ LogicalResult scan(NodeContext &cx, const onnx::GraphProto &body, ArrayRef<OnnxV
   if (steps > kMaxIterations)
     return cx.emitError() << "Scan: " << steps << " steps are not supported (the body is "
                           << "expanded once per step, at most " << kMaxIterations << ")";
+  if (body.output_size() < static_cast<int>(states))
+    return cx.emitError() << "Scan: the body has " << body.output_size()
+                          << " outputs, fewer than its " << states << " states";
   SmallVector<OnnxValue> state(inputs.begin(), inputs.begin() + states);
   size_t scanOuts = body.output_size() - states;
   std::vector<SmallVector<OnnxValue>> parts(scanOuts);

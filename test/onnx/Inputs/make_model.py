@@ -83,6 +83,15 @@ def build(kind):
                                            body=inner_loop)],
                          [vi("x", [2, 3])], [vi("y", [2, 3])],
                          [numpy_helper.from_array(np.array(4096, np.int64), "n")])
+        if kind == "control-scan-outputs":
+            # A Scan body with fewer outputs than the scan has states.
+            short = helper.make_graph([helper.make_node("Identity", ["s_in"], ["dup"])],
+                                      "short", [vi("s_in", [3]), vi("a_in", [3]), vi("col", [3])],
+                                      [vi("dup", [3])])
+            return model([helper.make_node("Scan", ["s", "a", "x"], ["y", "z"], name="scan",
+                                           body=short, num_scan_inputs=1)],
+                         [vi("s", [3]), vi("a", [3]), vi("x", [4, 3])],
+                         [vi("y", [3]), vi("z", [3])])
         if kind == "control-runtime-trip":
             return model([helper.make_node("Loop", ["n", "", "x"], ["y"], name="loop",
                                            body=body)],
