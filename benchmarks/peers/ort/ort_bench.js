@@ -7,7 +7,6 @@
 //
 //   node ort_bench.js MODEL.onnx THREADS REPEATS WARMUP_SECONDS '[[1,3,224,224], ...]'
 'use strict';
-const path = require('path');
 
 function usage(message) {
   process.stderr.write('ort_bench.js: ' + message + '\n' +
@@ -44,14 +43,7 @@ async function main() {
   } catch (e) {
     usage('SHAPES_JSON: ' + e.message);
   }
-  let ort;
-  try {
-    ort = require('onnxruntime-node');
-  } catch (e) {
-    process.stderr.write('ort_bench.js: onnxruntime-node is not installed here (' +
-                         path.join(__dirname, 'node_modules') + '); run scripts/setup.sh\n');
-    process.exit(3);
-  }
+  const ort = require('./load_ort')('ort_bench.js');
   const session = await ort.InferenceSession.create(model, {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,

@@ -63,14 +63,7 @@ async function main() {
     process.stderr.write('usage: ort_run.js MODEL.onnx all|disabled OUT_DIR INPUT.npy...\n');
     process.exit(2);
   }
-  let ort;
-  try {
-    ort = require('onnxruntime-node');
-  } catch (e) {
-    process.stderr.write('ort_run.js: onnxruntime-node is not installed here (' +
-                         path.join(__dirname, 'node_modules') + '); run scripts/setup.sh\n');
-    process.exit(3);
-  }
+  const ort = require('./load_ort')('ort_run.js');
   const session = await ort.InferenceSession.create(model, {
     intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: opt});
   if (inputs.length !== session.inputNames.length) {
