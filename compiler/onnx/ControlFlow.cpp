@@ -7,7 +7,6 @@
 #include "NarrowIntegers.h"
 #include "NodeContext.h"
 #include "Preflight.h"
-#include "SchemaCheck.h"
 #include "TensorData.h"
 
 #include "TL/Shapes.h"
@@ -48,8 +47,7 @@ LogicalResult expandBody(NodeContext &cx, const onnx::GraphProto &body,
     if (failed(c))
       return cx.emitError() << cx.node.op_type() << ": body initializer '" << t.name()
                             << "': " << error;
-    scope[t.name()] = OnnxValue{nullptr, *c, cast<RankedTensorType>(c->getType()),
-                                isNarrowType(t.data_type()) ? t.data_type() : 0};
+    scope[t.name()] = constantOfType(*c, t.data_type());
   }
   for (auto [info, v] : llvm::zip(body.input(), inputs))
     scope[info.name()] = v;
@@ -65,13 +63,7 @@ LogicalResult expandBody(NodeContext &cx, const onnx::GraphProto &body,
     if (it == table.end())
       return emitError(loc) << "unsupported operator '" << node.op_type() << "'";
     SmallVector<std::string> problems;
-    checkTypeBindings(
-        node, cx.opset,
-        [&](const std::string &name) -> std::string {
-          auto v = scope.find(name);
-          return v == scope.end() ? "" : elementTypeName(v->second);
-        },
-        problems);
+    checkValueTypeBindings(node, cx.opset, scope, problems);
     for (const std::string &p : problems)
       emitError(loc) << node.op_type() << ": " << p;
     if (!problems.empty())
@@ -96,11 +88,19 @@ LogicalResult expandBody(NodeContext &cx, const onnx::GraphProto &body,
   return success();
 }
 
-/// The SSA value of `v` (materializing a constant).
-Value valueOf(NodeContext &cx, OnnxValue &v) {
-  if (!v.value)
-    v.value = cx.constantValue(v.constant);
-  return v.value;
+/// `x` at `index` along `axis`, that axis dropped (a Scan step, a batch element).
+FailureOr<OnnxValue> sliceAt(NodeContext &cx, OnnxValue &x, int64_t axis, int64_t index) {
+  SmallVector<int64_t> offsets(x.type.getRank(), 0), sizes(x.type.getShape());
+  SmallVector<int64_t> strides(x.type.getRank(), 1);
+  offsets[axis] = index;
+  sizes[axis] = 1;
+  Value slice = tl::SliceOp::create(cx.b, cx.loc, x.type.clone(sizes), cx.materialize(x),
+                                    offsets, sizes, strides)
+                    .getResult();
+  SmallVector<int64_t> dropped(sizes);
+  dropped.erase(dropped.begin() + axis);
+  TLC_TRY(r, cx.reshape(slice, dropped));
+  return OnnxValue{r, nullptr, cast<RankedTensorType>(r.getType()), x.onnxType};
 }
 
 /// Whether a boolean OnnxValue is a constant, and its value.
@@ -134,7 +134,7 @@ FailureOr<OnnxValue> stack(NodeContext &cx, MutableArrayRef<OnnxValue> parts, in
       return cx.emitError() << cx.node.op_type() << ": a scan output changes shape between "
                             << "iterations (" << tl::formatShape(t.getShape()) << " and "
                             << tl::formatShape(p.type.getShape()) << ")";
-    TLC_TRY(r, cx.reshape(valueOf(cx, p), one));
+    TLC_TRY(r, cx.reshape(cx.materialize(p), one));
     pieces.push_back(r);
   }
   SmallVector<int64_t> shape(one);
@@ -172,14 +172,14 @@ LogicalResult convertIf(NodeContext &cx) {
   if (thenOuts.size() != elseOuts.size())
     return cx.emitError() << "If: the branches have " << thenOuts.size() << " and "
                           << elseOuts.size() << " outputs";
-  TLC_TRY(flag, cx.reshape(valueOf(cx, cond), {}));
+  TLC_TRY(flag, cx.reshape(cx.materialize(cond), {}));
   for (size_t i = 0; i < thenOuts.size(); ++i) {
     if (thenOuts[i].type != elseOuts[i].type || thenOuts[i].onnxType != elseOuts[i].onnxType)
       return cx.emitError() << "If: output " << i << " is "
                             << tl::formatShape(thenOuts[i].type.getShape()) << " in one branch "
                             << "and " << tl::formatShape(elseOuts[i].type.getShape())
                             << " in the other (with a run-time condition both must agree)";
-    TLC_TRY(v, cx.select(flag, valueOf(cx, thenOuts[i]), valueOf(cx, elseOuts[i])));
+    TLC_TRY(v, cx.select(flag, cx.materialize(thenOuts[i]), cx.materialize(elseOuts[i])));
     setOutputValue(cx, i, OnnxValue{v, nullptr, thenOuts[i].type, thenOuts[i].onnxType});
   }
   return success();
@@ -256,8 +256,8 @@ LogicalResult convertLoop(NodeContext &cx) {
   return success();
 }
 
-/// Scan (opset 9+) over `inputs` (N states, then the scan inputs), setting the node's outputs
-/// from `outputOffset`, or, for opset 8's batch loop, returning them in `results`.
+/// Scan (opset 9+ semantics) over `inputs` (N states, then the scan inputs): `results` gets
+/// the final states, then each scan output stacked (opset 8 calls it per batch element).
 LogicalResult scan(NodeContext &cx, const onnx::GraphProto &body, ArrayRef<OnnxValue> inputs,
                    int64_t numScanInputs, SmallVectorImpl<OnnxValue> &results) {
   size_t states = inputs.size() - numScanInputs;
@@ -288,26 +288,16 @@ LogicalResult scan(NodeContext &cx, const onnx::GraphProto &body, ArrayRef<OnnxV
     return cx.emitError() << "Scan: the body has " << body.output_size()
                           << " outputs, fewer than its " << states << " states";
   SmallVector<OnnxValue> state(inputs.begin(), inputs.begin() + states);
+  // Copies that keep a constant input's materialized value for every step's slice.
+  SmallVector<OnnxValue> scanned(inputs.begin() + states, inputs.end());
   size_t scanOuts = body.output_size() - states;
   std::vector<SmallVector<OnnxValue>> parts(scanOuts);
   for (int64_t t = 0; t < steps; ++t) {
     SmallVector<OnnxValue> in(state);
     for (int64_t j = 0; j < numScanInputs; ++j) {
-      OnnxValue x = inputs[states + j];
       bool reverse = j < static_cast<int64_t>(directions.size()) && directions[j] != 0;
-      int64_t a = axisOf[j], at = reverse ? steps - 1 - t : t;
-      SmallVector<int64_t> offsets(x.type.getRank(), 0), sizes(x.type.getShape());
-      SmallVector<int64_t> strides(x.type.getRank(), 1);
-      offsets[a] = at;
-      sizes[a] = 1;
-      Value slice = tl::SliceOp::create(cx.b, cx.loc, x.type.clone(sizes), valueOf(cx, x),
-                                        offsets, sizes, strides)
-                        .getResult();
-      SmallVector<int64_t> dropped(sizes);
-      dropped.erase(dropped.begin() + a);
-      TLC_TRY(step, cx.reshape(slice, dropped));
-      in.push_back(OnnxValue{step, nullptr, cast<RankedTensorType>(step.getType()),
-                             x.onnxType});
+      TLC_TRY(step, sliceAt(cx, scanned[j], axisOf[j], reverse ? steps - 1 - t : t));
+      in.push_back(step);
     }
     SmallVector<OnnxValue> outs;
     if (failed(expandBody(cx, body, in, outs)))
@@ -359,16 +349,8 @@ LogicalResult convertScan(NodeContext &cx) {
     for (OnnxValue &x : inputs) {
       if (x.type.getRank() == 0 || x.type.getDimSize(0) != batch)
         return cx.emitError() << "Scan: every input needs the batch axis 0 of size " << batch;
-      SmallVector<int64_t> offsets(x.type.getRank(), 0), sizes(x.type.getShape());
-      SmallVector<int64_t> strides(x.type.getRank(), 1);
-      offsets[0] = b;
-      sizes[0] = 1;
-      Value slice = tl::SliceOp::create(cx.b, cx.loc, x.type.clone(sizes), valueOf(cx, x),
-                                        offsets, sizes, strides)
-                        .getResult();
-      TLC_TRY(row, cx.reshape(slice, ArrayRef<int64_t>(sizes).drop_front()));
-      sliced.push_back(
-          OnnxValue{row, nullptr, cast<RankedTensorType>(row.getType()), x.onnxType});
+      TLC_TRY(row, sliceAt(cx, x, 0, b));
+      sliced.push_back(row);
     }
     SmallVector<OnnxValue> results;
     if (failed(scan(cx, *body, sliced, numScanInputs, results)))

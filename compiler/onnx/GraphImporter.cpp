@@ -7,7 +7,6 @@
 #include "NarrowIntegers.h"
 #include "NodeContext.h"
 #include "Preflight.h"
-#include "SchemaCheck.h"
 #include "TensorData.h"
 
 #include "compiler/InputFile.h"
@@ -211,8 +210,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
       emitError(fileLoc) << "initializer '" << t.name() << "': " << error;
       return nullptr;
     }
-    values[t.name()] = OnnxValue{nullptr, *c, cast<RankedTensorType>(c->getType()),
-                                 isNarrowType(t.data_type()) ? t.data_type() : 0};
+    values[t.name()] = constantOfType(*c, t.data_type());
   }
 
   // --constant-input: graph inputs specialized to a value, like initializers.
@@ -252,7 +250,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
                          << "] does not match the input's element type and rank";
       return nullptr;
     }
-    values[name] = OnnxValue{nullptr, *c, type, isNarrowType(t.data_type()) ? t.data_type() : 0};
+    values[name] = constantOfType(*c, t.data_type());
   }
 
   // Graph inputs that are not initializers are the function's arguments.
@@ -344,13 +342,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
     auto it = table.find(converterKey(node));
     assert(it != table.end() && "pre-flight check rejects unknown ops");
     SmallVector<std::string> typeProblems;
-    checkTypeBindings(
-        node, opset,
-        [&](const std::string &name) -> std::string {
-          auto v = values.find(name);
-          return v == values.end() ? "" : elementTypeName(v->second);
-        },
-        typeProblems);
+    checkValueTypeBindings(node, opset, values, typeProblems);
     for (const std::string &p : typeProblems)
       emitError(loc) << node.op_type() << ": " << p;
     if (!typeProblems.empty()) {

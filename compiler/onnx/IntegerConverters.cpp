@@ -26,25 +26,33 @@ void setNarrowOutput(NodeContext &cx, size_t i, Value v, int onnxType) {
   cx.values[cx.node.output(i)].onnxType = onnxType;
 }
 
+/// `axis` of a tensor of shape `of`, normalized, along which `what` holds `n` values (one per
+/// position); a located error if the axis is out of range or the counts differ.
+FailureOr<int64_t> channelAxis(NodeContext &cx, ArrayRef<int64_t> of, int64_t axis, int64_t n,
+                               StringRef what) {
+  int64_t rank = static_cast<int64_t>(of.size());
+  if (axis < -rank || axis >= rank)
+    return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
+  axis = axis < 0 ? axis + rank : axis;
+  if (n != of[axis])
+    return cx.emitError() << what << " has " << n << " values for axis " << axis << " of size "
+                          << of[axis];
+  return axis;
+}
+
 /// A scale or zero point `v` (a scalar, or 1-D along `axis` of a tensor of shape `of`) shaped
 /// to broadcast against that tensor.
 FailureOr<Value> alongAxis(NodeContext &cx, Value v, ArrayRef<int64_t> of, int64_t axis,
                            StringRef what) {
   auto t = cast<RankedTensorType>(v.getType());
-  int64_t rank = static_cast<int64_t>(of.size());
   if (t.getRank() == 0 || t.getNumElements() == 1)
     return t.getRank() == 0 ? v : cx.reshape(v, {});
   if (t.getRank() != 1)
     return cx.emitError() << what << " must be a scalar or 1-D, got shape "
                           << tl::formatShape(t.getShape());
-  if (axis < -rank || axis >= rank)
-    return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
-  axis = axis < 0 ? axis + rank : axis;
-  if (t.getDimSize(0) != of[axis])
-    return cx.emitError() << what << " has " << t.getDimSize(0) << " values for axis " << axis
-                          << " of size " << of[axis];
-  SmallVector<int64_t> shape(rank, 1);
-  shape[axis] = t.getDimSize(0);
+  TLC_TRY(a, channelAxis(cx, of, axis, t.getDimSize(0), what));
+  SmallVector<int64_t> shape(of.size(), 1);
+  shape[a] = t.getDimSize(0);
   return cx.reshape(v, shape);
 }
 
@@ -138,16 +146,10 @@ FailureOr<bool> foldDequantizeLinear(NodeContext &cx) {
   if (!x || !scale || (cx.hasInput(2) && !zero) || !scale.getElementType().isF32())
     return false;
   ArrayRef<int64_t> shape = cx.shape(0);
-  int64_t rank = cx.rank(0), axis = cx.attrInt("axis", 1), n = scale.getNumElements();
-  int64_t inner = 1;
+  int64_t n = scale.getNumElements(), inner = 1;
   if (n != 1) {
-    if (axis < -rank || axis >= rank)
-      return cx.emitError() << "axis " << axis << " is out of range for rank " << rank;
-    axis = axis < 0 ? axis + rank : axis;
-    if (shape[axis] != n)
-      return cx.emitError() << "x_scale has " << n << " values for axis " << axis << " of size "
-                            << shape[axis];
-    for (int64_t d = axis + 1; d < rank; ++d)
+    TLC_TRY(axis, channelAxis(cx, shape, cx.attrInt("axis", 1), n, "x_scale"));
+    for (int64_t d = axis + 1; d < cx.rank(0); ++d)
       inner *= shape[d];
   }
   SmallVector<int64_t> values = toInts(x);

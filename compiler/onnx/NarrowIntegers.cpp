@@ -3,6 +3,7 @@
 #include "NarrowIntegers.h"
 
 #include "ModelLoader.h"
+#include "SchemaCheck.h"
 #include "TensorData.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -17,13 +18,30 @@ int tlc::onnx_import::onnxTypeOf(const OnnxValue &v) {
   return v.onnxType ? v.onnxType : naturalOnnxType(v.type.getElementType());
 }
 
-std::string tlc::onnx_import::elementTypeName(const OnnxValue &v) {
-  if (v.onnxType)
-    return onnxTypeName(v.onnxType).str();
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  v.type.getElementType().print(os);
-  return s;
+OnnxValue tlc::onnx_import::constantOfType(DenseElementsAttr c, int dataType) {
+  return OnnxValue{nullptr, c, cast<RankedTensorType>(c.getType()),
+                   isNarrowType(dataType) ? dataType : 0};
+}
+
+void tlc::onnx_import::checkValueTypeBindings(const onnx::NodeProto &node, int64_t opset,
+                                              const ValueTable &values,
+                                              SmallVectorImpl<std::string> &problems) {
+  // Narrow types by their ONNX names (uint8 and int32 both compute in i32), others as tl
+  // prints them ("f32").
+  checkTypeBindings(
+      node, opset,
+      [&](const std::string &name) -> std::string {
+        auto v = values.find(name);
+        if (v == values.end())
+          return "";
+        if (v->second.onnxType)
+          return onnxTypeName(v->second.onnxType).str();
+        std::string s;
+        llvm::raw_string_ostream os(s);
+        v->second.type.getElementType().print(os);
+        return s;
+      },
+      problems);
 }
 
 namespace {
@@ -121,9 +139,13 @@ void tlc::onnx_import::settleNarrowOutputs(const onnx::NodeProto &node, int64_t 
     if (it == values.end())
       continue;
     OnnxValue &v = it->second;
+    // Narrow types compute in i32 or i64 only: float and boolean results skip the schema.
+    Type et = v.type.getElementType();
+    if (!v.onnxType && !et.isInteger(32) && !et.isInteger(64))
+      continue;
     int t = v.onnxType ? v.onnxType : outputOnnxType(node, i, opset, values);
     // A converter that made another type (QuantizeLinear's own) keeps it.
-    if (!isNarrowType(t) || v.type.getElementType() != elementTypeOf(b.getContext(), t))
+    if (!isNarrowType(t) || et != elementTypeOf(b.getContext(), t))
       continue;
     v.onnxType = t;
     if (keepsRange(node.op_type()))

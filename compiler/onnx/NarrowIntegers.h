@@ -14,9 +14,12 @@ namespace tlc::onnx_import {
 /// The ONNX element type of `v` (its narrow type, else the natural one of its tl type).
 int onnxTypeOf(const OnnxValue &v);
 
-/// `v`'s element type for messages: the ONNX name of a narrow type ("uint8"), else the tl
-/// type ("f32").
-std::string elementTypeName(const OnnxValue &v);
+/// A host constant decoded from a tensor of ONNX type `dataType` (its narrow type recorded).
+OnnxValue constantOfType(mlir::DenseElementsAttr c, int dataType);
+
+/// checkTypeBindings for `node` with its inputs' element types from `values`.
+void checkValueTypeBindings(const onnx::NodeProto &node, int64_t opset, const ValueTable &values,
+                            llvm::SmallVectorImpl<std::string> &problems);
 
 /// `arg`, a model input stored as `onnxType` (narrow), widened to its compute type.
 mlir::Value widenInput(mlir::OpBuilder &b, mlir::Location loc, mlir::Value arg, int onnxType);

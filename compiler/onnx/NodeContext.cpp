@@ -20,11 +20,10 @@ OnnxValue *NodeContext::input(size_t i) {
   return &it->second;
 }
 
-Value NodeContext::value(size_t i) {
-  OnnxValue *v = input(i);
-  if (!v->value)
-    v->value = constantValue(v->constant);
-  return v->value;
+Value NodeContext::materialize(OnnxValue &v) {
+  if (!v.value)
+    v.value = constantValue(v.constant);
+  return v.value;
 }
 
 bool NodeContext::allConstant() {

@@ -63,7 +63,9 @@ public:
   llvm::ArrayRef<int64_t> shape(size_t i) { return type(i).getShape(); }
   int64_t rank(size_t i) { return type(i).getRank(); }
   /// The SSA value of input `i` (materializing a constant as tl.constant).
-  mlir::Value value(size_t i);
+  mlir::Value value(size_t i) { return materialize(*input(i)); }
+  /// The SSA value of `v`, materializing a host constant as tl.constant (once: kept in `v`).
+  mlir::Value materialize(OnnxValue &v);
   /// The host constant of input `i`, or null.
   mlir::DenseElementsAttr constant(size_t i) { return hasInput(i) ? input(i)->constant : nullptr; }
   /// Whether every present input is a host constant of at most kFoldLimit elements.
