@@ -521,7 +521,8 @@ def TLCLowerParallelLaunch : Pass<"tlc-lower-parallel-launch", "mlir::ModuleOp">
     In the LLVM dialect, replaces every call of a declaration marked `tlc.parallel_launch =
     @body` with: the captured arguments stored into a context struct (an alloca in the
     caller's entry block), and `tlc_parallel_for(@body_tramp, ctx, n)`, where the internal
-    `@body_tramp(ctx, begin, end)` loads them and calls `@body(begin, end, ...)`. The launch
+    `@body_tramp(ctx, begin, end)` loads them and calls `@body(begin, end, ...)`. The body
+    becomes `always_inline`, so LLVM optimizes it once, inside the trampoline. The launch
     declarations are erased. The runtime (libtlcrt) splits [0, n) over its thread pool.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];

@@ -85,6 +85,10 @@ struct TLCLowerParallelLaunchPass
         return signalPassFailure();
       }
       body.setLinkage(LLVM::Linkage::Internal);
+      // Inlined into its trampoline before LLVM's function pipeline runs, so the body is
+      // optimized once: as a separate callee it went through -O3, was inlined, and its loops
+      // went through the pipeline again inside the trampoline (densenet121: 5.6 of 17 s).
+      body.setAlwaysInline(true);
       auto params = launch.getFunctionType().getParams();
       auto context = LLVM::LLVMStructType::getLiteral(ctx, params.drop_front());
       LLVM::LLVMFuncOp tramp = buildTrampoline(b, body, context);

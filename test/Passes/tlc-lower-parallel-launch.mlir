@@ -2,7 +2,7 @@
 
 // The launch call becomes: captures stored into a context struct allocated in the caller's
 // entry block, then tlc_parallel_for(trampoline, context, n); the trampoline loads them and
-// calls the (now internal) body.
+// calls the (now internal, always-inlined) body.
 // CHECK: llvm.func @tlc_parallel_for(!llvm.ptr, !llvm.ptr, i64)
 // CHECK-LABEL: llvm.func @f
 // CHECK-SAME: (%[[A:.+]]: !llvm.ptr, %[[N:.+]]: i64)
@@ -15,6 +15,7 @@
 // CHECK: llvm.call @tlc_parallel_for(%[[FN]], %[[CTX]], %[[N]])
 // CHECK-NOT: f_par_launch
 // CHECK: llvm.func internal @f_par(
+// CHECK-SAME: attributes {always_inline
 // CHECK: llvm.func internal @f_par_tramp(%[[C:.+]]: !llvm.ptr, %[[B:.+]]: i64, %[[E:.+]]: i64)
 // CHECK: %[[P:.+]] = llvm.load
 // CHECK-SAME: -> !llvm.ptr
