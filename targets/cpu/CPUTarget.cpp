@@ -33,6 +33,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
@@ -253,10 +254,22 @@ public:
     }
     TimingScope optimizeTiming =
         timing.nest("optimize (LLVM -O" + std::to_string(options.optLevel) + ")");
-    if (llvm::Error err = optimizeLLVMModule(*llvmModule, *tm, options.optLevel)) {
-      std::string message = llvm::toString(std::move(err));
+    unsigned threads = module->getContext()->isMultithreadingEnabled()
+                           ? llvm::hardware_concurrency().compute_thread_count()
+                           : 1;
+    auto makeTargetMachine = [&] {
+      std::string ignored; // the same options made `tm` above
+      return createTargetMachine(options, ignored);
+    };
+    llvm::Expected<unsigned> partitions = optimizeLLVMModuleInParallel(
+        *llvmModule, *tm, options.optLevel, threads, makeTargetMachine);
+    if (!partitions) {
+      std::string message = llvm::toString(partitions.takeError());
       return module.emitError() << "LLVM optimization failed: " << message;
     }
+    if (*partitions > 1) // a name in --time-report
+      optimizeTiming.nest("in " + std::to_string(*partitions) + " partitions on " +
+                          std::to_string(std::min(threads, *partitions)) + " threads");
     optimizeTiming.stop();
     emitConstantDataAsBytes(*llvmModule);
     if (kind == OutputKind::LLVMIR) {

@@ -1,8 +1,11 @@
 // LLVM's middle-end optimizer as tlc runs it on a translated module.
 #pragma once
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+
+#include <memory>
 
 namespace llvm {
 class Module;
@@ -15,6 +18,17 @@ namespace tlc {
 /// isSkippedPass names, with the standard instrumentation registered so `tlc --time-passes`
 /// reports the optimizer's passes too (and not only code generation's).
 llvm::Error optimizeLLVMModule(llvm::Module &module, llvm::TargetMachine &tm, unsigned optLevel);
+
+/// optimizeLLVMModule on up to `threads` threads. A module large enough is split into
+/// partitions that reach each other only by address or through calls of never-inlined
+/// functions; each is optimized in its own LLVMContext with a target machine from
+/// `makeTargetMachine` (called on the worker threads) and linked back into `module`. The
+/// partitions depend on the module only, so the result is the same for any `threads`
+/// (1 optimizes them one after another). Small modules, -O0 and --time-passes runs are
+/// optimized whole. Returns the number of partitions (1: whole). LLVMPartitions.cpp.
+llvm::Expected<unsigned> optimizeLLVMModuleInParallel(
+    llvm::Module &module, llvm::TargetMachine &tm, unsigned optLevel, unsigned threads,
+    llvm::function_ref<std::unique_ptr<llvm::TargetMachine>()> makeTargetMachine);
 
 /// Whether the optimizer leaves out `pass` (a pass class name, e.g. "LoopLoadEliminationPass")
 /// of the default pipeline: passes that leave tlc's code unchanged, at a measurable cost.
