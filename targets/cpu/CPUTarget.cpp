@@ -128,22 +128,24 @@ public:
     // LLVM's loop passes take time quadratic in the number of loops in one function, its
     // register allocator and machine scheduler more than linear in a function's size.
     pm.addPass(createTLCSplitLongFunctions());
-    pm.addPass(createSCFToControlFlowPass());
+    pm.addNestedPass<func::FuncOp>(createSCFToControlFlowPass());
     // One flat constant per weight: LLVM's nested constant arrays were slow to build and emit.
     pm.addPass(createTLCFlattenConstantGlobals());
-    pm.addPass(memref::createExpandStridedMetadataPass());
-    pm.addPass(createLowerAffinePass());
+    // From here to the function conversion the passes convert ops inside functions, nested
+    // so they run on the split functions in parallel.
+    pm.addNestedPass<func::FuncOp>(memref::createExpandStridedMetadataPass());
+    pm.addNestedPass<func::FuncOp>(createLowerAffinePass());
     // Reductions may reassociate (tlc-set-fast-math grants it to every reduction combiner;
     // vectorization drops the flag): horizontal vector reductions become shuffle trees.
     ConvertVectorToLLVMPassOptions vectorToLLVM;
     vectorToLLVM.reassociateFPReductions = true;
     // tlc-approximate-math's AVX-512 exp2 uses x86vector ops (vscalefps).
     vectorToLLVM.x86Vector = approximate.x86Avx512;
-    pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+    pm.addNestedPass<func::FuncOp>(createConvertVectorToLLVMPass(vectorToLLVM));
     pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-    pm.addPass(createConvertMathToLLVMPass());
-    pm.addPass(createArithToLLVMConversionPass());
-    pm.addPass(createConvertIndexToLLVMPass());
+    pm.addNestedPass<func::FuncOp>(createConvertMathToLLVMPass());
+    pm.addNestedPass<func::FuncOp>(createArithToLLVMConversionPass());
+    pm.addNestedPass<func::FuncOp>(createConvertIndexToLLVMPass());
     ConvertFuncToLLVMPassOptions funcOptions;
     funcOptions.useBarePtrCallConv = true;
     pm.addPass(createConvertFuncToLLVMPass(funcOptions));
