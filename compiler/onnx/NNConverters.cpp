@@ -8,6 +8,7 @@
 
 #include "TL/NNShapes.h"
 #include "TL/Shapes.h"
+#include "TL/SizeLimit.h"
 #include "mlir/IR/Matchers.h"
 
 #include <cmath>
@@ -207,6 +208,99 @@ FailureOr<Value> maxPoolIndices(NodeContext &cx, Value x, Value y, const Window 
       indices = next;
     }
   return indices;
+}
+
+/// MaxUnpool(X, I[, output_shape]), 1-D and 2-D: a zero tensor with each window's value at
+/// the flat position (over the whole output tensor, as MaxPool's Indices are) its index names.
+/// Indices are a MaxPool's, so each lies inside its window: output element p can only take
+/// the value of one of the ceil(k / s) windows per axis that cover it, the one whose index is
+/// p. Per pair of such window offsets, X and I gathered at each output element's window (two
+/// gathers along H and W) and a select where the index matches: tables of O(H + W), no
+/// per-element ones. An index outside its window (not a MaxPool's) places nothing.
+constexpr int64_t kMaxUnpoolTable = int64_t(1) << 24;
+
+LogicalResult convertMaxUnpool(NodeContext &cx) {
+  int64_t rank = cx.rank(0);
+  if (rank != 3 && rank != 4)
+    return cx.emitError() << "MaxUnpool supports 1-D and 2-D inputs (rank 3 or 4), got rank "
+                          << rank;
+  if (cx.shape(1) != cx.shape(0) || !cx.elementType(1).isInteger(64))
+    return cx.emitError() << "MaxUnpool: the indices must be int64 of the input's shape";
+  TLC_TRY(w, windowAttrs(cx, cx.shape(0).drop_front(2), cx.attrInts("kernel_shape"), false));
+  TLC_TRY(x, as4D(cx, cx.value(0), "inputs"));
+  TLC_TRY(idx, as4D(cx, cx.value(1), "inputs"));
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), h = xt.getDimSize(2), wd = xt.getDimSize(3);
+  // The default output extent undoes the pooling: (in - 1) * stride + kernel - pads.
+  int64_t oh = (h - 1) * w.strides[0] + w.kernel[0] - w.pads[0] - w.pads[2];
+  int64_t ow = (wd - 1) * w.strides[1] + w.kernel[1] - w.pads[1] - w.pads[3];
+  if (cx.hasInput(2)) {
+    TLC_TRY(shape, cx.constInts(2, "output_shape"));
+    if ((int64_t)shape.size() != rank || shape[0] != n || shape[1] != c)
+      return cx.emitError() << "MaxUnpool: output_shape must have " << rank
+                            << " entries starting with the input's batch and channels";
+    oh = rank == 4 ? shape[2] : 1;
+    ow = shape.back();
+  }
+  int64_t rowOffsets = llvm::divideCeil(w.kernel[0], w.strides[0]);
+  int64_t colOffsets = llvm::divideCeil(w.kernel[1], w.strides[1]);
+  std::optional<int64_t> tables = tl::checkedNumElements({oh, ow, rowOffsets, colOffsets});
+  if (oh < 1 || ow < 1 || !tl::checkedNumElements({n, c, oh, ow}) || !tables)
+    return cx.emitError() << "MaxUnpool: output extent " << oh << "x" << ow
+                          << " is out of range";
+  if (*tables > kMaxUnpoolTable)
+    return cx.emitError() << "MaxUnpool: " << oh << "x" << ow << " outputs with " << rowOffsets
+                          << "x" << colOffsets << " windows over each are not supported (at most "
+                          << kMaxUnpoolTable << " index table entries)";
+  Type i64 = cx.b.getI64Type();
+  // Output element (h, w)'s flat index within its plane, and each plane's first.
+  SmallVector<int64_t> firsts;
+  for (int64_t i = 0; i < n * c; ++i)
+    firsts.push_back(i * oh * ow);
+  Value planes = cx.constantValue(fromInts(RankedTensorType::get({n, c, 1, 1}, i64), firsts));
+  // Along one axis: for window offset a, each output position's covering window (clamped)
+  // and whether it covers it.
+  auto windows = [&](int64_t out, int64_t in, int64_t kernel, int64_t stride, int64_t pad,
+                     int64_t a, SmallVectorImpl<int64_t> &at, SmallVectorImpl<bool> &covers) {
+    for (int64_t i = 0; i < out; ++i) {
+      int64_t win = (i + pad) / stride - a;
+      bool ok = win >= 0 && win < in && i + pad - win * stride < kernel;
+      at.push_back(ok ? win : 0);
+      covers.push_back(ok);
+    }
+  };
+  auto gathered = [&](Value v, ArrayRef<int64_t> rows, ArrayRef<int64_t> cols) -> Value {
+    auto vt = cast<RankedTensorType>(v.getType());
+    Value r = cx.constantValue(
+        fromInts(RankedTensorType::get({(int64_t)rows.size()}, i64), rows));
+    Value q = cx.constantValue(
+        fromInts(RankedTensorType::get({(int64_t)cols.size()}, i64), cols));
+    Value byRow = tl::GatherOp::create(cx.b, cx.loc, vt.clone({n, c, oh, wd}), v, r, 2);
+    return tl::GatherOp::create(cx.b, cx.loc, vt.clone({n, c, oh, ow}), byRow, q, 3);
+  };
+  TLC_TRY(zeros, cx.broadcastTo(cx.scalar(xt.getElementType(), 0), {n, c, oh, ow}));
+  Value acc = zeros;
+  for (int64_t a = 0; a < rowOffsets; ++a)
+    for (int64_t b = 0; b < colOffsets; ++b) {
+      SmallVector<int64_t> rows, cols;
+      SmallVector<bool> rowCovers, colCovers;
+      windows(oh, h, w.kernel[0], w.strides[0], w.pads[0], a, rows, rowCovers);
+      windows(ow, wd, w.kernel[1], w.strides[1], w.pads[1], b, cols, colCovers);
+      // The index each element must find: its own flat position, or a negative number (no
+      // index is one) where no window of this offset covers it.
+      SmallVector<int64_t> target;
+      for (int64_t i = 0; i < oh; ++i)
+        for (int64_t j = 0; j < ow; ++j)
+          target.push_back(rowCovers[i] && colCovers[j] ? i * ow + j : INT64_MIN / 2);
+      Value inPlane = cx.constantValue(fromInts(RankedTensorType::get({oh, ow}, i64), target));
+      TLC_TRY(wanted, cx.binary<tl::AddOp>(planes, inPlane));
+      TLC_TRY(hit, cx.compare(tl::ComparePredicate::eq, gathered(idx, rows, cols), wanted));
+      TLC_TRY(next, cx.select(hit, gathered(x, rows, cols), acc));
+      acc = next;
+    }
+  TLC_TRY(y, from4D(cx, acc, rank));
+  cx.setOutput(0, y);
+  return success();
 }
 
 template <typename PoolOp> LogicalResult convertPool(NodeContext &cx) {
@@ -603,6 +697,7 @@ void tlc::onnx_import::registerNNConverters(ConverterTable &t) {
   t["Conv"] = {convertConv, checkAutoPad};
   t["MaxPool"] = {convertPool<tl::MaxPool2DOp>, checkMaxPool};
   t["AveragePool"] = {convertPool<tl::AvgPool2DOp>, checkAvgPool};
+  t["MaxUnpool"] = {convertMaxUnpool};
   t["GlobalAveragePool"] = {convertGlobalPool<tl::ReduceMeanOp>};
   t["GlobalMaxPool"] = {convertGlobalPool<tl::ReduceMaxOp>};
   t["BatchNormalization"] = {convertBatchNorm};

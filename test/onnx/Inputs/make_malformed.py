@@ -352,6 +352,18 @@ def build(kind):
         return model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up1",
                                        group=2, strides=[2, 2])],
                      [vi("x", [1, 4, 5, 16], TensorProto.DOUBLE)], [vi("y", None)], [w])
+    if kind in ("maxunpool-3d", "maxunpool-index-shape", "maxunpool-output-shape",
+                "maxunpool-huge"):
+        shape = [1, 1, 2, 2, 2] if kind == "maxunpool-3d" else [1, 2, 3, 3]
+        idx_shape = [1, 2, 3, 4] if kind == "maxunpool-index-shape" else shape
+        k = 4096 if kind == "maxunpool-huge" else 2
+        kernel = [k] * (len(shape) - 2)
+        inits = [ints("os", [1, 2, 6])] if kind == "maxunpool-output-shape" else []
+        return model([helper.make_node("MaxUnpool", ["x", "i"] + (["os"] if inits else []),
+                                       ["y"], name="unpool", kernel_shape=kernel,
+                                       strides=kernel)],
+                     [vi("x", shape), vi("i", idx_shape, I64)], [vi("y", None)], inits,
+                     opset=11)
     raise SystemExit("unknown kind " + kind)
 
 
