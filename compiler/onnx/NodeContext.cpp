@@ -217,6 +217,7 @@ const ConverterTable &tlc::onnx_import::getConverterTable() {
     registerRecurrentConverters(t);
     registerLossConverters(t);
     registerGridSampleConverter(t);
+    registerRoiAlignConverter(t);
     registerSignalConverters(t);
     registerScatterConverters(t);
     registerTrainingOptimizers(t);

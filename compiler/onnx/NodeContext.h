@@ -154,6 +154,7 @@ void registerReductionConverters(ConverterTable &table);
 void registerRecurrentConverters(ConverterTable &table);
 void registerLossConverters(ConverterTable &table);
 void registerGridSampleConverter(ConverterTable &table);
+void registerRoiAlignConverter(ConverterTable &table);
 void registerSignalConverters(ConverterTable &table);
 void registerScatterConverters(ConverterTable &table);
 void registerTrainingOptimizers(ConverterTable &table);

@@ -364,6 +364,15 @@ def build(kind):
                                        strides=kernel)],
                      [vi("x", shape), vi("i", idx_shape, I64)], [vi("y", None)], inits,
                      opset=11)
+    if kind in ("roialign-adaptive", "roialign-boxes", "roialign-mode"):
+        attrs = {"sampling_ratio": 0 if kind == "roialign-adaptive" else 2}
+        if kind == "roialign-mode":
+            attrs["mode"] = "median"
+        boxes = [3, 5] if kind == "roialign-boxes" else [3, 4]
+        return model([helper.make_node("RoiAlign", ["x", "rois", "b"], ["y"], name="roi",
+                                       **attrs)],
+                     [vi("x", [1, 2, 8, 8]), vi("rois", boxes), vi("b", [3], I64)],
+                     [vi("y", None)], opset=16)
     raise SystemExit("unknown kind " + kind)
 
 
