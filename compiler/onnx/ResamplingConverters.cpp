@@ -141,14 +141,27 @@ struct ResizeMode {
   bool excludeOutside = false; // exclude_outside: taps outside the input get weight 0
   std::string coordinates = "half_pixel";
   std::string nearest = "round_prefer_floor";
+  // tf_crop_and_resize: the crop box per axis (normalized starts then ends; ONNX's roi input)
+  // and the value of outputs whose source lies outside the input.
+  SmallVector<double> roi;
+  double extrapolation = 0;
 };
 
 /// The input coordinate of output index `i` along an axis of `len` -> `out` with `scale`
 /// (ONNX's coordinate_transformation_mode).
 /// As in ONNX's reference, the output extent in align_corners and pytorch_half_pixel is
 /// `len * scale`, which need not be an integer when scales (not sizes) are given.
-double sourceCoordinate(const ResizeMode &m, int64_t i, int64_t len, double scale) {
+/// tf_crop_and_resize maps the `resized` outputs of `axis` onto its crop box instead.
+double sourceCoordinate(const ResizeMode &m, int64_t i, int64_t len, double scale, int64_t axis,
+                        int64_t resized) {
   const std::string &c = m.coordinates;
+  if (c == "tf_crop_and_resize") {
+    int64_t rank = m.roi.size() / 2;
+    double start = m.roi[axis], end = m.roi[axis + rank];
+    if (resized == 1)
+      return 0.5 * (start + end) * (len - 1);
+    return start * (len - 1) + i * (end - start) * (len - 1) / double(resized - 1);
+  }
   double out = len * scale;
   if (c == "align_corners")
     return out == 1.0 ? 0.0 : (double)i * (len - 1) / (out - 1.0);
@@ -184,7 +197,7 @@ FailureOr<Value> resampleAxisCubic(NodeContext &cx, Value x, int64_t axis, int64
   SmallVector<double> weights[4];
   bool identity = out == len;
   for (int64_t i = 0; i < out; ++i) {
-    double src = sourceCoordinate(m, i, len, scale);
+    double src = sourceCoordinate(m, i, len, scale, axis, out);
     double fl = std::floor(src), r = src - fl;
     identity = identity && r == 0.0 && (int64_t)fl == i;
     double w[4] = {cubicKernel(r + 1, m.cubicA), cubicKernel(r, m.cubicA),
@@ -221,8 +234,8 @@ FailureOr<Value> resampleAxisCubic(NodeContext &cx, Value x, int64_t axis, int64
 }
 
 /// Resamples axis `axis` of `x` from `len` to `out` elements.
-FailureOr<Value> resampleAxis(NodeContext &cx, Value x, int64_t axis, int64_t out, double scale,
-                              const ResizeMode &m) {
+FailureOr<Value> interpolateAxis(NodeContext &cx, Value x, int64_t axis, int64_t out,
+                                 double scale, const ResizeMode &m) {
   if (m.cubic)
     return resampleAxisCubic(cx, x, axis, out, scale, m);
   auto xt = cast<RankedTensorType>(x.getType());
@@ -231,7 +244,7 @@ FailureOr<Value> resampleAxis(NodeContext &cx, Value x, int64_t axis, int64_t ou
   SmallVector<int64_t> i0, i1;
   SmallVector<double> frac;
   for (int64_t i = 0; i < out; ++i) {
-    double src = sourceCoordinate(m, i, len, scale);
+    double src = sourceCoordinate(m, i, len, scale, axis, out);
     double fl = std::floor(src), r = src - fl;
     if (m.linear) {
       i0.push_back(clampIdx((int64_t)fl));
@@ -262,13 +275,34 @@ FailureOr<Value> resampleAxis(NodeContext &cx, Value x, int64_t axis, int64_t ou
   return cx.binary<tl::AddOp>(g0, dw);
 }
 
+/// interpolateAxis, then under tf_crop_and_resize the extrapolation value wherever the source
+/// coordinate lies outside the input (a select by an [out, 1, ...] mask; later axes then
+/// interpolate between equal values, which keeps them).
+FailureOr<Value> resampleAxis(NodeContext &cx, Value x, int64_t axis, int64_t out, double scale,
+                              const ResizeMode &m) {
+  TLC_TRY(y, interpolateAxis(cx, x, axis, out, scale, m));
+  if (m.coordinates != "tf_crop_and_resize")
+    return y;
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t len = xt.getDimSize(axis);
+  SmallVector<int64_t> outside;
+  for (int64_t i = 0; i < out; ++i) {
+    double src = sourceCoordinate(m, i, len, scale, axis, out);
+    outside.push_back(src < 0 || src > len - 1);
+  }
+  if (llvm::none_of(outside, [](int64_t o) { return o; }))
+    return y;
+  SmallVector<int64_t> maskShape = {out};
+  maskShape.append(xt.getRank() - axis - 1, 1);
+  Value mask =
+      cx.constantValue(fromInts(RankedTensorType::get(maskShape, cx.b.getI1Type()), outside));
+  return cx.select(mask, cx.scalar(xt.getElementType(), m.extrapolation), y);
+}
+
 void checkResize(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
   if (const onnx::AttributeProto *a = findAttr(node, "mode"))
     if (a->s() != "nearest" && a->s() != "linear" && a->s() != "bilinear" && a->s() != "cubic")
       problems.push_back("mode '" + a->s() + "' is not supported (nearest, linear and cubic are)");
-  if (const onnx::AttributeProto *a = findAttr(node, "coordinate_transformation_mode"))
-    if (a->s() == "tf_crop_and_resize")
-      problems.push_back("coordinate_transformation_mode 'tf_crop_and_resize' is not supported");
 }
 
 /// The longest axis Resize resamples: its index tables are built at import (2^24 entries).
@@ -302,6 +336,21 @@ template <bool Upsample> LogicalResult convertResize(NodeContext &cx) {
     return cx.emitError() << cx.node.op_type() << " needs a float input";
   ArrayRef<int64_t> shape = cx.shape(0);
   int64_t rank = shape.size();
+  if (m.coordinates == "tf_crop_and_resize") {
+    if (!cx.hasInput(1))
+      return cx.emitError() << "coordinate_transformation_mode 'tf_crop_and_resize' needs the "
+                               "roi input";
+    if (!cx.constant(1))
+      return cx.emitError() << "roi (input 1, '" << cx.node.input(1)
+                            << "') must be a constant computable at compile time";
+    m.roi = toDoubles(cx.constant(1));
+    if ((int64_t)m.roi.size() != 2 * rank)
+      return cx.emitError() << "roi has " << m.roi.size() << " entries for an input of rank "
+                            << rank << " (expected " << 2 * rank << ")";
+    if (llvm::any_of(m.roi, [](double v) { return !std::isfinite(v); }))
+      return cx.emitError() << "roi has a value that is not finite";
+    m.extrapolation = cx.attrFloat("extrapolation_value", 0.0);
+  }
   size_t scalesInput = upsample || cx.opset < 11 ? 1 : 2, sizesInput = 3;
   SmallVector<double> scales;
   SmallVector<int64_t> sizes;

@@ -373,6 +373,12 @@ def build(kind):
                                        **attrs)],
                      [vi("x", [1, 2, 8, 8]), vi("rois", boxes), vi("b", [3], I64)],
                      [vi("y", None)], opset=16)
+    if kind == "resize-crop-roi":
+        return model([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="resize",
+                                       mode="linear",
+                                       coordinate_transformation_mode="tf_crop_and_resize")],
+                     [vi("x", [1, 1, 4, 4]), vi("roi", [8])], [vi("y", None)],
+                     [ints("sizes", [1, 1, 3, 3])])
     raise SystemExit("unknown kind " + kind)
 
 
