@@ -1,4 +1,5 @@
-// Pair-interleaving transposes as vector shuffles (part of tlc-vectorize-rows).
+// Transposes as vector shuffles (part of tlc-vectorize-rows): pair-interleaving ones and
+// blocked register-tile ones.
 #ifndef TLC_TARGETS_CPU_VECTORIZEINTERLEAVES_H
 #define TLC_TARGETS_CPU_VECTORIZEINTERLEAVES_H
 
@@ -24,6 +25,27 @@ std::optional<PairTranspose> matchPairTranspose(mlir::linalg::TransposeOp op);
 /// store both halves; or load two rows, vector.interleave, store 2 x lanes.
 void vectorizePairTranspose(mlir::RewriterBase &rewriter, mlir::linalg::TransposeOp op,
                             const PairTranspose &pair, int64_t lanes);
+
+/// The permutation of a linalg.generic on buffers that only copies its input through one
+/// (identity output map): the linalg.transpose it is.
+std::optional<llvm::SmallVector<int64_t>> matchPermutingCopy(mlir::linalg::GenericOp op);
+
+/// A linalg.transpose on buffers (32-bit elements, unit-stride inner dimensions) that moves
+/// the input's inner dimension to output dimension `outRow` (not the inner one), so the
+/// output's inner dimension comes from input dimension `inRow`; `rows` x `cols` (static, each
+/// at least a vector) are the extents of output dimensions outRow and the inner one.
+struct BlockedTranspose {
+  int64_t outRow, inRow, rows, cols;
+};
+std::optional<BlockedTranspose> matchBlockedTranspose(mlir::linalg::TransposeOp op,
+                                                      int64_t lanes);
+
+/// Mechanism: replaces `op` by loops over its other dimensions around tiles of lanes x lanes:
+/// `lanes` vector loads of input rows, a vector.transpose (lowered to shuffles here), `lanes`
+/// vector stores of output rows; the edges past whole tiles become linalg.transposes of
+/// subviews (VectorizeTransposes.cpp).
+void vectorizeBlockedTranspose(mlir::RewriterBase &rewriter, mlir::linalg::TransposeOp op,
+                               const BlockedTranspose &transpose, int64_t lanes);
 
 } // namespace tlc
 

@@ -173,6 +173,28 @@ struct TLCVectorizeRowsPass : tlc::impl::TLCVectorizeRowsBase<TLCVectorizeRowsPa
     });
     for (auto &[op, pair] : pairs)
       tlc::vectorizePairTranspose(rewriter, op, pair, lanes);
+    // Transposes that move the input's inner dimension (also as permuting copies, e.g. an
+    // einsum "ad->da"): register tiles of lanes x lanes.
+    SmallVector<std::pair<linalg::TransposeOp, tlc::BlockedTranspose>> blocked;
+    SmallVector<std::pair<linalg::GenericOp, SmallVector<int64_t>>> permutingCopies;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (std::optional<SmallVector<int64_t>> perm = tlc::matchPermutingCopy(op))
+        permutingCopies.push_back({op, std::move(*perm)});
+    });
+    for (auto &[op, perm] : permutingCopies) {
+      rewriter.setInsertionPoint(op);
+      auto transpose = linalg::TransposeOp::create(rewriter, op.getLoc(), op.getDpsInputs()[0],
+                                                   op.getDpsInits()[0], perm);
+      // Only those that take the tiles: the others stay generics for the row path.
+      rewriter.eraseOp(tlc::matchBlockedTranspose(transpose, lanes) ? op.getOperation()
+                                                                    : transpose.getOperation());
+    }
+    getOperation().walk([&](linalg::TransposeOp op) {
+      if (std::optional<tlc::BlockedTranspose> t = tlc::matchBlockedTranspose(op, lanes))
+        blocked.push_back({op, *t});
+    });
+    for (auto &[op, t] : blocked)
+      tlc::vectorizeBlockedTranspose(rewriter, op, t, lanes);
     SmallVector<std::pair<linalg::GenericOp, RowPlan>, 4> work;
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<RowPlan> plan = analyze(op, lanes, minRow))
