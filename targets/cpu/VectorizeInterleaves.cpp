@@ -36,6 +36,16 @@ Value mergeLastTwo(OpBuilder &b, Location loc, Value memref) {
 
 } // namespace
 
+void tlc::wholeDimensionLoops(OpBuilder &b, Location loc, Value out, ArrayRef<int64_t> dims,
+                              SmallVectorImpl<Value> &lbs, SmallVectorImpl<Value> &ubs,
+                              SmallVectorImpl<Value> &steps) {
+  for (int64_t d : dims) {
+    lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    ubs.push_back(memref::DimOp::create(b, loc, out, d));
+    steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+  }
+}
+
 std::optional<tlc::PairTranspose> tlc::matchPairTranspose(linalg::TransposeOp op) {
   if (!op.hasPureBufferSemantics())
     return std::nullopt;
@@ -74,7 +84,6 @@ void tlc::vectorizePairTranspose(RewriterBase &rewriter, linalg::TransposeOp op,
   int64_t rank = inType.getRank();
   ArrayRef<int64_t> perm = op.getPermutation();
   Type et = inType.getElementType();
-  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
   // The pair dimension's position in the output (deinterleave) or input (interleave), and the
   // loops: every output dimension but the two the rows run along.
   int64_t pairDim = pair.deinterleave ? llvm::find(perm, rank - 1) - perm.begin() : perm[rank - 1];
@@ -83,11 +92,7 @@ void tlc::vectorizePairTranspose(RewriterBase &rewriter, linalg::TransposeOp op,
     if (d != rank - 1 && (pair.deinterleave ? d != pairDim : d != rank - 2))
       loopDims.push_back(d);
   SmallVector<Value> lbs, ubs, steps;
-  for (int64_t d : loopDims) {
-    lbs.push_back(index(0));
-    ubs.push_back(memref::DimOp::create(rewriter, loc, out, d));
-    steps.push_back(index(1));
-  }
+  tlc::wholeDimensionLoops(rewriter, loc, out, loopDims, lbs, ubs, steps);
   // The side whose rows hold the pairs, with the pair dimension merged into its rows.
   Value merged = mergeLastTwo(rewriter, loc, pair.deinterleave ? in : out);
   auto vec = [&](int64_t n) { return VectorType::get({n}, et); };

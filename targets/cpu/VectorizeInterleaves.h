@@ -26,6 +26,13 @@ std::optional<PairTranspose> matchPairTranspose(mlir::linalg::TransposeOp op);
 void vectorizePairTranspose(mlir::RewriterBase &rewriter, mlir::linalg::TransposeOp op,
                             const PairTranspose &pair, int64_t lanes);
 
+/// Loops over the whole extent of each dimension `dims` of `out` (a memref): their bounds
+/// and unit steps, appended to `lbs`, `ubs` and `steps` for scf::buildLoopNest.
+void wholeDimensionLoops(mlir::OpBuilder &b, mlir::Location loc, mlir::Value out,
+                         llvm::ArrayRef<int64_t> dims, llvm::SmallVectorImpl<mlir::Value> &lbs,
+                         llvm::SmallVectorImpl<mlir::Value> &ubs,
+                         llvm::SmallVectorImpl<mlir::Value> &steps);
+
 /// The permutation of a linalg.generic on buffers that only copies its input through one
 /// (identity output map): the linalg.transpose it is.
 std::optional<llvm::SmallVector<int64_t>> matchPermutingCopy(mlir::linalg::GenericOp op);

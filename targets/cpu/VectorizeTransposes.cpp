@@ -95,14 +95,11 @@ void tlc::vectorizeBlockedTranspose(RewriterBase &rewriter, linalg::TransposeOp 
   // Loops: every other output dimension (whole), then tiles of lanes x lanes over the output's
   // rows (t.outRow, the input's inner dimension) and columns (its inner dimension).
   SmallVector<int64_t> loopDims;
-  SmallVector<Value> lbs, ubs, steps;
   for (int64_t d = 0; d < rank; ++d)
-    if (d != t.outRow && d != rank - 1) {
+    if (d != t.outRow && d != rank - 1)
       loopDims.push_back(d);
-      lbs.push_back(index(rewriter, 0));
-      ubs.push_back(memref::DimOp::create(rewriter, loc, out, d));
-      steps.push_back(index(rewriter, 1));
-    }
+  SmallVector<Value> lbs, ubs, steps;
+  tlc::wholeDimensionLoops(rewriter, loc, out, loopDims, lbs, ubs, steps);
   loopDims.append({t.outRow, rank - 1});
   lbs.append({index(rewriter, 0), index(rewriter, 0)});
   ubs.append({index(rewriter, fullRows), index(rewriter, fullCols)});
