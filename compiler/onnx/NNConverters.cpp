@@ -215,8 +215,9 @@ FailureOr<Value> maxPoolIndices(NodeContext &cx, Value x, Value y, const Window 
 /// Indices are a MaxPool's, so each lies inside its window: output element p can only take
 /// the value of one of the ceil(k / s) windows per axis that cover it, the one whose index is
 /// p. Per pair of such window offsets, X and I gathered at each output element's window (two
-/// gathers along H and W) and a select where the index matches: tables of O(H + W), no
-/// per-element ones. An index outside its window (not a MaxPool's) places nothing.
+/// gathers along H and W, tables of O(H + W)) and a select where the index matches the
+/// element's flat position (an [H_out, W_out] table plus each plane's first). An index
+/// outside its window (not a MaxPool's) places nothing.
 constexpr int64_t kMaxUnpoolTable = int64_t(1) << 24;
 
 LogicalResult convertMaxUnpool(NodeContext &cx) {
