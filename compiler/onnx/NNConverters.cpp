@@ -10,6 +10,7 @@
 #include "TL/Shapes.h"
 #include "TL/SizeLimit.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
@@ -232,9 +233,17 @@ LogicalResult convertMaxUnpool(NodeContext &cx) {
   TLC_TRY(idx, as4D(cx, cx.value(1), "inputs"));
   auto xt = cast<RankedTensorType>(x.getType());
   int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), h = xt.getDimSize(2), wd = xt.getDimSize(3);
-  // The default output extent undoes the pooling: (in - 1) * stride + kernel - pads.
-  int64_t oh = (h - 1) * w.strides[0] + w.kernel[0] - w.pads[0] - w.pads[2];
-  int64_t ow = (wd - 1) * w.strides[1] + w.kernel[1] - w.pads[1] - w.pads[3];
+  // The default output extent undoes the pooling: (in - 1) * stride + kernel - pads, in
+  // checked arithmetic (-1, an error below, where it leaves int64 or the size limit).
+  auto unpooled = [&](int64_t in, int64_t axis) -> int64_t {
+    int64_t v;
+    if (llvm::MulOverflow(in - 1, w.strides[axis], v) ||
+        llvm::AddOverflow(v, w.kernel[axis], v) ||
+        llvm::SubOverflow(v, w.pads[axis] + w.pads[axis + 2], v) || v > tl::kMaxElements)
+      return -1;
+    return v;
+  };
+  int64_t oh = unpooled(h, 0), ow = unpooled(wd, 1);
   if (cx.hasInput(2)) {
     TLC_TRY(shape, cx.constInts(2, "output_shape"));
     if ((int64_t)shape.size() != rank || shape[0] != n || shape[1] != c)

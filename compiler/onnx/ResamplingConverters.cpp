@@ -158,9 +158,12 @@ double sourceCoordinate(const ResizeMode &m, int64_t i, int64_t len, double scal
   if (c == "tf_crop_and_resize") {
     int64_t rank = m.roi.size() / 2;
     double start = m.roi[axis], end = m.roi[axis + rank];
-    if (resized == 1)
-      return 0.5 * (start + end) * (len - 1);
-    return start * (len - 1) + i * (end - start) * (len - 1) / double(resized - 1);
+    double v = resized == 1
+                   ? 0.5 * (start + end) * (len - 1)
+                   : start * (len - 1) + i * (end - start) * (len - 1) / double(resized - 1);
+    // Outside [0, len - 1] the output is extrapolation_value anyway; kept within [-1, len],
+    // a crop box far outside the image still gives tap indices an int64 holds.
+    return std::clamp(v, -1.0, double(len));
   }
   double out = len * scale;
   if (c == "align_corners")

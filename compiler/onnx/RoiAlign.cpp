@@ -15,6 +15,8 @@
 
 #include "TL/SizeLimit.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace tlc;
 using namespace tlc::onnx_import;
@@ -29,7 +31,10 @@ struct AxisTaps {
 
 FailureOr<AxisTaps> axisTaps(NodeContext &cx, Value v, int64_t size, Type ft) {
   Value zero = cx.scalar(ft, 0), last = cx.scalar(ft, double(size - 1));
-  TLC_TRY(clamped, cx.binary<tl::MaxOp>(v, zero));
+  // Below 0 (and NaN, from boxes of NaN: the comparison is false) -> 0, so every index is a
+  // finite number before its conversion.
+  TLC_TRY(nonNegative, cx.compare(tl::ComparePredicate::ge, v, zero));
+  TLC_TRY(clamped, cx.select(nonNegative, v, zero));
   Value floor = cx.unary<tl::FloorOp>(clamped);
   // From the last row on, both taps are the last row and the low one has all the weight.
   TLC_TRY(edge, cx.compare(tl::ComparePredicate::ge, floor, last));
@@ -81,7 +86,10 @@ LogicalResult convertRoiAlign(NodeContext &cx) {
   if (ratio == 0)
     return cx.emitError() << "RoiAlign: an adaptive sampling_ratio (0: a sample count per box, "
                              "known only with the boxes) is not supported; set it";
-  if (oh < 1 || ow < 1 || ratio < 0 || ratio > 64)
+  if (!std::isfinite(scale))
+    return cx.emitError() << "RoiAlign: spatial_scale " << scale << " is not finite";
+  if (oh < 1 || ow < 1 || oh > tl::kMaxElements || ow > tl::kMaxElements || ratio < 0 ||
+      ratio > 64)
     return cx.emitError() << "RoiAlign: output " << oh << "x" << ow << " with sampling_ratio "
                           << ratio << " is out of range (sizes >= 1, sampling_ratio 1 to 64)";
   ArrayRef<int64_t> shape = cx.shape(0);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One-node ONNX Resize models with coordinate_transformation_mode tf_crop_and_resize (linear
-and nearest; crop boxes inside the image, reaching past it (extrapolation_value), and an axis
-resized to 1), compiled with tlc and run with tlc-run on fresh random inputs, compared within
+and nearest; crop boxes inside the image, reaching past it (extrapolation_value), far past
+it, and an axis resized to 1), compiled with tlc and run with tlc-run on fresh random inputs, compared within
 1e-5 with a float64 numpy evaluation of the spec per output element (its source coordinate on
 each axis from the roi; any axis outside the input gives extrapolation_value):
 check_resize_crop.py --tlc T --tlc-run R --out DIR [--emit-tl] prints `NAME: PASS` or
@@ -61,6 +61,8 @@ def cases():
     yield case("linear", (2, 1, 6, 8), (2, 1, 7, 5), [0, 0, -0.3, 0.2, 1, 1, 1.2, 1.4], 10.0)
     yield case("nearest", (1, 3, 8, 8), (1, 3, 4, 6), [0, 0, -0.1, 0.3, 1, 1, 0.9, 1.2], -2.0)
     yield case("linear", (1, 2, 5, 7), (1, 2, 1, 4), [0, 0, 0.3, 0.1, 1, 1, 0.6, 0.9])
+    # A box reaching 10^6 images past the input: its sources beyond int64 as tap indices.
+    yield case("linear", (1, 1, 6, 5), (1, 1, 4, 3), [0, 0, 0.1, -1e6, 1, 1, 1e6, 0.8], 3.0)
 
 
 if __name__ == "__main__":

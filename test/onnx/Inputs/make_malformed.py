@@ -352,6 +352,12 @@ def build(kind):
         return model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up1",
                                        group=2, strides=[2, 2])],
                      [vi("x", [1, 4, 5, 16], TensorProto.DOUBLE)], [vi("y", None)], [w])
+    if kind == "maxunpool-overflow":
+        # (H - 1) * stride leaves int64: 2^20 rows, stride 2^40.
+        shape = [1, 1, 1 << 20, 1]
+        return model([helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="unpool",
+                                       kernel_shape=[1, 1], strides=[1 << 40, 1])],
+                     [vi("x", shape), vi("i", shape, I64)], [vi("y", None)], opset=11)
     if kind in ("maxunpool-3d", "maxunpool-index-shape", "maxunpool-output-shape",
                 "maxunpool-huge"):
         shape = [1, 1, 2, 2, 2] if kind == "maxunpool-3d" else [1, 2, 3, 3]
@@ -364,8 +370,10 @@ def build(kind):
                                        strides=kernel)],
                      [vi("x", shape), vi("i", idx_shape, I64)], [vi("y", None)], inits,
                      opset=11)
-    if kind in ("roialign-adaptive", "roialign-boxes", "roialign-mode"):
+    if kind in ("roialign-adaptive", "roialign-boxes", "roialign-mode", "roialign-scale"):
         attrs = {"sampling_ratio": 0 if kind == "roialign-adaptive" else 2}
+        if kind == "roialign-scale":
+            attrs["spatial_scale"] = float("nan")
         if kind == "roialign-mode":
             attrs["mode"] = "median"
         boxes = [3, 5] if kind == "roialign-boxes" else [3, 4]
