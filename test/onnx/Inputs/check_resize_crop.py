@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """One-node ONNX Resize models with coordinate_transformation_mode tf_crop_and_resize (linear
 and nearest; crop boxes inside the image, reaching past it (extrapolation_value), far past
-it, and an axis resized to 1), compiled with tlc and run with tlc-run on fresh random inputs, compared within
-1e-5 with a float64 numpy evaluation of the spec per output element (its source coordinate on
-each axis from the roi; any axis outside the input gives extrapolation_value):
-check_resize_crop.py --tlc T --tlc-run R --out DIR [--emit-tl] prints `NAME: PASS` or
-`NAME: FAIL ...` per model (tlc_check.run_node_cases)."""
+it, and an axis resized to 1), compiled with tlc and run with tlc-run on fresh random
+inputs, compared within 1e-5 with a float64 numpy evaluation of the spec per output element
+(its source coordinate on each axis from the roi; any axis outside the input gives
+extrapolation_value): check_resize_crop.py --tlc T --tlc-run R --out DIR [--emit-tl] prints
+`NAME: PASS` or `NAME: FAIL ...` per model (tlc_check.run_node_cases)."""
 import itertools
 import sys
 
