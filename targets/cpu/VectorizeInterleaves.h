@@ -46,6 +46,10 @@ struct BlockedTranspose {
 };
 std::optional<BlockedTranspose> matchBlockedTranspose(mlir::linalg::TransposeOp op,
                                                       int64_t lanes);
+/// The same for a transpose by `perm` from `inType` to `outType` (a permuting copy's).
+std::optional<BlockedTranspose> matchBlockedTranspose(mlir::MemRefType inType,
+                                                      mlir::MemRefType outType,
+                                                      llvm::ArrayRef<int64_t> perm, int64_t lanes);
 
 /// Mechanism: replaces `op` by loops over its other dimensions around tiles of lanes x lanes:
 /// `lanes` vector loads of input rows, a vector.transpose (lowered to shuffles here), `lanes`

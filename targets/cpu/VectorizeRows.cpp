@@ -176,23 +176,30 @@ struct TLCVectorizeRowsPass : tlc::impl::TLCVectorizeRowsBase<TLCVectorizeRowsPa
     // Transposes that move the input's inner dimension (also as permuting copies, e.g. an
     // einsum "ad->da"): register tiles of lanes x lanes.
     SmallVector<std::pair<linalg::TransposeOp, tlc::BlockedTranspose>> blocked;
-    SmallVector<std::pair<linalg::GenericOp, SmallVector<int64_t>>> permutingCopies;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (std::optional<SmallVector<int64_t>> perm = tlc::matchPermutingCopy(op))
-        permutingCopies.push_back({op, std::move(*perm)});
-    });
-    for (auto &[op, perm] : permutingCopies) {
-      rewriter.setInsertionPoint(op);
-      auto transpose = linalg::TransposeOp::create(rewriter, op.getLoc(), op.getDpsInputs()[0],
-                                                   op.getDpsInits()[0], perm);
-      // Only those that take the tiles: the others stay generics for the row path.
-      rewriter.eraseOp(tlc::matchBlockedTranspose(transpose, lanes) ? op.getOperation()
-                                                                    : transpose.getOperation());
-    }
     getOperation().walk([&](linalg::TransposeOp op) {
       if (std::optional<tlc::BlockedTranspose> t = tlc::matchBlockedTranspose(op, lanes))
         blocked.push_back({op, *t});
     });
+    // Permuting copies that take the tiles become the transposes they are (the others stay
+    // generics for the row path).
+    SmallVector<std::tuple<linalg::GenericOp, SmallVector<int64_t>, tlc::BlockedTranspose>>
+        permutingCopies;
+    getOperation().walk([&](linalg::GenericOp op) {
+      std::optional<SmallVector<int64_t>> perm = tlc::matchPermutingCopy(op);
+      if (!perm)
+        return;
+      Value in = op.getDpsInputs()[0], out = op.getDpsInits()[0];
+      if (std::optional<tlc::BlockedTranspose> t = tlc::matchBlockedTranspose(
+              cast<MemRefType>(in.getType()), cast<MemRefType>(out.getType()), *perm, lanes))
+        permutingCopies.push_back({op, std::move(*perm), *t});
+    });
+    for (auto &[op, perm, t] : permutingCopies) {
+      rewriter.setInsertionPoint(op);
+      blocked.push_back({linalg::TransposeOp::create(rewriter, op.getLoc(), op.getDpsInputs()[0],
+                                                     op.getDpsInits()[0], perm),
+                         t});
+      rewriter.eraseOp(op);
+    }
     for (auto &[op, t] : blocked)
       tlc::vectorizeBlockedTranspose(rewriter, op, t, lanes);
     SmallVector<std::pair<linalg::GenericOp, RowPlan>, 4> work;

@@ -56,17 +56,14 @@ std::optional<SmallVector<int64_t>> tlc::matchPermutingCopy(linalg::GenericOp op
   return perm;
 }
 
-std::optional<tlc::BlockedTranspose> tlc::matchBlockedTranspose(linalg::TransposeOp op,
+std::optional<tlc::BlockedTranspose> tlc::matchBlockedTranspose(MemRefType inType,
+                                                                MemRefType outType,
+                                                                ArrayRef<int64_t> perm,
                                                                 int64_t lanes) {
-  if (!op.hasPureBufferSemantics() || lanes < 2)
-    return std::nullopt;
-  auto inType = cast<MemRefType>(op.getInput().getType());
-  auto outType = cast<MemRefType>(op.getInit().getType());
   int64_t rank = inType.getRank();
   Type et = inType.getElementType();
-  if (rank < 2 || !et.isIntOrFloat() || et.getIntOrFloatBitWidth() != 32)
+  if (lanes < 2 || rank < 2 || !et.isIntOrFloat() || et.getIntOrFloatBitWidth() != 32)
     return std::nullopt;
-  ArrayRef<int64_t> perm = op.getPermutation();
   BlockedTranspose t;
   t.outRow = llvm::find(perm, rank - 1) - perm.begin(); // output dim of the input's rows
   t.inRow = perm[rank - 1];                             // input dim of the output's rows
@@ -78,6 +75,15 @@ std::optional<tlc::BlockedTranspose> tlc::matchBlockedTranspose(linalg::Transpos
   if (t.rows < lanes || t.cols < lanes)
     return std::nullopt;
   return t;
+}
+
+std::optional<tlc::BlockedTranspose> tlc::matchBlockedTranspose(linalg::TransposeOp op,
+                                                                int64_t lanes) {
+  if (!op.hasPureBufferSemantics())
+    return std::nullopt;
+  return matchBlockedTranspose(cast<MemRefType>(op.getInput().getType()),
+                               cast<MemRefType>(op.getInit().getType()), op.getPermutation(),
+                               lanes);
 }
 
 void tlc::vectorizeBlockedTranspose(RewriterBase &rewriter, linalg::TransposeOp op,
@@ -132,13 +138,13 @@ void tlc::vectorizeBlockedTranspose(RewriterBase &rewriter, linalg::TransposeOp 
     }
   });
   // The edges: the remaining rows (all columns), then the remaining columns of the full rows.
-  int64_t inOfOutRow = perm[t.outRow];
+  // Output dimension t.outRow is the input's inner one.
   if (fullRows < t.rows)
     linalg::TransposeOp::create(rewriter, loc,
-                                restrict(rewriter, loc, in, inOfOutRow, fullRows, t.rows),
+                                restrict(rewriter, loc, in, rank - 1, fullRows, t.rows),
                                 restrict(rewriter, loc, out, t.outRow, fullRows, t.rows), perm);
   if (fullCols < t.cols) {
-    Value inRows = restrict(rewriter, loc, in, inOfOutRow, 0, fullRows);
+    Value inRows = restrict(rewriter, loc, in, rank - 1, 0, fullRows);
     Value outRows = restrict(rewriter, loc, out, t.outRow, 0, fullRows);
     linalg::TransposeOp::create(rewriter, loc,
                                 restrict(rewriter, loc, inRows, t.inRow, fullCols, t.cols),
