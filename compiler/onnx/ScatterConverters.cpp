@@ -58,8 +58,6 @@ template <typename T> T combine(Reduction r, T acc, T u) {
   return u;
 }
 
-/// Input 0 (data) with input 2 (updates) scattered to `positions` (one flat output position per
-/// update element, in order).
 /// `acc` combined with `update` by `reduction` (None: the update).
 FailureOr<Value> combine(NodeContext &cx, Reduction reduction, Value acc, Value update) {
   switch (reduction) {
@@ -72,6 +70,8 @@ FailureOr<Value> combine(NodeContext &cx, Reduction reduction, Value acc, Value 
   llvm_unreachable("a reduction ScatterConverters parses");
 }
 
+/// Input 0 (data) with input 2 (updates) scattered to `positions` (one flat output position per
+/// update element, in order).
 LogicalResult emitScatter(NodeContext &cx, ArrayRef<int64_t> positions, Reduction reduction) {
   RankedTensorType type = cx.type(0);
   int64_t n = type.getNumElements(), u = cx.type(2).getNumElements();

@@ -36,8 +36,9 @@ using namespace llvm;
 
 namespace {
 
-/// Policy: about this many instructions per partition (a partition costs a module clone
-/// and a bitcode round trip, ~1 ms at this size), at most kMaxPartitions of them.
+/// Policy: about this many instructions per partition (each costs a module clone and a
+/// bitcode round trip), at most kMaxPartitions of them. resnet18's compile took the same time
+/// with 4,000 and 20,000; a 16-layer perceptron (5,900) optimized faster in two than whole.
 constexpr size_t kPartitionInstructions = 8000;
 constexpr size_t kMaxPartitions = 16;
 /// Constant globals up to this size are copied into the partitions that read them
@@ -55,8 +56,8 @@ bool partitionable(const Module &module) {
   return true;
 }
 
-/// The functions of `from` that use `value`, directly or through constant expressions;
-/// `fromData` is set when a global variable's initializer uses it.
+/// Adds to `from` the functions that use `value`, directly or through constant expressions;
+/// sets `fromData` when a global variable's initializer (or anything but a function) does.
 void collectUsers(const Value *value, SmallPtrSetImpl<const Function *> &from, bool &fromData) {
   for (const User *user : value->users()) {
     if (auto *inst = dyn_cast<Instruction>(user))
