@@ -154,7 +154,7 @@ template <int Kind> LogicalResult convertLogical(NodeContext &cx) {
     return success();
   Value a = cx.value(0), b = cx.value(1);
   Type i1 = cx.b.getI1Type();
-  FailureOr<Value> r = Kind == 0   ? cx.select(a, b, cx.scalar(i1, 0))
+  FailureOr<Value> r = Kind == 0   ? cx.logicalAnd(a, b)
                        : Kind == 1 ? cx.select(a, cx.scalar(i1, 1), b)
                                    : cx.compare(tl::ComparePredicate::ne, a, b);
   if (failed(r))

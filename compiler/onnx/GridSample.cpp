@@ -80,11 +80,10 @@ struct Sampler {
   FailureOr<Value> within(Value x, int64_t size, Value inside) {
     TLC_TRY(ge, cx.compare(tl::ComparePredicate::ge, x, scalar(0)));
     TLC_TRY(le, cx.compare(tl::ComparePredicate::le, x, scalar(double(size - 1))));
-    Value no = cx.constantValue(fromInts(RankedTensorType::get({}, cx.b.getI1Type()), {0}));
-    TLC_TRY(both, cx.select(ge, le, no));
+    TLC_TRY(both, cx.logicalAnd(ge, le));
     if (!inside)
       return both;
-    return cx.select(inside, both, no);
+    return cx.logicalAnd(inside, both);
   }
 
   /// The row of [N * H * W, C] that holds (y, x) of each output position's image (clamped into

@@ -154,6 +154,10 @@ FailureOr<Value> NodeContext::select(Value c, Value t, Value f) {
   return tl::SelectOp::create(b, loc, *type, c, t, f).getResult();
 }
 
+FailureOr<Value> NodeContext::logicalAnd(Value a, Value b2) {
+  return select(a, b2, scalar(b.getI1Type(), 0));
+}
+
 Value NodeContext::cast(Value v, Type elementType) {
   auto t = mlir::cast<RankedTensorType>(v.getType());
   if (t.getElementType() == elementType)

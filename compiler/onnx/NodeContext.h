@@ -115,6 +115,8 @@ public:
   }
   mlir::FailureOr<mlir::Value> compare(tl::ComparePredicate pred, mlir::Value a, mlir::Value b2);
   mlir::FailureOr<mlir::Value> select(mlir::Value c, mlir::Value t, mlir::Value f);
+  /// `a` and `b` (i1 tensors, broadcast): a ? b : false.
+  mlir::FailureOr<mlir::Value> logicalAnd(mlir::Value a, mlir::Value b2);
   mlir::Value cast(mlir::Value v, mlir::Type elementType);
   mlir::FailureOr<mlir::Value> reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
   mlir::FailureOr<mlir::Value> broadcastTo(mlir::Value v, llvm::ArrayRef<int64_t> shape);

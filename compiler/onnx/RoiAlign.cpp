@@ -48,17 +48,11 @@ FailureOr<AxisTaps> axisTaps(NodeContext &cx, Value v, int64_t size, Type ft) {
   return AxisTaps{cx.cast(low, i64), cx.cast(high, i64), rest, frac};
 }
 
-/// `a` and `b` (booleans).
-FailureOr<Value> both(NodeContext &cx, Value a, Value b) {
-  Value no = cx.constantValue(fromInts(RankedTensorType::get({}, cx.b.getI1Type()), {0}));
-  return cx.select(a, b, no);
-}
-
 /// Whether each of `v` lies in [-1, size].
 FailureOr<Value> sampled(NodeContext &cx, Value v, int64_t size, Type ft) {
   TLC_TRY(ge, cx.compare(tl::ComparePredicate::ge, v, cx.scalar(ft, -1)));
   TLC_TRY(le, cx.compare(tl::ComparePredicate::le, v, cx.scalar(ft, double(size))));
-  return both(cx, ge, le);
+  return cx.logicalAnd(ge, le);
 }
 
 LogicalResult convertRoiAlign(NodeContext &cx) {
@@ -174,7 +168,7 @@ LogicalResult convertRoiAlign(NodeContext &cx) {
     }
   TLC_TRY(yIn3, asRows(yIn));
   TLC_TRY(xIn3, asCols(xIn));
-  TLC_TRY(inside, both(cx, yIn3, xIn3));
+  TLC_TRY(inside, cx.logicalAnd(yIn3, xIn3));
   TLC_TRY(inside4, cx.reshape(inside, {r, rows, cols, 1}));
   TLC_TRY(kept, cx.select(inside4, combined, cx.scalar(et, 0)));
   // Each bin's samples: [R, oh, ratio, ow, ratio, C] reduced over the two ratio axes.
