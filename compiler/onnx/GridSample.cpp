@@ -86,20 +86,24 @@ struct Sampler {
     return cx.logicalAnd(inside, both);
   }
 
+  /// x clamped into [0, size - 1] for use as an index: NaN (from a grid of NaN; tl.max would
+  /// keep it, and its conversion to an integer is undefined) becomes 0.
+  FailureOr<Value> indexable(Value x, int64_t size) {
+    TLC_TRY(nonNegative, cx.compare(tl::ComparePredicate::ge, x, scalar(0)));
+    TLC_TRY(low, cx.select(nonNegative, x, scalar(0)));
+    return cx.binary<tl::MinOp>(low, scalar(double(size - 1)));
+  }
+
   /// The row of [N * H * W, C] that holds (y, x) of each output position's image (clamped into
   /// the image; taps outside have weight 0).
   FailureOr<Value> row(Value x, Value y) {
     Type i64 = cx.b.getI64Type();
-    TLC_TRY(cx0, clip(x, w));
-    TLC_TRY(cy0, clip(y, h));
+    TLC_TRY(cx0, indexable(x, w));
+    TLC_TRY(cy0, indexable(y, h));
     Value xi = cx.cast(cx0, i64), yi = cx.cast(cy0, i64);
     TLC_TRY(yw, cx.binary<tl::MulOp>(yi, cx.scalar(i64, double(w))));
     TLC_TRY(pos, cx.binary<tl::AddOp>(yw, xi));
-    SmallVector<int64_t> firsts;
-    for (int64_t i = 0; i < n; ++i)
-      firsts.push_back(i * h * w);
-    Value first = cx.constantValue(fromInts(RankedTensorType::get({n, 1, 1}, i64), firsts));
-    return cx.binary<tl::AddOp>(pos, first);
+    return cx.binary<tl::AddOp>(pos, cx.planeStarts({n, 1, 1}, h * w));
   }
 };
 

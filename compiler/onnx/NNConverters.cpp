@@ -176,10 +176,7 @@ FailureOr<Value> maxPoolIndices(NodeContext &cx, Value x, Value y, const Window 
                                    cx.b.getF64FloatAttr(-INFINITY))
                      .getResult();
   Type i64 = cx.b.getI64Type();
-  SmallVector<int64_t> firsts;
-  for (int64_t i = 0; i < n * c; ++i)
-    firsts.push_back(i * h * wd);
-  Value planes = cx.constantValue(fromInts(RankedTensorType::get({n, c, 1, 1}, i64), firsts));
+  Value planes = cx.planeStarts({n, c, 1, 1}, h * wd);
   Value indices;
   for (int64_t kh = w.kernel[0] - 1; kh >= 0; --kh)
     for (int64_t kw = w.kernel[1] - 1; kw >= 0; --kw) {
@@ -264,10 +261,7 @@ LogicalResult convertMaxUnpool(NodeContext &cx) {
                           << kMaxUnpoolTable << " index table entries)";
   Type i64 = cx.b.getI64Type();
   // Output element (h, w)'s flat index within its plane, and each plane's first.
-  SmallVector<int64_t> firsts;
-  for (int64_t i = 0; i < n * c; ++i)
-    firsts.push_back(i * oh * ow);
-  Value planes = cx.constantValue(fromInts(RankedTensorType::get({n, c, 1, 1}, i64), firsts));
+  Value planes = cx.planeStarts({n, c, 1, 1}, oh * ow);
   // Along one axis: for window offset a, each output position's covering window (clamped)
   // and whether it covers it.
   auto windows = [&](int64_t out, int64_t in, int64_t kernel, int64_t stride, int64_t pad,

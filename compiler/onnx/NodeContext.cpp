@@ -112,6 +112,14 @@ Value NodeContext::iota(int64_t rank, int64_t axis, int64_t n, Type elementType)
                                 llvm::to_vector(llvm::seq<int64_t>(0, n))));
 }
 
+Value NodeContext::planeStarts(ArrayRef<int64_t> shape, int64_t planeSize) {
+  auto type = RankedTensorType::get(shape, b.getI64Type());
+  SmallVector<int64_t> starts;
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    starts.push_back(i * planeSize);
+  return constantValue(fromInts(type, starts));
+}
+
 Value NodeContext::scalar(Type elementType, double v) {
   auto type = RankedTensorType::get({}, elementType);
   return constantValue(fromDoubles(type, {v}));

@@ -99,6 +99,9 @@ public:
   /// A constant of rank `rank` holding 0, 1, ..., n-1 along `axis` (size 1 elsewhere), of
   /// integer `elementType`: compared with indices to make one-hot masks.
   mlir::Value iota(int64_t rank, int64_t axis, int64_t n, mlir::Type elementType);
+  /// An i64 constant of `shape` whose i-th element (row-major) is i * planeSize: the flat
+  /// position of each plane's first element, added to positions within a plane.
+  mlir::Value planeStarts(llvm::ArrayRef<int64_t> shape, int64_t planeSize);
   mlir::FailureOr<mlir::Type> broadcastType(llvm::ArrayRef<mlir::Value> operands,
                                             mlir::Type elementType);
   template <typename OpTy> mlir::FailureOr<mlir::Value> binary(mlir::Value a, mlir::Value b2) {

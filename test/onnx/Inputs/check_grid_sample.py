@@ -2,7 +2,8 @@
 """Builds one-node ONNX GridSample models (every mode, padding mode and align_corners; grids
 reaching past [-1, 1] so that padding and repeated reflections matter; two images), compiles
 each with tlc, runs it with tlc-run on fresh random inputs and compares with PyTorch's
-grid_sample: check_grid_sample.py --tlc T --tlc-run R --out DIR [--target T] [--only A,B]
+grid_sample; two grid points have a NaN coordinate, which samples nothing in tlc (0, in every
+mode: PyTorch's CPU kernels give NaN or a clamped pixel there, so those two are compared with 0): check_grid_sample.py --tlc T --tlc-run R --out DIR [--target T] [--only A,B]
 [--emit-tl NAME]. Prints `NAME: PASS` or `NAME: FAIL ...` per model."""
 import argparse
 import itertools
@@ -35,6 +36,9 @@ def main():
     grid = RNG.uniform(-1.6, 1.6, (2, 4, 6, 2)).astype(np.float32)
     grid[0, 0, 0] = [1.0, -1.0]  # corners exactly
     grid[1, 3, 5] = [-1.0, 1.0]
+    nan_points = [(0, 1, 2), (1, 2, 4)]
+    grid[0, 1, 2] = [np.nan, 0.3]
+    grid[1, 2, 4] = [0.2, np.nan]
     status = 0
     for mode, padding, align in itertools.product(["bilinear", "nearest", "bicubic"],
                                                   ["zeros", "border", "reflection"], [0, 1]):
@@ -45,6 +49,8 @@ def main():
             continue
         y = F.grid_sample(torch.from_numpy(x), torch.from_numpy(grid), mode=mode,
                           padding_mode=padding, align_corners=bool(align)).numpy()
+        for b, i, j in nan_points:
+            y[b, :, i, j] = 0
         node = helper.make_node("GridSample", ["x", "grid"], ["y"], name=name, mode=mode,
                                 padding_mode=padding, align_corners=align)
         graph = helper.make_graph(
