@@ -147,9 +147,11 @@ def structured(model, rng):
         n.op_type = "NoSuchOp"
         return choice, True
     if choice == "bad-opset":
-        for o in model.opset_import:
-            if o.domain in ("", "ai.onnx"):
-                o.version = rng.choice([0, -3, 10000])
+        default = [o for o in model.opset_import if o.domain in ("", "ai.onnx")]
+        if not default:  # e.g. a training-domain model: nothing to mutate
+            return None
+        for o in default:
+            o.version = rng.choice([0, -3, 10000])
         return choice, True
     if choice == "cycle":
         last = g.node[-1]

@@ -72,7 +72,8 @@ FailureOr<Value> negativeLogLikelihood(NodeContext &cx, Value logp, size_t input
   SmallVector<int64_t> columnShape(targetShape);
   columnShape.insert(columnShape.begin() + 1, 1);
   TLC_TRY(column, cx.reshape(target, columnShape));
-  TLC_TRY(hot, cx.compare(tl::ComparePredicate::eq, column, cx.iota(rank, 1, classes, i64)));
+  TLC_TRY(classIndices, cx.iota(rank, 1, classes, i64));
+  TLC_TRY(hot, cx.compare(tl::ComparePredicate::eq, column, classIndices));
   Value zero = cx.scalar(et, 0.0);
   TLC_TRY(pickedAll, cx.select(hot, logp, zero));
   Value loss = cx.unary<tl::NegOp>(sumOver(cx, pickedAll, {1}));

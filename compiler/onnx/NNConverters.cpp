@@ -216,7 +216,6 @@ FailureOr<Value> maxPoolIndices(NodeContext &cx, Value x, Value y, const Window 
 /// gathers along H and W, tables of O(H + W)) and a select where the index matches the
 /// element's flat position (an [H_out, W_out] table plus each plane's first). An index
 /// outside its window (not a MaxPool's) places nothing.
-constexpr int64_t kMaxUnpoolTable = int64_t(1) << 24;
 
 LogicalResult convertMaxUnpool(NodeContext &cx) {
   int64_t rank = cx.rank(0);
@@ -255,10 +254,10 @@ LogicalResult convertMaxUnpool(NodeContext &cx) {
   if (oh < 1 || ow < 1 || !tl::checkedNumElements({n, c, oh, ow}) || !tables)
     return cx.emitError() << "MaxUnpool: output extent " << oh << "x" << ow
                           << " is out of range";
-  if (*tables > kMaxUnpoolTable)
+  if (*tables > kMaxTable)
     return cx.emitError() << "MaxUnpool: " << oh << "x" << ow << " outputs with " << rowOffsets
                           << "x" << colOffsets << " windows over each are not supported (at most "
-                          << kMaxUnpoolTable << " index table entries)";
+                          << kMaxTable << " index table entries)";
   Type i64 = cx.b.getI64Type();
   // Output element (h, w)'s flat index within its plane, and each plane's first.
   Value planes = cx.planeStarts({n, c, 1, 1}, oh * ow);

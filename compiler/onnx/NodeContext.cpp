@@ -105,7 +105,10 @@ Value NodeContext::constantValue(DenseElementsAttr c) {
   return tl::ConstantOp::create(b, loc, c).getResult();
 }
 
-Value NodeContext::iota(int64_t rank, int64_t axis, int64_t n, Type elementType) {
+FailureOr<Value> NodeContext::iota(int64_t rank, int64_t axis, int64_t n, Type elementType) {
+  if (n > kMaxTable)
+    return emitError() << "needs a table of the " << n << " positions along an axis (at most "
+                       << kMaxTable << ")";
   SmallVector<int64_t> shape(rank, 1);
   shape[axis] = n;
   return constantValue(fromInts(RankedTensorType::get(shape, elementType),

@@ -33,6 +33,11 @@ constexpr int64_t kFoldLimit = 1 << 16;
 /// run-time If) in one import, in all: nested loops multiply their trip counts.
 constexpr int64_t kMaxExpandedNodes = 1 << 18;
 
+/// The most entries of a table a converter builds at import (index tables, iotas, windows,
+/// resampling axes, ranges): built on the host and stored in the object, so a dimension of
+/// 2^31 would otherwise mean gigabytes of constant.
+constexpr int64_t kMaxTable = int64_t(1) << 24;
+
 class NodeContext {
 public:
   NodeContext(const onnx::NodeProto &node, mlir::Location loc, mlir::OpBuilder &builder,
@@ -97,8 +102,10 @@ public:
   mlir::Value scalar(mlir::Type elementType, double v);
   mlir::Value constantValue(mlir::DenseElementsAttr c);
   /// A constant of rank `rank` holding 0, 1, ..., n-1 along `axis` (size 1 elsewhere), of
-  /// integer `elementType`: compared with indices to make one-hot masks.
-  mlir::Value iota(int64_t rank, int64_t axis, int64_t n, mlir::Type elementType);
+  /// integer `elementType`: compared with indices to make one-hot masks. `n` above kMaxTable
+  /// is an error.
+  mlir::FailureOr<mlir::Value> iota(int64_t rank, int64_t axis, int64_t n,
+                                    mlir::Type elementType);
   /// An i64 constant of `shape` whose i-th element (row-major) is i * planeSize: the flat
   /// position of each plane's first element, added to positions within a plane.
   mlir::Value planeStarts(llvm::ArrayRef<int64_t> shape, int64_t planeSize);

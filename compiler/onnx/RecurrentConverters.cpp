@@ -158,11 +158,9 @@ struct Builder {
   Value transpose(Value v, ArrayRef<int64_t> perm) { return ok(cx.transpose(v, perm)); }
   Value select(Value c, Value t, Value f) { return ok(cx.select(c, t, f)); }
   Value einsum(StringRef eq, Value a, Value b) { return ok(cx.einsum(eq, ValueRange{a, b})); }
-  Value zeros(ArrayRef<int64_t> shape) {
-    auto t = RankedTensorType::get(shape, et);
-    Attribute zero = fromDoubles(RankedTensorType::get({}, et), {0.0}).getValues<Attribute>()[0];
-    return cx.constantValue(DenseElementsAttr::get(t, zero));
-  }
+  /// Zeros of `shape`, broadcast from a scalar: a buffer filled at run time (a splat constant
+  /// of the state history, which the loop writes, became a global the size of the sequence).
+  Value zeros(ArrayRef<int64_t> shape) { return ok(cx.broadcastTo(scalar(0), shape)); }
 
   /// A box of `v` (unit strides); a constant is sliced on the host, so weights stay constants
   /// that tl-layout-constant-operands can lay out for the contraction reading them.
@@ -419,7 +417,8 @@ FailureOr<Value> validSteps(NodeContext &cx, const Dims &d) {
       return Value();
   }
   TLC_TRY(lens, cx.reshape(cx.value(kSeqLens), {1, d.batch}));
-  TLC_TRY(mask, cx.compare(tl::ComparePredicate::lt, cx.iota(2, 0, d.seq, it), lens));
+  TLC_TRY(steps, cx.iota(2, 0, d.seq, it));
+  TLC_TRY(mask, cx.compare(tl::ComparePredicate::lt, steps, lens));
   return cx.reshape(mask, {d.seq, d.batch, 1});
 }
 

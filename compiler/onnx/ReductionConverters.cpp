@@ -189,7 +189,8 @@ LogicalResult convertHardmax(NodeContext &cx) {
                                        cx.b.getI64Type());
   Value idx = tl::ArgMaxOp::create(cx.b, cx.loc, idxType, x, a, /*keepdims=*/true,
                                    /*selectLastIndex=*/false, /*isMin=*/false);
-  TLC_TRY(hit, cx.compare(tl::ComparePredicate::eq, idx, cx.iota(r, a, n, cx.b.getI64Type())));
+  TLC_TRY(positions, cx.iota(r, a, n, cx.b.getI64Type()));
+  TLC_TRY(hit, cx.compare(tl::ComparePredicate::eq, idx, positions));
   Value y = cx.cast(hit, type.getElementType());
   if (coerce) {
     TLC_TRY(back, cx.reshape(y, shape));
@@ -246,7 +247,8 @@ LogicalResult convertTopK(NodeContext &cx) {
     sentinel = cx.constantValue(fromInts(scalarType, {largest ? llvm::minIntN(bits)
                                                               : llvm::maxIntN(bits)}));
   }
-  Value iota = cx.iota(rank, axis, n, i64), none = cx.scalar(i64, double(n));
+  TLC_TRY(iota, cx.iota(rank, axis, n, i64));
+  Value none = cx.scalar(i64, double(n));
   auto stepType = RankedTensorType::get(tl::reducedShape(cx.shape(0), {axis}, true), et);
   auto stepIdxType = RankedTensorType::get(stepType.getShape(), i64);
   Value masked = cx.value(0), available = iota;

@@ -308,9 +308,6 @@ void checkResize(const onnx::NodeProto &node, SmallVectorImpl<std::string> &prob
       problems.push_back("mode '" + a->s() + "' is not supported (nearest, linear and cubic are)");
 }
 
-/// The longest axis Resize resamples: its index tables are built at import (2^24 entries).
-constexpr int64_t kMaxResizeAxis = int64_t(1) << 24;
-
 /// floor(size * scale) as an integer; past the size limit (or NaN) it is -1, which callers
 /// reject (a double out of int64's range cannot be converted).
 int64_t scaledSize(int64_t size, double scale) {
@@ -392,9 +389,9 @@ template <bool Upsample> LogicalResult convertResize(NodeContext &cx) {
                           << " has too many elements (more than 2^40)";
   // Each resampled axis is an index table built at import and embedded in the object.
   for (int64_t d = 0; d < rank; ++d)
-    if (sizes[d] != shape[d] && sizes[d] > kMaxResizeAxis)
+    if (sizes[d] != shape[d] && sizes[d] > kMaxTable)
       return cx.emitError() << "output size " << sizes[d] << " along axis " << d
-                            << " is too large to resample (at most " << kMaxResizeAxis << ")";
+                            << " is too large to resample (at most " << kMaxTable << ")";
   Value y = cx.value(0);
   for (int64_t d = 0; d < rank; ++d) {
     TLC_TRY(r, resampleAxis(cx, y, d, sizes[d], scales[d], m));

@@ -14,9 +14,6 @@ using namespace tlc::onnx_import;
 
 namespace {
 
-/// The longest window folded at import (a constant in the object).
-constexpr int64_t kMaxWindow = 1 << 24;
-
 /// A generalized cosine window: w[n] = a0 - a1 cos(2 pi n / N') + a2 cos(4 pi n / N'), with
 /// N' = size (periodic) or size - 1 (symmetric), as the ONNX spec and reference compute it (a
 /// symmetric window of size 1 divides 0 by 0 there, NaN, and here).
@@ -26,7 +23,7 @@ template <int A0Num, int A0Den, int A2Num, int A2Den> LogicalResult convertWindo
     return cx.emitError() << cx.node.op_type() << ": size must be a scalar, got "
                           << sizes.size() << " elements";
   int64_t size = sizes[0];
-  if (size < 1 || size > kMaxWindow)
+  if (size < 1 || size > kMaxTable)
     return cx.emitError() << cx.node.op_type() << ": size " << size << " is not in [1, 2^24]";
   Type et = elementTypeOf(cx.ctx(), static_cast<int>(cx.attrInt("output_datatype", 1)));
   if (!et)

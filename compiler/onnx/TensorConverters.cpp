@@ -509,7 +509,8 @@ LogicalResult convertReverseSequence(NodeContext &cx) {
   TLC_TRY(lens, cx.reshape(cx.cast(cx.value(1), i64), lenShape));
   TLC_TRY(low, cx.binary<tl::MaxOp>(lens, cx.scalar(i64, 0)));
   TLC_TRY(len, cx.binary<tl::MinOp>(low, cx.scalar(i64, double(steps))));
-  Value t = cx.iota(2, timeAxis, steps, i64), b = cx.iota(2, batchAxis, batch, i64);
+  TLC_TRY(t, cx.iota(2, timeAxis, steps, i64));
+  TLC_TRY(b, cx.iota(2, batchAxis, batch, i64));
   TLC_TRY(inside, cx.compare(tl::ComparePredicate::lt, t, len));
   TLC_TRY(last, cx.binary<tl::SubOp>(len, cx.scalar(i64, 1)));
   TLC_TRY(mirrored, cx.binary<tl::SubOp>(last, t));
@@ -727,7 +728,7 @@ LogicalResult convertPad(NodeContext &cx) {
     for (int64_t d = 0; d < rank; ++d) {
       if (pads[d] == 0 && pads[d + rank] == 0)
         continue;
-      Value iota = cx.iota(rank, d, type.getDimSize(d), i64);
+      TLC_TRY(iota, cx.iota(rank, d, type.getDimSize(d), i64));
       TLC_TRY(ge, cx.compare(tl::ComparePredicate::ge, iota, cx.scalar(i64, double(pads[d]))));
       TLC_TRY(lt, cx.compare(tl::ComparePredicate::lt, iota,
                              cx.scalar(i64, double(pads[d] + inShape[d]))));
@@ -907,7 +908,7 @@ LogicalResult convertRange(NodeContext &cx) {
   // Compared as a double first: an infinite or NaN count cannot be converted to int64 (a count
   // of -inf, fuzz-onnx, is an empty range like any other below zero).
   double count = std::ceil((limit - start) / delta);
-  if (!(count <= double(int64_t(1) << 24)))
+  if (!(count <= double(kMaxTable)))
     return cx.emitError() << "Range of " << count << " elements is too large";
   int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
   for (int64_t i = 0; i < n; ++i)
@@ -966,7 +967,7 @@ LogicalResult convertOneHot(NodeContext &cx) {
     return cx.emitError() << "OneHot: depth must be a scalar or a one-element tensor, got "
                           << depthValues.size() << " elements";
   int64_t depth = depthValues[0];
-  if (depth <= 0 || depth > (int64_t(1) << 24))
+  if (depth <= 0 || depth > kMaxTable)
     return cx.emitError() << "OneHot: depth " << depth << " is not in [1, 2^24]";
   if (cx.type(2).getNumElements() != 2 || cx.rank(2) != 1)
     return cx.emitError() << "OneHot: values must be a tensor of two elements [off, on]";
@@ -991,7 +992,8 @@ LogicalResult convertOneHot(NodeContext &cx) {
   SmallVector<int64_t> unitShape(cx.shape(0));
   unitShape.insert(unitShape.begin() + axis, 1);
   TLC_TRY(column, cx.reshape(adjusted, unitShape));
-  TLC_TRY(hot, cx.compare(tl::ComparePredicate::eq, column, cx.iota(rank, axis, depth, i64)));
+  TLC_TRY(depthIndices, cx.iota(rank, axis, depth, i64));
+  TLC_TRY(hot, cx.compare(tl::ComparePredicate::eq, column, depthIndices));
   // values[0] (off) and values[1] (on) as scalars.
   Type et = cx.elementType(2);
   auto valueAt = [&](int64_t i) -> Value {

@@ -516,3 +516,22 @@ func.func @dynamic_outer(%x: memref<9x20xf32>, %padded: memref<9x22xf32>, %i: in
   linalg.copy ins(%y : memref<2x?xf32>) outs(%z : memref<2x?xf32>)
   return
 }
+
+// -----
+
+// Fills of contiguous memory become one fill of a collapsed 1-D view (a [31, 961] pooling
+// output plane's -inf fill was fully unrolled by LLVM as a loop nest: 3,724 stores in one
+// block); a fill of a strided box stays as it is.
+// CHECK-LABEL: func.func @fills
+// CHECK: %[[FLAT:.+]] = memref.collapse_shape %{{.+}} {{\[}}[0, 1, 2, 3]] : memref<1x1x31x961xf32, strided<[89373, 29791, 961, 1], offset: ?>> into memref<29791xf32, strided<[1], offset: ?>>
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[FLAT]] : memref<29791xf32, strided<[1], offset: ?>>)
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<4x8xf32, strided<[16, 1]>>)
+// CHECK-NOT: linalg.fill
+func.func @fills(%a: memref<1x3x31x961xf32>, %i: index, %b: memref<4x16xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %s = memref.subview %a[0, %i, 0, 0] [1, 1, 31, 961] [1, 1, 1, 1] : memref<1x3x31x961xf32> to memref<1x1x31x961xf32, strided<[89373, 29791, 961, 1], offset: ?>>
+  linalg.fill ins(%ninf : f32) outs(%s : memref<1x1x31x961xf32, strided<[89373, 29791, 961, 1], offset: ?>>)
+  %t = memref.subview %b[0, 0] [4, 8] [1, 1] : memref<4x16xf32> to memref<4x8xf32, strided<[16, 1]>>
+  linalg.fill ins(%ninf : f32) outs(%t : memref<4x8xf32, strided<[16, 1]>>)
+  return
+}

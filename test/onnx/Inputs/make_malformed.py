@@ -165,6 +165,21 @@ def build(kind):
         return model([helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="resize")],
                      [vi("x", [1, 1, 1, 2])], [vi("y", None)],
                      [ints("sizes", [1, 1, 1, 1 << 30])])
+    if kind == "huge-classes":
+        # A loss over 2^31 - 1 classes (a campaign's field mutation): its one-hot mask compares
+        # the labels with a table of class indices, which had 2^31 entries.
+        return model([helper.make_node("SoftmaxCrossEntropyLoss", ["x", "t"], ["y"], name="sce",
+                                       reduction="sum")],
+                     [vi("x", [3, (1 << 31) - 1]), vi("t", [3], TensorProto.INT64)],
+                     [vi("y", None)], opset=13)
+    if kind == "rnn-long-sequence":
+        # An RNN over 2^32 steps: valid (within 2^40 elements), but its state history started
+        # as a splat constant of (2^32 + 1) x 3 x 4 elements, which LLVM expanded until it ran
+        # out of memory.
+        return model([helper.make_node("RNN", ["x", "w", "r"], ["", "h"], name="rnn",
+                                       hidden_size=4)],
+                     [vi("x", [1 << 32, 3, 2]), vi("w", [1, 4, 2]), vi("r", [1, 4, 4])],
+                     [vi("h", [1, 3, 4])], opset=14)
     if kind == "fold-broadcast":
         # Two constants within the host-folding limit whose broadcast has 2^32 elements.
         a = numpy_helper.from_array(np.zeros((65536, 1), np.float32), "a")

@@ -6,6 +6,7 @@
   make_big_graph.py tl-chain N       a .tl chain of N elementwise ops
   make_big_graph.py onnx-concat N OUT.onnx  an ONNX Concat of N computed operands
   make_big_graph.py onnx-chain N OUT.onnx   an ONNX chain of N elementwise nodes
+  make_big_graph.py onnx-maxpool3d N OUT.onnx  a 3-D MaxPool over [1, 3, N, N, N]
 
 The chains cycle through ops that keep values in a small range, so a numeric check of the
 result means something after thousands of ops.
@@ -66,6 +67,17 @@ def onnx_model(kind, n):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
 
 
+def onnx_maxpool3d(n):
+    """A 3-D MaxPool (kernel 2, stride 1) over [1, 3, n, n, n]: as two 2-D poolings, the
+    second over planes of n - 1 rows of (n - 1)^2 elements."""
+    from onnx import TensorProto, helper
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, n, n, n])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3] + [n - 1] * 3)
+    node = helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2, 2], name="pool")
+    graph = helper.make_graph([node], "maxpool3d", [x], [y])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)])
+
+
 def main():
     kind, n = sys.argv[1], int(sys.argv[2])
     if kind == "tl-concat":
@@ -77,6 +89,9 @@ def main():
     elif kind in ("onnx-concat", "onnx-chain"):
         import onnx
         onnx.save(onnx_model(kind[5:], n), sys.argv[3])
+    elif kind == "onnx-maxpool3d":
+        import onnx
+        onnx.save(onnx_maxpool3d(n), sys.argv[3])
     else:
         sys.exit(f"unknown kind {kind}")
 
