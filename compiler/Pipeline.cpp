@@ -84,7 +84,9 @@ void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelNam
   // The recomputation of forward values for the backward pass is fixed once the tensor-level
   // CSE has run: the barriers that kept it from being merged away go.
   pm.addNestedPass<func::FuncOp>(tlc::createTLCDropRematBarriers());
-  // One fill per op writing into a filled tensor, not one shared fill copied for each.
+  // Large splat constants as fills (not globals of their full size), then one fill per op
+  // writing into a filled tensor, not one shared fill copied for each.
+  pm.addNestedPass<func::FuncOp>(tlc::createTLCFillSplatConstants());
   pm.addNestedPass<func::FuncOp>(tlc::createTLCUnshareFills());
   // A tensor.empty that is only written and then inserted into a slice (e.g. a row computed
   // into an output's row) becomes that slice, so it is computed in place, not copied.

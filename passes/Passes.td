@@ -327,6 +327,23 @@ def TLCDropRematBarriers : Pass<"tlc-drop-remat-barriers", "mlir::func::FuncOp">
   }];
 }
 
+def TLCFillSplatConstants : Pass<"tlc-fill-splat-constants", "mlir::func::FuncOp"> {
+  let summary = "Turn large splat tensor constants into fills before bufferization";
+  let description = [{
+    A splat constant that survives fusion (returned, carried by a loop, read by a
+    contraction) was bufferized into a global of its full size, copied where it is written:
+    an ONNX ConstantOfShape output of 2^32 elements, or an RNN's state history over 2^32 steps,
+    sent LLVM out of memory expanding the initializer. From `min-elements` elements on, such a
+    constant becomes a `linalg.fill` of a `tensor.empty`: nothing in the object, a fill at run
+    time (no more work than the copy it replaces where the value is written).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"minElements", "min-elements", "int64_t", "1024",
+           "Splats of at least this many elements become fills">,
+  ];
+}
+
 def TLCUnshareFills : Pass<"tlc-unshare-fills", "mlir::func::FuncOp"> {
   let summary = "Give every op that writes into a filled tensor its own fill";
   let description = [{

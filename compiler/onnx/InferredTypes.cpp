@@ -87,11 +87,15 @@ bool inferenceCanRead(const onnx::NodeProto &node, int64_t opset,
     return false;
   static const llvm::StringMap<int> weightInput = {
       {"Conv", 1},    {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3},
-      {"MaxPool", -1}, {"AveragePool", -1}, {"LpPool", -1},     {"MaxUnpool", -1}};
+      {"MaxPool", -1}, {"AveragePool", -1}, {"LpPool", -1},     {"MaxUnpool", 1}};
   auto it = weightInput.find(op);
   if (it == weightInput.end())
     return true;
   if (rank < 3)
+    return false;
+  // MaxUnpool's inference reads the second dimension of its indices, present or not, whatever
+  // their rank (fuzz-onnx: indices of rank 1).
+  if (op == "MaxUnpool" && (inputs.size() < 2 || !inputs[1]))
     return false;
   if (it->second >= 0 && it->second < static_cast<int>(inputs.size()) && inputs[it->second] &&
       inputs[it->second].getRank() != rank)

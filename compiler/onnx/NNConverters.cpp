@@ -163,6 +163,9 @@ FailureOr<Value> maxPoolIndices(NodeContext &cx, Value x, Value y, const Window 
   int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), h = xt.getDimSize(2), wd = xt.getDimSize(3);
   int64_t oh = yt.getDimSize(2), ow = yt.getDimSize(3);
   bool columnMajor = cx.attrInt("storage_order", 0) != 0;
+  if (oh > kMaxTable || ow > kMaxTable)
+    return cx.emitError() << "MaxPool: Indices over " << oh << "x" << ow
+                          << " outputs need tables longer than " << kMaxTable;
   // Padding that covers every tap of every window (ceil_mode's last window may reach past the
   // declared pads).
   int64_t spanH = (oh - 1) * w.strides[0] + (w.kernel[0] - 1) * w.dilations[0] + 1;
@@ -185,17 +188,22 @@ FailureOr<Value> maxPoolIndices(NodeContext &cx, Value x, Value y, const Window 
       Value tap = tl::SliceOp::create(cx.b, cx.loc, yt, padded, offsets, sizes, strides)
                       .getResult();
       // The tap's position in the image (clamped: a padding tap never holds the maximum of a
-      // window with an element in the image).
-      SmallVector<int64_t> where;
-      for (int64_t i = 0; i < oh; ++i)
-        for (int64_t j = 0; j < ow; ++j) {
-          int64_t r = std::clamp<int64_t>(i * w.strides[0] + kh * w.dilations[0] - w.pads[0], 0,
-                                          h - 1);
-          int64_t q = std::clamp<int64_t>(j * w.strides[1] + kw * w.dilations[1] - w.pads[1], 0,
-                                          wd - 1);
-          where.push_back(columnMajor ? q * h + r : r * wd + q);
-        }
-      Value at = cx.constantValue(fromInts(RankedTensorType::get({oh, ow}, i64), where));
+      // window with an element in the image), as a row's part plus a column's part.
+      SmallVector<int64_t> rowPart, columnPart;
+      for (int64_t i = 0; i < oh; ++i) {
+        int64_t r = std::clamp<int64_t>(i * w.strides[0] + kh * w.dilations[0] - w.pads[0], 0,
+                                        h - 1);
+        rowPart.push_back(columnMajor ? r : r * wd);
+      }
+      for (int64_t j = 0; j < ow; ++j) {
+        int64_t q = std::clamp<int64_t>(j * w.strides[1] + kw * w.dilations[1] - w.pads[1], 0,
+                                        wd - 1);
+        columnPart.push_back(columnMajor ? q * h : q);
+      }
+      Value rows = cx.constantValue(fromInts(RankedTensorType::get({oh, 1}, i64), rowPart));
+      Value columns =
+          cx.constantValue(fromInts(RankedTensorType::get({1, ow}, i64), columnPart));
+      TLC_TRY(at, cx.binary<tl::AddOp>(rows, columns));
       TLC_TRY(flat, cx.binary<tl::AddOp>(planes, at));
       if (!indices) {
         indices = flat;

@@ -214,6 +214,26 @@ def build(kind):
         return model([helper.make_node("MaxPool", ["x"], ["y", "i"], name="pool",
                                        kernel_shape=[40, 40])],
                      [vi("x", [1, 1, 48, 48])], [vi("y", None), vi("i", None, TensorProto.INT64)])
+    if kind == "maxpool-indices-wide":
+        # Indices over rows of 2^20 (fuzz-onnx): a position table per tap of all the outputs
+        # (9 x 30 x 2^20 entries, 20 s and 3 GiB before another error was reported).
+        return model([helper.make_node("MaxPool", ["x"], ["y", "i"], name="pool",
+                                       kernel_shape=[3, 3], pads=[2, 2, 2, 2])],
+                     [vi("x", [1, 3, 28, 1 << 20])],
+                     [vi("y", None), vi("i", None, TensorProto.INT64)], opset=12)
+    if kind == "maxunpool-rank1-indices":
+        # Indices of rank 1 (fuzz-onnx): libonnx's MaxUnpool inference, asked for the types of
+        # the failed node's outputs, read their second dimension and crashed.
+        return model([helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="unpool",
+                                       kernel_shape=[2, 2], strides=[2, 2])],
+                     [vi("x", [1, 2, 3, 3])], [vi("y", None)], [ints("i", [1, 2, 6])], opset=11)
+    if kind == "huge-constant-of-shape":
+        # A ConstantOfShape output of 2^32 elements: valid, but as a splat constant it became
+        # a global LLVM expanded until it ran out of memory.
+        return model([helper.make_node("ConstantOfShape", ["s"], ["y"], name="cos",
+                                       value=numpy_helper.from_array(
+                                           np.array([1.5], np.float32)))],
+                     [], [vi("y", None)], [ints("s", [1 << 16, 1 << 16])])
     if kind == "dft-huge-length":
         # A dft_length whose twiddle matrix would wrap int64 in the size check.
         return model([helper.make_node("DFT", ["x", "n"], ["y"], name="dft", axis=1)],
