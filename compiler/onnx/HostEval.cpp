@@ -80,6 +80,10 @@ DenseElementsAttr tlc::onnx_import::hostElementwise(ArrayRef<DenseElementsAttr> 
 
 DenseElementsAttr tlc::onnx_import::hostRemap(DenseElementsAttr input, RankedTensorType type,
                                               llvm::function_ref<int64_t(int64_t)> sourceIndex) {
+  // A splat (a failed node's placeholder, a ConstantOfShape) stays one: gathered element by
+  // element it took up to 2^26 doubles.
+  if (input.isSplat() && input.getElementType() == type.getElementType())
+    return input.resizeSplat(type);
   int64_t numel = type.getNumElements();
   if (isa<IntegerType>(input.getElementType())) {
     SmallVector<int64_t> in = toInts(input), out;

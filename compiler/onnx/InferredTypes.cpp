@@ -4,6 +4,7 @@
 #include "ModelLoader.h"
 
 #include "TensorData.h"
+#include "TL/SizeLimit.h"
 
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSet.h"
@@ -14,7 +15,9 @@ using namespace mlir;
 using namespace tlc::onnx_import;
 
 namespace {
-/// `type` as a static tl tensor type, or null.
+/// `type` as a static tl tensor type, or null (also past the size limit: libonnx infers the
+/// output of a Reshape the importer has just refused for too many elements, and a placeholder
+/// of that type wrapped its element count).
 RankedTensorType staticType(const onnx::TypeProto &type, MLIRContext *ctx) {
   if (!type.has_tensor_type() || !type.tensor_type().has_shape())
     return {};
@@ -27,6 +30,8 @@ RankedTensorType staticType(const onnx::TypeProto &type, MLIRContext *ctx) {
       return {};
     shape.push_back(d.dim_value());
   }
+  if (!tlc::tl::checkedNumElements(shape))
+    return {};
   return RankedTensorType::get(shape, et);
 }
 

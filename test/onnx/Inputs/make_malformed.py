@@ -227,6 +227,14 @@ def build(kind):
         return model([helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="unpool",
                                        kernel_shape=[2, 2], strides=[2, 2])],
                      [vi("x", [1, 2, 3, 3])], [vi("y", None)], [ints("i", [1, 2, 6])], opset=11)
+    if kind == "huge-reshape-chain":
+        # A Reshape past the size limit read on by a Transpose (a campaign's field mutation of
+        # an expanded loss): the refused Reshape's output got the type libonnx inferred for it,
+        # whose element count wrapped, and the Transpose folded a placeholder of that type.
+        return model([helper.make_node("Reshape", ["x", "s"], ["r"], name="reshape"),
+                      helper.make_node("Transpose", ["r"], ["y"], name="transpose",
+                                       perm=[0, 2, 1])],
+                     [vi("x", [3, 5])], [vi("y", None)], [ints("s", [0, 0, 1 << 62])])
     if kind == "huge-constant-of-shape":
         # A ConstantOfShape output of 2^32 elements: valid, but as a splat constant it became
         # a global LLVM expanded until it ran out of memory.
