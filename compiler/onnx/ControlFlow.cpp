@@ -36,7 +36,7 @@ LogicalResult expandBody(NodeContext &cx, const onnx::GraphProto &body,
   if (cx.expansionBudget) {
     if (*cx.expansionBudget < body.node_size())
       return cx.emitError() << cx.node.op_type() << ": the expanded control-flow bodies of this "
-                            << "model exceed " << kMaxExpandedNodes << " nodes (nested loops multiply "
+                            << "model exceed " << cx.expansionLimit << " nodes (nested loops multiply "
                             << "their trip counts)";
     *cx.expansionBudget -= body.node_size();
   }
@@ -71,6 +71,7 @@ LogicalResult expandBody(NodeContext &cx, const onnx::GraphProto &body,
     NodeContext inner(node, loc, cx.b, scope, cx.opset);
     inner.training = cx.training;
     inner.expansionBudget = cx.expansionBudget;
+    inner.expansionLimit = cx.expansionLimit;
     if (failed(it->second.convert(inner)))
       return failure();
     settleNarrowOutputs(node, cx.opset, scope, cx.b, loc);

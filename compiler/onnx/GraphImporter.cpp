@@ -309,7 +309,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
   // nodes reading them are skipped without a message of their own. The module is not returned.
   bool anyNodeFailed = false;
   llvm::StringSet<> unavailable;
-  int64_t expansionBudget = kMaxExpandedNodes;
+  int64_t expansionBudget = options.maxExpandedNodes;
   auto placeholders = [&](const onnx::NodeProto &node) {
     anyNodeFailed = true;
     llvm::StringMap<RankedTensorType> inferred = inferOutputTypes(node, opset, values, ctx);
@@ -353,6 +353,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
     NodeContext cx(node, loc, b, values, opset);
     cx.training = options.trainableWeights;
     cx.expansionBudget = &expansionBudget;
+    cx.expansionLimit = options.maxExpandedNodes;
     if (failed(it->second.convert(cx))) {
       placeholders(node);
       continue;

@@ -29,10 +29,6 @@ using ValueTable = llvm::StringMap<OnnxValue>;
 /// are computed by the compiled code.
 constexpr int64_t kFoldLimit = 1 << 16;
 
-/// Nodes converted again for control-flow bodies (each Loop iteration, both branches of a
-/// run-time If) in one import, in all: nested loops multiply their trip counts.
-constexpr int64_t kMaxExpandedNodes = 1 << 18;
-
 /// The most entries of a table a converter builds at import (index tables, iotas, windows,
 /// resampling axes, ranges): built on the host and stored in the object, so a dimension of
 /// 2^31 would otherwise mean gigabytes of constant.
@@ -52,9 +48,11 @@ public:
   /// Importing for training (--train): BatchNormalization normalizes with the batch's
   /// statistics, as PyTorch's train mode does.
   bool training = false;
-  /// Nodes that control-flow bodies may still convert in this import (of kMaxExpandedNodes;
-  /// ControlFlow.cpp), shared by every NodeContext of the import; null: no limit.
+  /// Nodes that control-flow bodies may still convert in this import (of expansionLimit,
+  /// OnnxImportOptions::maxExpandedNodes; ControlFlow.cpp), shared by every NodeContext of the
+  /// import; null: no limit.
   int64_t *expansionBudget = nullptr;
+  int64_t expansionLimit = 0;
 
   mlir::MLIRContext *ctx() { return b.getContext(); }
   mlir::InFlightDiagnostic emitError() { return mlir::emitError(loc); }

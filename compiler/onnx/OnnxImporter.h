@@ -24,6 +24,10 @@ struct OnnxImportOptions {
   /// `tl.param` (their C name; `tl.onnx_name`: the initializer's) that the import treats as
   /// run-time values, never folding them at compile time.
   bool trainableWeights = false;
+  /// Nodes converted again for control-flow bodies (each Loop iteration, both branches of a
+  /// run-time If) in one import, in all: nested loops multiply their trip counts. Past it, a
+  /// located error.
+  int64_t maxExpandedNodes = int64_t(1) << 18;
 };
 
 /// The ONNX operators (default domain) the importer converts, sorted: its converter table's
