@@ -36,8 +36,8 @@ LogicalResult expandBody(NodeContext &cx, const onnx::GraphProto &body,
   if (cx.expansionBudget) {
     if (*cx.expansionBudget < body.node_size())
       return cx.emitError() << cx.node.op_type() << ": the expanded control-flow bodies of this "
-                            << "model exceed " << cx.expansionLimit << " nodes (nested loops multiply "
-                            << "their trip counts)";
+                            << "model exceed " << cx.expansionLimit
+                            << " nodes (nested loops multiply their trip counts)";
     *cx.expansionBudget -= body.node_size();
   }
   ValueTable scope = cx.values;

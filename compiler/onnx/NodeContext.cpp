@@ -107,8 +107,8 @@ Value NodeContext::constantValue(DenseElementsAttr c) {
 
 FailureOr<Value> NodeContext::iota(int64_t rank, int64_t axis, int64_t n, Type elementType) {
   if (n > kMaxTable)
-    return emitError() << "needs a table of the " << n << " positions along an axis (at most "
-                       << kMaxTable << ")";
+    return emitError() << node.op_type() << " needs a table of the " << n
+                       << " positions along an axis (at most " << kMaxTable << ")";
   SmallVector<int64_t> shape(rank, 1);
   shape[axis] = n;
   return constantValue(fromInts(RankedTensorType::get(shape, elementType),
