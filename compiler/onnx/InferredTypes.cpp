@@ -67,6 +67,9 @@ bool inferenceCanRead(const onnx::NodeProto &node, int64_t opset,
   for (const onnx::AttributeProto &a : node.attribute()) {
     if (a.name() == "axis" && !axisInRange(a.i(), rank + extra))
       return false;
+    // GatherND's inference indexes shapes by batch_dims unchecked (campaign seed 7: -2^31).
+    if (a.name() == "batch_dims" && (a.i() < 0 || a.i() >= rank))
+      return false;
     if (a.name() == "axes" &&
         llvm::any_of(a.ints(), [&](int64_t x) { return !axisInRange(x, rank + extra); }))
       return false;

@@ -227,6 +227,13 @@ def build(kind):
         return model([helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="unpool",
                                        kernel_shape=[2, 2], strides=[2, 2])],
                      [vi("x", [1, 2, 3, 3])], [vi("y", None)], [ints("i", [1, 2, 6])], opset=11)
+    if kind == "gathernd-negative-batch-dims":
+        # batch_dims of -2^31 (a campaign's attribute mutation): refused by the converter, then
+        # libonnx's GatherND inference (asked for the failed node's output types) indexed
+        # shapes by it and crashed.
+        return model([helper.make_node("GatherND", ["x", "i"], ["y"], name="gnd",
+                                       batch_dims=-(1 << 31))],
+                     [vi("x", [2, 2, 2]), vi("i", [2, 1], TensorProto.INT64)], [vi("y", None)])
     if kind == "huge-reshape-chain":
         # A Reshape past the size limit read on by a Transpose (a campaign's field mutation of
         # an expanded loss): the refused Reshape's output got the type libonnx inferred for it,
