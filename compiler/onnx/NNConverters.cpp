@@ -224,7 +224,6 @@ FailureOr<Value> maxPoolIndices(NodeContext &cx, Value x, Value y, const Window 
 /// gathers along H and W, tables of O(H + W)) and a select where the index matches the
 /// element's flat position (an [H_out, W_out] table plus each plane's first). An index
 /// outside its window (not a MaxPool's) places nothing.
-
 LogicalResult convertMaxUnpool(NodeContext &cx) {
   int64_t rank = cx.rank(0);
   if (rank != 3 && rank != 4)
