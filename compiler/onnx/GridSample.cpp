@@ -86,11 +86,9 @@ struct Sampler {
     return cx.logicalAnd(inside, both);
   }
 
-  /// x clamped into [0, size - 1] for use as an index: NaN (from a grid of NaN; tl.max would
-  /// keep it, and its conversion to an integer is undefined) becomes 0.
+  /// x clamped into [0, size - 1] for use as an index, NaN (from a grid of NaN) to 0.
   FailureOr<Value> indexable(Value x, int64_t size) {
-    TLC_TRY(nonNegative, cx.compare(tl::ComparePredicate::ge, x, scalar(0)));
-    TLC_TRY(low, cx.select(nonNegative, x, scalar(0)));
+    TLC_TRY(low, cx.nonNegativeOrZero(x));
     return cx.binary<tl::MinOp>(low, scalar(double(size - 1)));
   }
 

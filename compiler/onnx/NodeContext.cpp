@@ -169,6 +169,12 @@ FailureOr<Value> NodeContext::logicalAnd(Value a, Value b2) {
   return select(a, b2, scalar(b.getI1Type(), 0));
 }
 
+FailureOr<Value> NodeContext::nonNegativeOrZero(Value v) {
+  Value zero = scalar(mlir::cast<RankedTensorType>(v.getType()).getElementType(), 0);
+  TLC_TRY(nonNegative, compare(tl::ComparePredicate::ge, v, zero));
+  return select(nonNegative, v, zero);
+}
+
 Value NodeContext::cast(Value v, Type elementType) {
   auto t = mlir::cast<RankedTensorType>(v.getType());
   if (t.getElementType() == elementType)

@@ -125,6 +125,10 @@ public:
   mlir::FailureOr<mlir::Value> select(mlir::Value c, mlir::Value t, mlir::Value f);
   /// `a` and `b` (i1 tensors, broadcast): a ? b : false.
   mlir::FailureOr<mlir::Value> logicalAnd(mlir::Value a, mlir::Value b2);
+  /// `v` where it is at least 0, else 0, NaN included (its comparison is false): a float
+  /// bound for an index is finite below before its conversion (fptosi of NaN is undefined,
+  /// and tl.max would keep the NaN).
+  mlir::FailureOr<mlir::Value> nonNegativeOrZero(mlir::Value v);
   mlir::Value cast(mlir::Value v, mlir::Type elementType);
   mlir::FailureOr<mlir::Value> reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
   mlir::FailureOr<mlir::Value> broadcastTo(mlir::Value v, llvm::ArrayRef<int64_t> shape);

@@ -31,10 +31,8 @@ struct AxisTaps {
 
 FailureOr<AxisTaps> axisTaps(NodeContext &cx, Value v, int64_t size, Type ft) {
   Value zero = cx.scalar(ft, 0), last = cx.scalar(ft, double(size - 1));
-  // Below 0 (and NaN, from boxes of NaN: the comparison is false) -> 0, so every index is a
-  // finite number before its conversion.
-  TLC_TRY(nonNegative, cx.compare(tl::ComparePredicate::ge, v, zero));
-  TLC_TRY(clamped, cx.select(nonNegative, v, zero));
+  // Below 0 (and NaN, from boxes of NaN) -> 0, so every index is finite before its conversion.
+  TLC_TRY(clamped, cx.nonNegativeOrZero(v));
   Value floor = cx.unary<tl::FloorOp>(clamped);
   // From the last row on, both taps are the last row and the low one has all the weight.
   TLC_TRY(edge, cx.compare(tl::ComparePredicate::ge, floor, last));
