@@ -3,6 +3,9 @@
  *   bench-peak fma THREADS REPEATS            prints GFLOP/s of each run, one per line
  *   bench-peak stream BYTES THREADS REPEATS   prints GB/s of each run (a[i] = b[i] + s*c[i] over
  *                                             three arrays totalling BYTES, 3 x 4 bytes/element)
+ *   bench-peak vnni THREADS REPEATS           prints GOP/s (2 per multiply-add) of uint8 x int8
+ *                                             dot products into int32 (AVX-512 VNNI vpdpbusd);
+ *                                             exits 3 where the build does not target VNNI
  *
  * Built with -O2 -march=native (or the target's flags): the FMA loop uses the widest vectors the
  * compiler allows, with enough independent accumulators to cover the FMA latency. */
@@ -12,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__AVX512VNNI__)
+#include <immintrin.h>
+#endif
 
 #if defined(__AVX512F__)
 #define VEC_BYTES 64
@@ -54,6 +60,28 @@ static void *fma_worker(void *arg) {
   return NULL;
 }
 
+#if defined(__AVX512VNNI__)
+/* The int8 ceiling the quantized contractions are measured against: 64 multiply-adds per
+ * instruction (16 lanes x 4 byte pairs), as many independent accumulators as the FMA loop. */
+static void *vnni_worker(void *arg) {
+  int *out = arg;
+  __m512i acc[ACCS], a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-2);
+  for (int j = 0; j < ACCS; ++j)
+    acc[j] = _mm512_set1_epi32(j);
+  for (long it = 0; it < FMA_ITERS; ++it) {
+#pragma GCC unroll 16
+    for (int j = 0; j < ACCS; ++j)
+      acc[j] = _mm512_dpbusd_epi32(acc[j], a, b);
+    __asm__ volatile("" : "+v"(a)); /* keep a from being folded into the loop */
+  }
+  int s = 0;
+  for (int j = 0; j < ACCS; ++j)
+    s += _mm512_reduce_add_epi32(acc[j]);
+  *out = s;
+  return NULL;
+}
+#endif
+
 struct stream_job {
   float *a, *b, *c;
   size_t n;
@@ -94,6 +122,24 @@ int main(int argc, char **argv) {
     }
     return sink[0] == 12345.f; /* keep the results alive */
   }
+  if (argc >= 4 && strcmp(argv[1], "vnni") == 0) {
+#if defined(__AVX512VNNI__)
+    int threads = atoi(argv[2]), repeats = atoi(argv[3]);
+    if (threads < 1 || threads > 64)
+      return 2;
+    int sink[64 * 16];
+    for (int r = 0; r < repeats; ++r) {
+      double t0 = now();
+      run_threads(threads, vnni_worker, sink, 16 * sizeof(int));
+      double t = now() - t0;
+      printf("%.3f\n", 2.0 * 64 * ACCS * FMA_ITERS * threads / t / 1e9);
+    }
+    return sink[0] == 12345; /* keep the results alive */
+#else
+    fprintf(stderr, "bench-peak: built without AVX-512 VNNI\n");
+    return 3;
+#endif
+  }
   if (argc >= 5 && strcmp(argv[1], "stream") == 0) {
     size_t bytes = strtoull(argv[2], NULL, 10);
     int threads = atoi(argv[3]), repeats = atoi(argv[4]);
@@ -129,6 +175,6 @@ int main(int argc, char **argv) {
     free(c);
     return 0;
   }
-  fprintf(stderr, "usage: bench-peak fma THREADS REPEATS | stream BYTES THREADS REPEATS\n");
+  fprintf(stderr, "usage: bench-peak fma|vnni THREADS REPEATS | stream BYTES THREADS REPEATS\n");
   return 2;
 }
