@@ -1,5 +1,6 @@
-// Lowering of tl neural-network ops (conv2d, pooling, layer_norm, gather, pad, arg_max) to
-// upstream linalg named ops where they exist (convolutions, pooling) and linalg.generic.
+// Lowering of tl neural-network ops (conv2d, quantized_conv2d, pooling, layer_norm, gather, pad,
+// arg_max) to upstream linalg named ops where they exist (convolutions, pooling) and
+// linalg.generic.
 #include "passes/LinalgBuilders.h"
 #include "passes/Passes.h"
 
@@ -111,6 +112,102 @@ struct LowerConv2D : OpRewritePattern<tl::Conv2DOp> {
     if (Value bias = op.getBias())
       result = addChannelBias(rewriter, loc, result, bias);
     rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// tl.quantized_conv2d as im2col and one integer contraction: the input padded with its zero
+/// point, each window copied into a column of a [C*KH*KW, OH*OW] matrix (no copy for a 1x1
+/// stride-1 window), the filter [F, C*KH*KW] times that matrix with each byte extended to i32
+/// (zero-extended for an unsigned input) and the products summed in i32; then minus
+/// zero point x the filter's row sums, which makes each tap (x - zero point) * w. The form
+/// tlc-lower-convolutions gives a float convolution, so the contraction takes the same tiling.
+struct LowerQuantizedConv2D : OpRewritePattern<tl::QuantizedConv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tl::QuantizedConv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType type = op.getType();
+    Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+    int64_t zp = op.getInputZeroPoint();
+    bool isUnsigned = op.getUnsignedInput();
+    ArrayRef<int64_t> pads = op.getPads(), strides = op.getStrides(), dilations = op.getDilations();
+    auto zpBits = IntegerAttr::get(i8, APInt(8, static_cast<uint64_t>(zp) & 0xff));
+    Value input = padConstant(rewriter, loc, op.getInput(), {0, 0, pads[0], pads[1]},
+                              {0, 0, pads[2], pads[3]}, zpBits);
+    auto inType = cast<RankedTensorType>(input.getType());
+    RankedTensorType filterType = op.getFilter().getType();
+    int64_t n = type.getDimSize(0), f = type.getDimSize(1), oh = type.getDimSize(2),
+            ow = type.getDimSize(3), c = inType.getDimSize(1);
+    int64_t kh = filterType.getDimSize(2), kw = filterType.getDimSize(3);
+    int64_t k = c * kh * kw, p = oh * ow;
+
+    // The columns: [N, C, KH, KW, OH, OW] with element (n, c, i, j, y, x) =
+    // input[n, c, y * sh + i * dh, x * sw + j * dw], viewed as [N, C*KH*KW, OH*OW].
+    Value cols;
+    if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1) {
+      cols = reshapeTensor(rewriter, loc, input, RankedTensorType::get({n, k, p}, i8));
+    } else {
+      AffineExpr d[6];
+      bindDims(ctx, d[0], d[1], d[2], d[3], d[4], d[5]);
+      AffineMap window = AffineMap::get(6, 0,
+                                        {d[0], d[1], d[4] * strides[0] + d[2] * dilations[0],
+                                         d[5] * strides[1] + d[3] * dilations[1]},
+                                        ctx);
+      auto colsType = RankedTensorType::get({n, c, kh, kw, oh, ow}, i8);
+      Value copy = buildParallelGeneric(rewriter, loc, colsType, {input}, {window},
+                                        [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+      cols = reshapeTensor(rewriter, loc, copy, RankedTensorType::get({n, k, p}, i8));
+    }
+    Value filter = reshapeTensor(rewriter, loc, op.getFilter(), RankedTensorType::get({f, k}, i8));
+
+    // acc[n, f, p] = sum_k ext(filter[f, k]) * ext(cols[n, k, p]).
+    auto accType = RankedTensorType::get({n, f, p}, i32);
+    Value zero = arith::ConstantOp::create(rewriter, loc, IntegerAttr::get(i32, 0));
+    Value empty = tensor::EmptyOp::create(rewriter, loc, accType.getShape(), i32);
+    Value init = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    AffineExpr bn, bf, bp, bk;
+    bindDims(ctx, bn, bf, bp, bk);
+    SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {bf, bk}, ctx),
+                                   AffineMap::get(4, 0, {bn, bk, bp}, ctx),
+                                   AffineMap::get(4, 0, {bn, bf, bp}, ctx)};
+    SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value acc =
+        linalg::GenericOp::create(
+            rewriter, loc, accType, ValueRange{filter, cols}, ValueRange{init}, maps, iterators,
+            [&](OpBuilder &b, Location l, ValueRange a) {
+              Value w = arith::ExtSIOp::create(b, l, i32, a[0]);
+              Value x = isUnsigned ? arith::ExtUIOp::create(b, l, i32, a[1]).getResult()
+                                   : arith::ExtSIOp::create(b, l, i32, a[1]).getResult();
+              Value product = arith::MulIOp::create(b, l, w, x);
+              linalg::YieldOp::create(b, l, arith::AddIOp::create(b, l, a[2], product).getResult());
+            })
+            .getResult(0);
+
+    if (zp != 0) {
+      // Each output element minus zp x its filter row's sum.
+      Value rowSums = buildReduction(
+          rewriter, loc,
+          buildParallelGeneric(rewriter, loc, RankedTensorType::get({f, k}, i32), {filter},
+                               {rewriter.getMultiDimIdentityMap(2)},
+                               [&](OpBuilder &b, Location l, ValueRange a) {
+                                 return arith::ExtSIOp::create(b, l, i32, a[0]).getResult();
+                               }),
+          {1}, IntegerAttr::get(i32, 0), [](OpBuilder &b, Location l, Value x, Value y) {
+            return arith::AddIOp::create(b, l, x, y).getResult();
+          });
+      AffineMap rowOf = AffineMap::get(3, 0, {getAffineDimExpr(1, ctx)}, ctx);
+      acc = buildParallelGeneric(
+          rewriter, loc, accType, {acc, rowSums}, {rewriter.getMultiDimIdentityMap(3), rowOf},
+          [&](OpBuilder &b, Location l, ValueRange a) {
+            Value point = arith::ConstantOp::create(b, l, IntegerAttr::get(i32, zp));
+            Value shift = arith::MulIOp::create(b, l, a[1], point);
+            return arith::SubIOp::create(b, l, a[0], shift).getResult();
+          });
+    }
+    rewriter.replaceOp(op, reshapeTensor(rewriter, loc, acc, type));
     return success();
   }
 };
@@ -433,6 +530,6 @@ struct LowerArgMax : OpRewritePattern<tl::ArgMaxOp> {
 } // namespace
 
 void tlc::populateTLNNOpsToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerConv2D, LowerMaxPool, LowerAvgPool, LowerLayerNorm, LowerGather, LowerPad,
-               LowerArgMax>(patterns.getContext());
+  patterns.add<LowerConv2D, LowerQuantizedConv2D, LowerMaxPool, LowerAvgPool, LowerLayerNorm,
+               LowerGather, LowerPad, LowerArgMax>(patterns.getContext());
 }

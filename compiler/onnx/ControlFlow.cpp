@@ -70,6 +70,7 @@ LogicalResult expandBody(NodeContext &cx, const onnx::GraphProto &body,
       return failure();
     NodeContext inner(node, loc, cx.b, scope, cx.opset);
     inner.training = cx.training;
+    inner.int8Contractions = cx.int8Contractions;
     inner.expansionBudget = cx.expansionBudget;
     inner.expansionLimit = cx.expansionLimit;
     if (failed(it->second.convert(inner)))

@@ -352,6 +352,7 @@ OwningOpRef<ModuleOp> tlc::onnx_import::importGraph(const onnx::GraphProto &grap
     Operation *last = body->empty() ? nullptr : &body->back();
     NodeContext cx(node, loc, b, values, opset);
     cx.training = options.trainableWeights;
+    cx.int8Contractions = options.int8Contractions;
     cx.expansionBudget = &expansionBudget;
     cx.expansionLimit = options.maxExpandedNodes;
     if (failed(it->second.convert(cx))) {

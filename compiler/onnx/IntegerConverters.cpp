@@ -6,6 +6,7 @@
 #include "NodeContext.h"
 #include "TensorData.h"
 
+#include "TL/NNShapes.h"
 #include "TL/Shapes.h"
 #include "llvm/ADT/Sequence.h"
 
@@ -166,7 +167,27 @@ FailureOr<bool> foldDequantizeLinear(NodeContext &cx) {
   }
   cx.setConstant(0, DenseElementsAttr::get(cx.type(0).clone(cx.b.getF32Type()),
                                            ArrayRef<float>(out)));
+  int t = onnxTypeOf(*cx.input(0));
+  if (t == onnx::TensorProto::UINT8 || t == onnx::TensorProto::INT8) {
+    int64_t axis = n == 1 ? 0 : cx.attrInt("axis", 1);
+    axis = axis < 0 ? axis + cx.rank(0) : axis;
+    cx.values[cx.node.output(0)].dequantized = Dequantized{Value(), x, t, scales, zeros, axis};
+  }
   return true;
+}
+
+/// Records what DequantizeLinear of run-time integers (a QDQ model's activations) dequantized
+/// on its output, where the scale and zero point are single constants.
+void noteDequantized(NodeContext &cx) {
+  int t = onnxTypeOf(*cx.input(0));
+  DenseElementsAttr scale = cx.constant(1);
+  DenseElementsAttr zero = cx.hasInput(2) ? cx.constant(2) : DenseElementsAttr();
+  if ((t != onnx::TensorProto::UINT8 && t != onnx::TensorProto::INT8) || !scale ||
+      scale.getNumElements() != 1 || (cx.hasInput(2) && (!zero || zero.getNumElements() != 1)))
+    return;
+  SmallVector<int64_t> zeros = zero ? toInts(zero) : SmallVector<int64_t>{0};
+  cx.values[cx.node.output(0)].dequantized =
+      Dequantized{cx.value(0), DenseElementsAttr(), t, toDoubles(scale), zeros, 0};
 }
 
 LogicalResult convertDequantizeLinear(NodeContext &cx) {
@@ -185,6 +206,7 @@ LogicalResult convertDequantizeLinear(NodeContext &cx) {
   TLC_TRY(s, alongAxis(cx, scale, cx.shape(0), axis, "x_scale"));
   TLC_TRY(y, cx.binary<tl::MulOp>(x, s));
   cx.setOutput(0, y);
+  noteDequantized(cx);
   return success();
 }
 
@@ -275,6 +297,50 @@ LogicalResult convertQLinearConv(NodeContext &cx) {
 }
 
 } // namespace
+
+FailureOr<Value> tlc::onnx_import::convolveQuantized(NodeContext &cx) {
+  const std::optional<Dequantized> &x = cx.input(0)->dequantized;
+  const std::optional<Dequantized> &w = cx.input(1)->dequantized;
+  if (!x || !w || !x->integers || x->scales.size() != 1 || !w->data ||
+      w->onnxType != onnx::TensorProto::INT8 || cx.rank(0) != 4 || cx.rank(1) != 4 ||
+      cx.attrInt("group", 1) != 1 || llvm::any_of(w->zeroPoints, [](int64_t z) { return z; }))
+    return Value();
+  ArrayRef<int64_t> wShape = cx.shape(1);
+  int64_t f = wShape[0];
+  if ((w->scales.size() != 1 && (w->axis != 0 || static_cast<int64_t>(w->scales.size()) != f)) ||
+      wShape[1] * wShape[2] * wShape[3] > tl::kMaxExactInt8Taps)
+    return Value();
+  // Window attributes that contradict the weights take the float path, which reports them.
+  SmallVector<int64_t> kernel = cx.attrInts("kernel_shape");
+  if (!kernel.empty() && ArrayRef<int64_t>(kernel) != wShape.drop_front(2))
+    return Value();
+  TLC_TRY(win, windowAttrs(cx, cx.shape(0).drop_front(2), wShape.drop_front(2), false));
+
+  Type i8 = cx.b.getI8Type(), i32 = cx.b.getI32Type();
+  Type real = cx.elementType(0);
+  // 0..255 or -128..127 in i32, truncated to their 8-bit pattern.
+  Value input = cx.cast(x->integers, i8);
+  Value filter = cx.constantValue(fromInts(cx.type(1).clone(i8), toInts(w->data)));
+  TLC_TRY(type, tl::conv2dType(cast<RankedTensorType>(input.getType()),
+                               cast<RankedTensorType>(filter.getType()), win.strides, win.pads,
+                               win.dilations, 1, [&] { return cx.emitError(); }));
+  Value acc = tl::QuantizedConv2DOp::create(cx.b, cx.loc, type.clone(i32), input, filter,
+                                            win.strides, win.pads, win.dilations,
+                                            x->zeroPoints[0],
+                                            x->onnxType == onnx::TensorProto::UINT8)
+                  .getResult();
+  // Each output channel's sum times the two scales, plus the bias.
+  SmallVector<double> multipliers;
+  for (int64_t c = 0; c < f; ++c)
+    multipliers.push_back(x->scales[0] * w->scales[w->scales.size() == 1 ? 0 : c]);
+  auto multiplierType = RankedTensorType::get({1, f, 1, 1}, real);
+  Value multiplier = cx.constantValue(fromDoubles(multiplierType, multipliers));
+  TLC_TRY(y, cx.binary<tl::MulOp>(cx.cast(acc, real), multiplier));
+  if (!cx.hasInput(2))
+    return y;
+  TLC_TRY(bias, cx.reshape(cx.value(2), {1, f, 1, 1}));
+  return cx.binary<tl::AddOp>(y, bias);
+}
 
 void tlc::onnx_import::registerIntegerConverters(ConverterTable &t) {
   t["BitShift"] = {convertBitShift};

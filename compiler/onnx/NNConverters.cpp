@@ -20,14 +20,36 @@ using namespace tlc::onnx_import;
 
 namespace {
 
-/// Window attributes of a Conv or pooling node, normalized to 2-D (1-D ops get H = 1); 3-D
-/// ones stay 3-D (pads [d0, h0, w0, d1, h1, w1]).
-struct Window {
-  SmallVector<int64_t> kernel, strides, pads, dilations;
-};
+/// NCL -> NC1L for 1-D ops; NCHW passes through; anything else is an error.
+FailureOr<Value> as4D(NodeContext &cx, Value v, StringRef what) {
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.getRank() == 4)
+    return v;
+  if (t.getRank() == 3)
+    return cx.reshape(v, {t.getDimSize(0), t.getDimSize(1), 1, t.getDimSize(2)});
+  return cx.emitError() << cx.node.op_type() << " supports 1-D and 2-D " << what
+                        << " (rank 3 or 4), got rank " << t.getRank();
+}
 
-FailureOr<Window> windowAttrs(NodeContext &cx, ArrayRef<int64_t> spatial,
-                              ArrayRef<int64_t> kernelShape, bool ceilMode) {
+/// Back from NC1L to NCL when the node's input was 1-D.
+FailureOr<Value> from4D(NodeContext &cx, Value v, int64_t originalRank) {
+  if (originalRank == 4)
+    return v;
+  auto t = cast<RankedTensorType>(v.getType());
+  return cx.reshape(v, {t.getDimSize(0), t.getDimSize(1), t.getDimSize(3)});
+}
+
+void checkAutoPad(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
+  if (const onnx::AttributeProto *a = findAttr(node, "auto_pad"))
+    if (a->s() != "NOTSET" && a->s() != "VALID" && a->s() != "SAME_UPPER" &&
+        a->s() != "SAME_LOWER")
+      problems.push_back("auto_pad '" + a->s() + "' is not supported");
+}
+
+} // namespace
+
+FailureOr<Window> tlc::onnx_import::windowAttrs(NodeContext &cx, ArrayRef<int64_t> spatial,
+                                                ArrayRef<int64_t> kernelShape, bool ceilMode) {
   size_t n = spatial.size();
   Window w;
   w.kernel = SmallVector<int64_t>(kernelShape);
@@ -70,34 +92,6 @@ FailureOr<Window> windowAttrs(NodeContext &cx, ArrayRef<int64_t> spatial,
   }
   return w;
 }
-
-/// NCL -> NC1L for 1-D ops; NCHW passes through; anything else is an error.
-FailureOr<Value> as4D(NodeContext &cx, Value v, StringRef what) {
-  auto t = cast<RankedTensorType>(v.getType());
-  if (t.getRank() == 4)
-    return v;
-  if (t.getRank() == 3)
-    return cx.reshape(v, {t.getDimSize(0), t.getDimSize(1), 1, t.getDimSize(2)});
-  return cx.emitError() << cx.node.op_type() << " supports 1-D and 2-D " << what
-                        << " (rank 3 or 4), got rank " << t.getRank();
-}
-
-/// Back from NC1L to NCL when the node's input was 1-D.
-FailureOr<Value> from4D(NodeContext &cx, Value v, int64_t originalRank) {
-  if (originalRank == 4)
-    return v;
-  auto t = cast<RankedTensorType>(v.getType());
-  return cx.reshape(v, {t.getDimSize(0), t.getDimSize(1), t.getDimSize(3)});
-}
-
-void checkAutoPad(const onnx::NodeProto &node, SmallVectorImpl<std::string> &problems) {
-  if (const onnx::AttributeProto *a = findAttr(node, "auto_pad"))
-    if (a->s() != "NOTSET" && a->s() != "VALID" && a->s() != "SAME_UPPER" &&
-        a->s() != "SAME_LOWER")
-      problems.push_back("auto_pad '" + a->s() + "' is not supported");
-}
-
-} // namespace
 
 FailureOr<Value> tlc::onnx_import::convolve(NodeContext &cx, Value input, Value weights,
                                             Value bias) {
@@ -149,6 +143,13 @@ FailureOr<Value> tlc::onnx_import::matmul(NodeContext &cx, Value a, Value b) {
 
 namespace {
 LogicalResult convertConv(NodeContext &cx) {
+  if (cx.int8Contractions) {
+    TLC_TRY(q, convolveQuantized(cx));
+    if (q) {
+      cx.setOutput(0, q);
+      return success();
+    }
+  }
   TLC_TRY(y, convolve(cx, cx.value(0), cx.value(1), cx.hasInput(2) ? cx.value(2) : Value()));
   cx.setOutput(0, y);
   return success();

@@ -8,8 +8,23 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <onnx/onnx_pb.h>
+#include <optional>
 
 namespace tlc::onnx_import {
+
+/// What DequantizeLinear dequantized, kept on its float output (QDQ models): the integers
+/// (`integers`: uint8/int8 values computed at run time, widened to i32; or `data`: a constant,
+/// the weights), their ONNX 8-bit type, and the scales and zero points (one, or one per
+/// position along `axis`). A contraction reading such outputs may run on the integers
+/// (OnnxImportOptions::int8Contractions).
+struct Dequantized {
+  mlir::Value integers;
+  mlir::DenseElementsAttr data;
+  int onnxType = 0;
+  llvm::SmallVector<double> scales;
+  llvm::SmallVector<int64_t> zeroPoints;
+  int64_t axis = 0;
+};
 
 /// One ONNX value during import: an SSA value, a host constant (folded shape subgraphs,
 /// initializers), or both once a constant has been materialized.
@@ -20,6 +35,8 @@ struct OnnxValue {
   /// The ONNX element type where it is narrow (uint8, int8, uint16, int16, uint32: computed in
   /// `type`'s wider element type, NarrowIntegers.h); 0 for the others.
   int onnxType = 0;
+  /// Set on DequantizeLinear's output.
+  std::optional<Dequantized> dequantized;
 };
 
 /// The value table of a graph, by ONNX name.
@@ -48,6 +65,9 @@ public:
   /// Importing for training (--train): BatchNormalization normalizes with the batch's
   /// statistics, as PyTorch's train mode does.
   bool training = false;
+  /// Convolutions of dequantized uint8/int8 operands run on the integers (int32 sums, then the
+  /// scales): OnnxImportOptions::int8Contractions.
+  bool int8Contractions = false;
   /// Nodes that control-flow bodies may still convert in this import (of expansionLimit,
   /// OnnxImportOptions::maxExpandedNodes; ControlFlow.cpp), shared by every NodeContext of the
   /// import; null: no limit.
@@ -157,6 +177,19 @@ const ConverterTable &getConverterTable();
 /// `input` by `weights` plus `bias` (optional): shared with ConvInteger and QLinearConv.
 mlir::FailureOr<mlir::Value> convolve(NodeContext &cx, mlir::Value input, mlir::Value weights,
                                       mlir::Value bias);
+/// Window attributes of a Conv or pooling node, normalized to 2-D (1-D ops get H = 1); 3-D
+/// ones stay 3-D (pads [d0, h0, w0, d1, h1, w1]).
+struct Window {
+  llvm::SmallVector<int64_t> kernel, strides, pads, dilations;
+};
+/// The window attributes on `node` over `spatial` input dims with `kernelShape`.
+mlir::FailureOr<Window> windowAttrs(NodeContext &cx, llvm::ArrayRef<int64_t> spatial,
+                                    llvm::ArrayRef<int64_t> kernelShape, bool ceilMode);
+/// A 2-D Conv (no groups) of DequantizeLinear outputs, per-tensor uint8/int8 activations and
+/// constant per-channel (or per-tensor) symmetric int8 weights, as tl.quantized_conv2d on the
+/// integers, then scaled and biased in float; null when the node is not of that form (it then
+/// takes the float path).
+mlir::FailureOr<mlir::Value> convolveQuantized(NodeContext &cx);
 /// numpy matmul of `a` and `b` (MatMul; MatMulInteger and QLinearMatMul).
 mlir::FailureOr<mlir::Value> matmul(NodeContext &cx, mlir::Value a, mlir::Value b);
 

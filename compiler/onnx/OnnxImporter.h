@@ -28,6 +28,9 @@ struct OnnxImportOptions {
   /// run-time If) in one import, in all: nested loops multiply their trip counts. Past it, a
   /// located error.
   int64_t maxExpandedNodes = int64_t(1) << 18;
+  /// QDQ convolutions (uint8/int8 activations, int8 weights) as integer contractions summed in
+  /// int32, scaled afterwards (tlc --int8-contractions); off: dequantized and run in float.
+  bool int8Contractions = false;
 };
 
 /// The ONNX operators (default domain) the importer converts, sorted: its converter table's

@@ -110,6 +110,34 @@ int64_t Conv2DOp::getFlopCount() {
          filter.getDimSize(3);
 }
 
+LogicalResult QuantizedConv2DOp::verify() {
+  RankedTensorType input = getInput().getType(), filter = getFilter().getType();
+  FailureOr<RankedTensorType> expected = conv2dType(
+      input, filter, getStrides(), getPads(), getDilations(), 1, [&] { return emitOpError(); });
+  if (failed(expected))
+    return failure();
+  auto resultType = expected->clone(IntegerType::get(getContext(), 32));
+  if (resultType != getType())
+    return emitOpError() << "result type " << getType() << " differs from the expected "
+                         << resultType;
+  int64_t zp = getInputZeroPoint();
+  int64_t lo = getUnsignedInput() ? 0 : -128, hi = getUnsignedInput() ? 255 : 127;
+  if (zp < lo || zp > hi)
+    return emitOpError() << "input_zero_point " << zp << " is outside the input's range [" << lo
+                         << ", " << hi << "]";
+  int64_t taps = filter.getDimSize(1) * filter.getDimSize(2) * filter.getDimSize(3);
+  if (taps > kMaxExactInt8Taps)
+    return emitOpError() << "a window of " << taps << " taps may overflow the i32 sum (at most "
+                         << kMaxExactInt8Taps << ")";
+  return success();
+}
+
+int64_t QuantizedConv2DOp::getFlopCount() {
+  RankedTensorType filter = getFilter().getType();
+  return 2 * numElements(getType()) * filter.getDimSize(1) * filter.getDimSize(2) *
+         filter.getDimSize(3);
+}
+
 template <typename PoolOp>
 static LogicalResult verifyPool(PoolOp op) {
   RankedTensorType input = op.getInput().getType();

@@ -26,6 +26,10 @@ conv2dType(mlir::RankedTensorType input, mlir::RankedTensorType filter,
            llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> pads,
            llvm::ArrayRef<int64_t> dilations, int64_t groups, EmitErrorFn emitError);
 
+/// The most taps (window elements) of a tl.quantized_conv2d: uint8 x int8 products summed
+/// exactly in i32 (255 x 128 x taps < 2^31).
+constexpr int64_t kMaxExactInt8Taps = 65793;
+
 /// Result type of tl.gather of `indices` along `axis` (may be negative) of `input`.
 llvm::FailureOr<mlir::RankedTensorType> gatherType(mlir::RankedTensorType input,
                                                    mlir::RankedTensorType indices,

@@ -44,6 +44,38 @@ def TL_Conv2DOp : TL_Op<"conv2d", [DeclareOpInterfaceMethods<TL_CostOpInterface>
   let hasVerifier = 1;
 }
 
+def TL_QuantizedConv2DOp : TL_Op<"quantized_conv2d",
+    [DeclareOpInterfaceMethods<TL_CostOpInterface>]> {
+  let summary = "2-D convolution of 8-bit integers, accumulated exactly in i32";
+  let description = [{
+    The integer core of a quantized convolution (ONNX QDQ and QLinearConv models): for each
+    output element, the sum over its window of `(x - input_zero_point) * w`, where `x` is an
+    element of `input` (`N x C x H x W`, i8 storage read as uint8 with `unsigned_input`, else
+    as int8), `w` one of `filter` (`F x C x KH x KW`, int8) and padding positions hold
+    `input_zero_point` (they add nothing). Every product and the sum are exact in i32 for up
+    to 65,793 taps (255 x 128 x taps < 2^31). `pads`, `strides` and `dilations` are as for
+    `tl.conv2d`; there are no groups. The scales of a quantized model apply afterwards, to the
+    i32 result converted to float.
+
+    ```mlir
+    %acc = tl.quantized_conv2d %x, %w strides = [1, 1] pads = [1, 1, 1, 1]
+        dilations = [1, 1] input_zero_point = 128 unsigned_input
+        : tensor<1x8x16x16xi8>, tensor<16x8x3x3xi8> -> tensor<1x16x16x16xi32>
+    ```
+  }];
+  let arguments = (ins StaticShapeTensorOf<[I8]>:$input, StaticShapeTensorOf<[I8]>:$filter,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, I64Attr:$input_zero_point,
+                       UnitAttr:$unsigned_input);
+  let results = (outs StaticShapeTensorOf<[I32]>:$result);
+  let assemblyFormat = [{
+    $input `,` $filter `strides` `=` $strides `pads` `=` $pads `dilations` `=` $dilations
+    `input_zero_point` `=` $input_zero_point (`unsigned_input` $unsigned_input^)? attr-dict
+    `:` type($input) `,` type($filter) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 class TL_Pool2DOp<string mnemonic, string desc, dag extraArgs, string extraFormat>
     : TL_Op<mnemonic, [DeclareOpInterfaceMethods<TL_CostOpInterface>,
         DeclareOpInterfaceMethods<TL_DifferentiableOpInterface>]> {

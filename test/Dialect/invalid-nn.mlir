@@ -207,3 +207,35 @@ func.func @arg_max_result(%x: tensor<4x8xf32>) {
   %0 = tl.arg_max %x axis = 1 : tensor<4x8xf32> -> tensor<4xi32>
   return
 }
+
+// -----
+
+func.func @quantized_conv_result(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>) {
+  // expected-error @+1 {{result type 'tensor<1x4x5x5xi32>' differs from the expected 'tensor<1x4x6x6xi32>'}}
+  %0 = tl.quantized_conv2d %x, %w strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] input_zero_point = 0 : tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8> -> tensor<1x4x5x5xi32>
+  return
+}
+
+// -----
+
+func.func @quantized_conv_zero_point(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>) {
+  // expected-error @+1 {{input_zero_point 128 is outside the input's range [-128, 127]}}
+  %0 = tl.quantized_conv2d %x, %w strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] input_zero_point = 128 : tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8> -> tensor<1x4x6x6xi32>
+  return
+}
+
+// -----
+
+func.func @quantized_conv_taps(%x: tensor<1x8192x3x3xi8>, %w: tensor<1x8192x3x3xi8>) {
+  // expected-error @+1 {{a window of 73728 taps may overflow the i32 sum (at most 65793)}}
+  %0 = tl.quantized_conv2d %x, %w strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] input_zero_point = 0 : tensor<1x8192x3x3xi8>, tensor<1x8192x3x3xi8> -> tensor<1x1x1x1xi32>
+  return
+}
+
+// -----
+
+func.func @quantized_conv_channels(%x: tensor<1x3x8x8xi8>, %w: tensor<4x2x3x3xi8>) {
+  // expected-error @+1 {{filter has 2 channels per group, expected 3 (3 input channels / 1 groups)}}
+  %0 = tl.quantized_conv2d %x, %w strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] input_zero_point = 0 : tensor<1x3x8x8xi8>, tensor<4x2x3x3xi8> -> tensor<1x4x6x6xi32>
+  return
+}

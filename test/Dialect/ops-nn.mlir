@@ -15,6 +15,17 @@ func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf
 
 // -----
 
+// CHECK-LABEL: func.func @quantized_conv
+// CHECK: tl.quantized_conv2d %{{.+}}, %{{.+}} strides = [2, 2] pads = [1, 1, 1, 1] dilations = [1, 1] input_zero_point = 128 unsigned_input : tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8> -> tensor<1x4x4x4xi32>
+// CHECK: tl.quantized_conv2d %{{.+}}, %{{.+}} strides = [1, 1] pads = [0, 0, 0, 0] dilations = [2, 2] input_zero_point = -3 : tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8> -> tensor<1x4x4x4xi32>
+func.func @quantized_conv(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>) {
+  %0 = tl.quantized_conv2d %x, %w strides = [2, 2] pads = [1, 1, 1, 1] dilations = [1, 1] input_zero_point = 128 unsigned_input : tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8> -> tensor<1x4x4x4xi32>
+  %1 = tl.quantized_conv2d %x, %w strides = [1, 1] pads = [0, 0, 0, 0] dilations = [2, 2] input_zero_point = -3 : tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8> -> tensor<1x4x4x4xi32>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @pools
 // CHECK: tl.max_pool2d %{{.+}} kernel = [3, 3] strides = [2, 2] pads = [1, 1, 1, 1] dilations = [1, 1] : tensor<1x4x8x8xf32> -> tensor<1x4x4x4xf32>
 // CHECK: tl.avg_pool2d %{{.+}} kernel = [2, 2] strides = [2, 2] pads = [0, 0, 0, 0] dilations = [1, 1] ceil_mode count_include_pad : tensor<1x4x7x7xf32> -> tensor<1x4x4x4xf32>

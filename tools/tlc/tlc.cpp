@@ -136,6 +136,12 @@ cl::opt<bool> winograd(
              "where the compiler estimates it pays (2.25x fewer multiply-adds; CPU and GPU "
              "targets; --winograd=false keeps im2col, direct and implicit-GEMM convolutions)"),
     cl::cat(category));
+cl::opt<bool> int8Contractions(
+    "int8-contractions",
+    cl::desc("Run the convolutions of QDQ models (uint8/int8 activations, int8 weights) on the "
+             "integers, summed in int32 and scaled afterwards, instead of dequantized to float "
+             "(experimental: not yet faster; default off)"),
+    cl::cat(category));
 cl::opt<std::string> reportFile("report-file",
                                 cl::desc("Write the report to <file> (default: stdout, or "
                                          "stderr when the output goes to stdout)"),
@@ -312,6 +318,7 @@ int main(int argc, char **argv) {
   options.timeReport = timeReport;
   options.profile = profile;
   options.winograd = winograd;
+  options.onnx.int8Contractions = int8Contractions;
   options.remat = remat;
   if (!maxWorkspace.empty()) {
     llvm::StringRef text = maxWorkspace;
