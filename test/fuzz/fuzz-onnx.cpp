@@ -14,6 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // that exhaust it take ~1 s in the release tlc but past the 20 s timeout under ASan.
   tlc::OnnxImportOptions options;
   options.maxExpandedNodes = int64_t(1) << 14;
+  // Both paths of QDQ convolutions (float, and --int8-contractions), by the input's length.
+  options.int8Contractions = size % 2 == 1;
   mlir::OwningOpRef<mlir::ModuleOp> module = tlc::importOnnxModel(
       llvm::StringRef(reinterpret_cast<const char *>(data), size), "fuzz.onnx", &fuzz.context,
       "main", options);

@@ -284,6 +284,22 @@ def build(kind):
     if kind == "eyelike-3d":
         return model([helper.make_node("EyeLike", ["x"], ["y"], name="eye")],
                      [vi("x", [2, 3, 4])], [vi("y", None)])
+    if kind == "qdq-conv":
+        # A QDQ convolution (a fuzz seed for --int8-contractions): x quantized to uint8 and
+        # dequantized, int8 weights dequantized per output channel, Conv with a bias.
+        inits = [numpy_helper.from_array(np.array(0.02, np.float32), "sx"),
+                 numpy_helper.from_array(np.array(128, np.uint8), "zx"),
+                 numpy_helper.from_array(np.arange(-54, 54, dtype=np.int8).reshape(4, 3, 3, 3), "wq"),
+                 numpy_helper.from_array(np.full(4, 0.01, np.float32), "sw"),
+                 numpy_helper.from_array(np.zeros(4, np.int8), "zw"),
+                 numpy_helper.from_array(np.ones(4, np.float32), "b")]
+        return model([helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"], name="q"),
+                      helper.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"], name="dq"),
+                      helper.make_node("DequantizeLinear", ["wq", "sw", "zw"], ["w"], name="dqw",
+                                       axis=0),
+                      helper.make_node("Conv", ["xd", "w", "b"], ["y"], name="conv",
+                                       pads=[1, 1, 1, 1])],
+                     [vi("x", [1, 3, 8, 8])], [vi("y", None)], inits)
     if kind == "old-opset":
         return model([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [2])], [vi("y", None)],
                      opset=5)
