@@ -151,6 +151,14 @@ def cases(quick):
                         "work": gflop * 1e9, "onnx": {"kind": "model", "name": model},
                         "inputs": [(1, 3, 224, 224)], "outputs": [(1, 1000)],
                         "py": (model, [1, 3, 224, 224])})
+        # The QDQ-quantized resnet18 (test/onnx/models/quantize_qdq.py: int8 per-channel
+        # weights, uint8 activations calibrated on 4 inputs) on tlc's int8 path; ONNX Runtime
+        # runs the same QDQ model (its int8 kernels). Compare with the fp32 resnet18 row.
+        out.append({"name": "resnet18_qdq", "label": "resnet18 QDQ int8 1x3x224x224",
+                    "kind": "flops", "work": 3.64e9,
+                    "onnx": {"kind": "model_qdq", "name": "resnet18"},
+                    "inputs": [(1, 3, 224, 224)], "outputs": [(1, 1000)],
+                    "tlc_flags": ["--int8-contractions"]})
     out += [_attention(q), _encoder(q), _train_mlp(q)]
     if not q:
         out += [_bf16(c) for c in out if c["name"] in ("resnet18", "mobilenet_v2", "encoder")]
@@ -382,7 +390,19 @@ def export_onnx(spec, path):
         module = getattr(torchvision.models, spec["name"])()
         x = torch.randn(1, 3, 224, 224)
     module.eval()
-    torch.onnx.export(module, x, path, opset_version=13, input_names=["x"], output_names=["y"])
+    if spec["kind"] != "model_qdq":
+        torch.onnx.export(module, x, path, opset_version=13, input_names=["x"],
+                          output_names=["y"])
+        return
+    # QDQ: the float model quantized as ONNX Runtime's static quantization tool does.
+    with tempfile.TemporaryDirectory() as tmp:
+        float_path = os.path.join(tmp, "float.onnx")
+        torch.onnx.export(module, x, float_path, opset_version=13, input_names=["x"],
+                          output_names=["y"])
+        subprocess.run(["/usr/bin/python3", os.path.join(HERE, "..", "test", "onnx", "models",
+                                                          "quantize_qdq.py"),
+                        float_path, path, "--calibrate", "4", "--work", tmp], check=True,
+                       stdout=subprocess.DEVNULL)
 
 # ----------------------------------------------------------------------------------------------
 # Python workers (torch, numpy): run in a child process with the thread variables already set.

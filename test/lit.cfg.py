@@ -86,6 +86,8 @@ if "avx512_fp16" in cpu_flags:
     config.available_features.add("cpu-avx512fp16")
 if "avx512_bf16" in cpu_flags:
     config.available_features.add("cpu-avx512bf16")
+if "avx512_vnni" in cpu_flags:
+    config.available_features.add("cpu-avx512vnni")
 
 # GPU targets. The CUDA toolkit's ptxas (when present) checks the PTX tests emit; without it
 # those tests report UNSUPPORTED. Vulkan runs on Mesa's lavapipe, which scripts/setup.sh

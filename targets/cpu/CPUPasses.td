@@ -273,6 +273,13 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     map 2 n + k) are marked `tlc.bf16_pairs` with their m, n and k loop positions, for
     `tlc-vectorize` to emit as dot products.
 
+    With `int8-quads` (AVX-512 VNNI targets), a contraction of two i8 operands, one
+    zero-extended and one sign-extended to an i32 accumulator (tl.quantized_conv2d's filter
+    times its byte columns), takes the same path on k quads: register tiles of `register-m` x
+    32 x 4, k blocks of `quads-cache-k`, the right operand's panel packed as rows of
+    interleaved k quads (`vpdpbusd`'s operand layout), the register tiles marked
+    `tlc.int8_quads`.
+
     With `fuse-fill` (the default), a contraction whose output buffer a `linalg.fill` sets
     right before it (only view ops between) has that fill moved into its register tiles: each
     tile fills its own output slice right before its k loop (the fill is marked
@@ -319,7 +326,13 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     Option<"pairsCacheK", "pairs-cache-k", "int64_t", /*default=*/"512",
            "k block of a bf16 k-pair contraction">,
     Option<"pairsMinRows", "pairs-min-rows", "int64_t", /*default=*/"8",
-           "take k pairs only when at least this many rows of m read each packed panel">,
+           "take k pairs (quads) only when at least this many rows of m read each packed "
+           "panel">,
+    Option<"int8Quads", "int8-quads", "bool", /*default=*/"false",
+           "contractions of uint8 x int8 operands into i32 as AVX-512 VNNI dot products: k "
+           "quads (register-n must be 32)">,
+    Option<"quadsCacheK", "quads-cache-k", "int64_t", /*default=*/"1024",
+           "k block of an int8 k-quad contraction">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",
@@ -342,11 +355,13 @@ def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
     size). Unmarked ops, and tiles with an unbounded dynamic extent, are left to
     `convert-linalg-to-loops`. A tile marked `tlc.bf16_pairs` (tlc-tile-contractions'
     `bf16-pairs`) becomes AVX-512 BF16 dot products instead (`x86vector.avx512.dot`, one
-    per row and 16 columns of the tile and k pair; see BF16PairTiles.h).
+    per row and 16 columns of the tile and k pair; see DotProductTiles.h), and one marked
+    `tlc.int8_quads` AVX-512 VNNI dot products (`vpdpbusd` through `llvm.call_intrinsic`; see
+    DotProductTiles.h).
   }];
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::linalg::LinalgDialect",
                            "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect",
-                           "mlir::x86vector::X86VectorDialect"];
+                           "mlir::x86vector::X86VectorDialect", "mlir::LLVM::LLVMDialect"];
 }
 
 def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {

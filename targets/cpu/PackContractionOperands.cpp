@@ -71,6 +71,18 @@ Type tlc::extendedOperandType(linalg::LinalgOp op, unsigned operand) {
   return extended;
 }
 
+std::optional<bool> tlc::extendedIntegerSignedness(linalg::LinalgOp op, unsigned operand) {
+  BlockArgument arg = op->getRegion(0).front().getArgument(operand);
+  std::optional<bool> isUnsigned;
+  for (Operation *user : arg.getUsers()) {
+    bool zext = isa<arith::ExtUIOp>(user);
+    if ((!zext && !isa<arith::ExtSIOp>(user)) || (isUnsigned && *isUnsigned != zext))
+      return std::nullopt;
+    isUnsigned = zext;
+  }
+  return isUnsigned;
+}
+
 /// Mechanism: `tile`'s operand `operand`, now read from a buffer already of `type`, is used as
 /// it is: its payload argument takes that type and the extensions go.
 static void dropExtension(RewriterBase &rewriter, linalg::LinalgOp tile, unsigned operand,
@@ -153,45 +165,64 @@ copyRowsInVectors(RewriterBase &rewriter, Location loc, Value src, unsigned rowD
   (void)scf::peelForLoopAndSimplifyBounds(rewriter, colLoop, partial);
 }
 
-/// Mechanism: at the rewriter's insertion point, `for p < ceil(rows / 2): for c < cols step
-/// width: dst[dstIndices(p, c)] = interleave(src[.., 2p, .., c:c+width], src[.., 2p+1, ..,
-/// c:c+width])` (`rows` and `cols` the extents of `src`'s dimensions `rowDim` and `colDim`,
-/// the latter contiguous; every other index 0): one vector of 2 x `width` elements per step,
-/// written whole. Columns past `cols` and the row past an odd `rows` are read as zeros.
-static void copyRowPairsInterleaved(
+/// Mechanism: at the rewriter's insertion point, `for p < ceil(rows / group): for c < cols
+/// step width: dst[dstIndices(p, c)] = interleave(src[.., group p + i, .., c:c+width] for i <
+/// group)` (`rows` and `cols` the extents of `src`'s dimensions `rowDim` and `colDim`, the
+/// latter contiguous; every other index 0; `group` 2 or 4): one vector of group x `width`
+/// elements per step, written whole, column j's group of rows at group j ... group j +
+/// group - 1. Columns past `cols` and the rows past `rows` in the last group are read as
+/// zeros.
+static void copyRowGroupsInterleaved(
     RewriterBase &rewriter, Location loc, Value src, unsigned rowDim, unsigned colDim,
-    int64_t width, Value dst,
+    int64_t width, int64_t group, Value dst,
     function_ref<SmallVector<Value>(OpBuilder &, Value, Value)> dstIndices) {
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
+  Value groupSize = arith::ConstantIndexOp::create(rewriter, loc, group);
   Value step = arith::ConstantIndexOp::create(rewriter, loc, width);
   Value rows = memref::DimOp::create(rewriter, loc, src, rowDim);
   Value cols = memref::DimOp::create(rewriter, loc, src, colDim);
-  Value pairs = arith::CeilDivUIOp::create(rewriter, loc, rows, two);
-  auto pairLoop = scf::ForOp::create(rewriter, loc, zero, pairs, one);
-  rewriter.setInsertionPointToStart(pairLoop.getBody());
-  Value pair = pairLoop.getInductionVar();
-  Value row0 = arith::MulIOp::create(rewriter, loc, pair, two);
-  Value row1 = arith::AddIOp::create(rewriter, loc, row0, one);
-  // The second row exists unless rows is odd and this is the last pair.
-  Value hasRow1 =
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, row1, rows);
-  // Reading the missing row at row 0 (masked off entirely) keeps every access in bounds.
-  Value readRow1 = arith::SelectOp::create(rewriter, loc, hasRow1, row1, zero);
+  Value groups = arith::CeilDivUIOp::create(rewriter, loc, rows, groupSize);
+  auto groupLoop = scf::ForOp::create(rewriter, loc, zero, groups, one);
+  rewriter.setInsertionPointToStart(groupLoop.getBody());
+  Value index = groupLoop.getInductionVar();
+  Value row0 = arith::MulIOp::create(rewriter, loc, index, groupSize);
+  // Row i of the group exists unless it lies past the last row (the last group of a row
+  // count that is not a multiple); a missing one is read at row 0, masked off entirely, which
+  // keeps every access in bounds.
+  SmallVector<Value> present, readAt;
+  for (int64_t i = 0; i < group; ++i) {
+    Value row = i == 0 ? row0
+                       : arith::AddIOp::create(rewriter, loc, row0,
+                                               arith::ConstantIndexOp::create(rewriter, loc, i))
+                             .getResult();
+    Value exists = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, row, rows);
+    present.push_back(exists);
+    readAt.push_back(i == 0 ? row : arith::SelectOp::create(rewriter, loc, exists, row, zero));
+  }
   auto colLoop = scf::ForOp::create(rewriter, loc, zero, cols, step);
   rewriter.setInsertionPointToStart(colLoop.getBody());
   Value col = colLoop.getInductionVar();
   Value valid = validColumns(rewriter, loc, col, cols, width);
-  Value valid1 = arith::SelectOp::create(rewriter, loc, hasRow1, valid, zero);
   auto maskType = VectorType::get({width}, rewriter.getI1Type());
-  auto readRow = [&](Value row, Value validCols) -> Value {
-    Value mask = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{validCols});
-    return readRowSegment(rewriter, loc, src, rowDim, colDim, row, col, mask, width);
-  };
-  Value even = readRow(row0, valid), odd = readRow(readRow1, valid1);
-  Value interleaved = vector::InterleaveOp::create(rewriter, loc, even, odd);
-  vector::StoreOp::create(rewriter, loc, interleaved, dst, dstIndices(rewriter, pair, col));
+  SmallVector<Value> validCols{valid}, segments;
+  for (int64_t i = 1; i < group; ++i)
+    validCols.push_back(arith::SelectOp::create(rewriter, loc, present[i], valid, zero));
+  for (int64_t i = 0; i < group; ++i) {
+    Value mask = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{validCols[i]});
+    segments.push_back(
+        readRowSegment(rewriter, loc, src, rowDim, colDim, readAt[i], col, mask, width));
+  }
+  // Pairs: (r0, r1). Quads: interleaving (r0, r2) with (r1, r3) gives r0 r1 r2 r3 per column.
+  Value interleaved =
+      group == 2
+          ? vector::InterleaveOp::create(rewriter, loc, segments[0], segments[1]).getResult()
+          : vector::InterleaveOp::create(
+                rewriter, loc,
+                vector::InterleaveOp::create(rewriter, loc, segments[0], segments[2]),
+                vector::InterleaveOp::create(rewriter, loc, segments[1], segments[3]))
+                .getResult();
+  vector::StoreOp::create(rewriter, loc, interleaved, dst, dstIndices(rewriter, index, col));
 }
 
 /// Mechanism: `tile` reads its operand `operand` from the view of `packed` at `offsets`,
@@ -280,11 +311,12 @@ static SmallVector<OpFoldResult> panelOffsets(RewriterBase &rewriter, Location l
   return offsets;
 }
 
-/// packRhsPanel's k-pair form, from the copy on: the pair rows of `block` into `packed`, and
-/// the register tile's operand as the 1-D view of its k pair's row, indexed 2 n + k.
-static LogicalResult packRhsPairs(RewriterBase &rewriter, const tlc::RhsPanel &panel,
-                                  memref::SubViewOp tileSlice, Value block,
-                                  ArrayRef<OpFoldResult> base, Value packed) {
+/// packRhsPanel's k-group form (pairs or quads), from the copy on: the grouped rows of
+/// `block` into `packed`, and the register tile's operand as the 1-D view of its k group's
+/// row, indexed group x n + k.
+static LogicalResult packRhsGroups(RewriterBase &rewriter, const tlc::RhsPanel &panel,
+                                   memref::SubViewOp tileSlice, Value block,
+                                   ArrayRef<OpFoldResult> base, Value packed) {
   linalg::LinalgOp registerTile = panel.registerTile;
   auto tile = dyn_cast<linalg::GenericOp>(registerTile.getOperation());
   if (!tile)
@@ -297,27 +329,28 @@ static LogicalResult packRhsPairs(RewriterBase &rewriter, const tlc::RhsPanel &p
   MLIRContext *ctx = rewriter.getContext();
   Location loc = tile.getLoc();
   unsigned rank = cast<MemRefType>(block.getType()).getRank();
-  copyRowPairsInterleaved(rewriter, loc, block, panel.kResult, panel.nResult, panel.stripN, packed,
-                          [&](OpBuilder &b, Value pair, Value col) {
-                            return panelIndices(b, loc, rank, panel.kResult, panel.stripN, pair,
-                                                col);
-                          });
+  int64_t group = panel.kGroup;
+  copyRowGroupsInterleaved(rewriter, loc, block, panel.kResult, panel.nResult, panel.stripN,
+                           group, packed, [&](OpBuilder &b, Value index, Value col) {
+                             return panelIndices(b, loc, rank, panel.kResult, panel.stripN,
+                                                 index, col);
+                           });
 
-  // The register tile reads packed[n / stripN][.., k / 2, 0:2 stripN] as a 1-D view: its tile
-  // offsets along n are multiples of the strip width, along k multiples of 2.
+  // The register tile reads packed[n / stripN][.., k / group, 0:group stripN] as a 1-D view:
+  // its tile offsets along n are multiples of the strip width, along k multiples of group.
   rewriter.setInsertionPoint(tile);
   SmallVector<OpFoldResult> offsets =
-      panelOffsets(rewriter, loc, panel, rank, base, tileSlice.getMixedOffsets(), 2);
+      panelOffsets(rewriter, loc, panel, rank, base, tileSlice.getMixedOffsets(), group);
   SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1)};
   for (unsigned i = 0; i < rank; ++i)
-    sizes.push_back(rewriter.getIndexAttr(i == panel.nResult ? 2 * panel.stripN : 1));
+    sizes.push_back(rewriter.getIndexAttr(i == panel.nResult ? group * panel.stripN : 1));
   SmallVector<OpFoldResult> unitStrides(rank + 1, rewriter.getIndexAttr(1));
   auto viewType = memref::SubViewOp::inferRankReducedResultType(
-      {2 * panel.stripN}, cast<MemRefType>(packed.getType()), offsets, sizes, unitStrides);
+      {group * panel.stripN}, cast<MemRefType>(packed.getType()), offsets, sizes, unitStrides);
   Value view = memref::SubViewOp::create(rewriter, loc, cast<MemRefType>(viewType), packed,
                                          offsets, sizes, unitStrides);
   SmallVector<AffineMap> maps = tile.getIndexingMapsArray();
-  maps[panel.operand] = AffineMap::get(oldMap.getNumDims(), 0, 2 * nDim + kDim, ctx);
+  maps[panel.operand] = AffineMap::get(oldMap.getNumDims(), 0, group * nDim + kDim, ctx);
   rewriter.modifyOpInPlace(tile, [&] {
     tile->setOperand(panel.operand, view);
     tile.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
@@ -369,16 +402,19 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
     rewriter.moveOpBefore(op, copyBefore);
 
   Location loc = tile.getLoc();
-  // A bf16/f16 operand the tile extends is packed already extended (k pairs stay bf16).
-  Type extended = panel.bf16Pairs ? Type() : extendedOperandType(tile, panel.operand);
+  // A bf16/f16 operand the tile extends is packed already extended (k pairs stay bf16, k
+  // quads int8).
+  int64_t group = panel.kGroup;
+  Type extended = group > 1 ? Type() : extendedOperandType(tile, panel.operand);
   Type elementType = extended ? extended : blockType.getElementType();
-  if (panel.bf16Pairs && (!elementType.isBF16() || panel.kResult >= panel.nResult))
+  if ((group == 2 && !elementType.isBF16()) || (group == 4 && !elementType.isInteger(8)) ||
+      (group > 1 && panel.kResult >= panel.nResult))
     return failure();
   // packed[strip][unit dims..., k, lane]: strip s holds columns [s * stripN, (s + 1) * stripN);
-  // with k pairs, packed[strip][unit dims..., k / 2, 2 * lane + k % 2].
+  // with k groups, packed[strip][unit dims..., k / group, group * lane + k % group].
   int64_t numStrips = llvm::divideCeil(panelN, panel.stripN);
-  int64_t rowsPerStrip = panel.bf16Pairs ? llvm::divideCeil(panelK, 2) : panelK;
-  int64_t rowLength = panel.bf16Pairs ? 2 * panel.stripN : panel.stripN;
+  int64_t rowsPerStrip = llvm::divideCeil(panelK, group);
+  int64_t rowLength = group * panel.stripN;
   SmallVector<int64_t> packedShape{numStrips};
   for (unsigned i = 0; i < rank; ++i)
     packedShape.push_back(i == panel.kResult ? rowsPerStrip
@@ -389,8 +425,8 @@ LogicalResult tlc::packRhsPanel(RewriterBase &rewriter, const RhsPanel &panel) {
   Value packed =
       memref::AllocaOp::create(rewriter, loc, packedType, rewriter.getI64IntegerAttr(64));
   rewriter.setInsertionPoint(copyBefore);
-  if (panel.bf16Pairs)
-    return packRhsPairs(rewriter, panel, tileSlice, block, base, packed);
+  if (group > 1)
+    return packRhsGroups(rewriter, panel, tileSlice, block, base, packed);
 
   // for k in rows: for j in strips: packed[j / stripN][.., k, 0:w] = block[.., k, j:j+w].
   copyRowsInVectors(rewriter, loc, block, panel.kResult, panel.nResult, panel.stripN, packed,

@@ -30,11 +30,12 @@ struct RhsPanel {
   unsigned kResult, nResult;
   /// Static upper bounds of the block's k and n extents, and the register tile's n width.
   int64_t panelK, panelN, stripN;
-  /// bf16 k pairs (for AVX-512 BF16 dot products): the panel stays bf16, each strip's rows
-  /// 2p and 2p + 1 interleaved into one row of 2 x `stripN` elements (column j's pair at 2j,
-  /// 2j + 1; a missing last row and the columns past the block are zeros), and the register
-  /// tile reads its k pair's row as a 1-D view indexed 2 n + k (its k extent must be 2).
-  bool bf16Pairs = false;
+  /// k groups: 2 for bf16 k pairs (AVX-512 BF16 dot products), 4 for int8 k quads (AVX-512
+  /// VNNI): the panel keeps its type, each strip's rows g p ... g p + g - 1 interleaved into
+  /// one row of g x `stripN` elements (column j's group at g j ... g j + g - 1; rows missing
+  /// from the last group and the columns past the block are zeros), and the register tile
+  /// reads its k group's row as a 1-D view indexed g n + k (its k extent must be g). 1: none.
+  int64_t kGroup = 1;
 };
 
 /// The operand of `op` that is the right operand of a contraction over loops m, n, k: it is
@@ -48,6 +49,10 @@ matchRhsOperand(mlir::linalg::LinalgOp op, unsigned m, unsigned n, unsigned k);
 /// Packing such an operand converts it (packRhsPanel, packLhsBlock).
 mlir::Type extendedOperandType(mlir::linalg::LinalgOp op, unsigned operand);
 
+/// Whether `op` zero-extends (true) or sign-extends (false) the integer payload argument of
+/// its operand `operand` at every use (arith.extui / arith.extsi); nullopt when a use is
+/// anything else, or there is none.
+std::optional<bool> extendedIntegerSignedness(mlir::linalg::LinalgOp op, unsigned operand);
 /// The outermost scf.for around `op` and inside `home` in which `value` is invariant (computed
 /// by pure ops from values defined outside it), or null.
 mlir::scf::ForOp outermostInvariantLoop(mlir::Value value, mlir::Operation *op,

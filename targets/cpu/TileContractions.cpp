@@ -310,15 +310,49 @@ bool bf16PairCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64
          succeeded(lhsType.getStridesAndOffset(strides, offset)) && strides.back() == 1;
 }
 
+/// Policy: whether `op` may take AVX-512 VNNI register tiles (k quads): two i8 operands, one
+/// zero-extended and one sign-extended to an i32 output (vpdpbusd multiplies unsigned by
+/// signed bytes; tl.quantized_conv2d's filter x columns), a left operand with k as its last,
+/// unit-stride axis (a row's k quad is one 32-bit load), no joined k dimensions, 32-column
+/// register tiles (two 16-lane vectors).
+bool int8QuadCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64_t registerN) {
+  if (registerN != 32 || !loops.joinedK.empty())
+    return false;
+  auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  if (!outType.getElementType().isInteger(32))
+    return false;
+  int unsignedInputs = 0;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = cast<MemRefType>(input->get().getType());
+    std::optional<bool> isUnsigned = tlc::extendedIntegerSignedness(op, input->getOperandNumber());
+    if (!type.getElementType().isInteger(8) || !isUnsigned)
+      return false;
+    unsignedInputs += *isUnsigned;
+  }
+  if (unsignedInputs != 1)
+    return false;
+  std::optional<std::tuple<unsigned, unsigned, unsigned>> lhs =
+      tlc::matchLhsOperand(op, loops.m, loops.n, loops.k);
+  if (!lhs)
+    return false;
+  auto [operand, mResult, kResult] = *lhs;
+  auto lhsType = cast<MemRefType>(op->getOperand(operand).getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return kResult == unsigned(lhsType.getRank() - 1) &&
+         succeeded(lhsType.getStridesAndOffset(strides, offset)) && strides.back() == 1;
+}
+
 /// One contraction to tile: its loops, and the fill its register tiles start from (null:
 /// none).
 struct Work {
   linalg::LinalgOp op;
   ContractionLoops loops;
   linalg::FillOp fill;
-  /// Whether it is a bf16 k-pair candidate (bf16PairCandidate; whether it takes k pairs is
-  /// decided with its packing), and its k block.
-  bool pairCandidate;
+  /// The k group it may take (2: bf16 k pairs, bf16PairCandidate; 4: int8 k quads,
+  /// int8QuadCandidate; 1: none; whether it takes it is decided with its packing), and its k
+  /// block.
+  int64_t kGroup;
   int64_t blockK;
 };
 
@@ -351,21 +385,23 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       return signalPassFailure();
     SmallVector<scf::ForOp> toPeel, parallelLoops;
     SmallVector<linalg::FillOp> fusedFills;
-    for (auto [op, loops, fill, candidate, blockK] : *work) {
+    for (auto [op, loops, fill, candidateGroup, blockK] : *work) {
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      bool candidate = candidateGroup > 1;
       PackingPlan packing = planPacking(op, loops, candidate);
-      // k pairs need the right operand packed (that is where they are interleaved), and
-      // enough rows reading each packed panel to repay the copy (below that, e.g. a
+      // k pairs (quads) need the right operand packed (that is where they are interleaved),
+      // and enough rows reading each packed panel to repay the copy (below that, e.g. a
       // matrix-vector product, converting in the register tiles costs less).
-      bool pairs = candidate && packing.rhs && packing.rhsRows >= pairsMinRows;
-      if (candidate && !pairs)
+      bool grouped = candidate && packing.rhs && packing.rhsRows >= pairsMinRows;
+      if (candidate && !grouped)
         packing = planPacking(op, loops, /*pairs=*/false);
-      int64_t registerK = pairs ? 2 : 1;
+      int64_t kGroup = grouped ? candidateGroup : 1;
+      int64_t registerK = kGroup;
       FailureOr<TiledContraction> tiled =
           tileContraction(rewriter, op, loops, packing.blockN, blockK, registerK);
       if (failed(tiled))
         return signalPassFailure();
-      if (pairs && failed(markPairTile(rewriter, loops, *tiled)))
+      if (grouped && failed(markGroupTile(rewriter, loops, *tiled, kGroup)))
         return signalPassFailure();
       if (fill && fuseFillIntoRegisterLoops(rewriter, fill, loops, *tiled, registerK))
         fusedFills.push_back(fill);
@@ -373,7 +409,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
           chooseParallelLoop(loops, iterators, tiled->outer, packing.blockN, blockK);
       if (parallelLoop)
         parallelLoops.push_back(parallelLoop);
-      packOperands(rewriter, loops, packing, *tiled, parallelLoop, blockK, pairs);
+      packOperands(rewriter, loops, packing, *tiled, parallelLoop, blockK, kGroup);
       // Peel the register-level m and n loops so full tiles get static shapes (once a
       // canonicalization folds the constant sizes into the subviews).
       // Innermost first, so the outer peel copies an already peeled inner loop.
@@ -399,7 +435,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   /// whole k range in one cache block, so a longer one is split at its k block first: the
   /// first part starts from the fill value, the second accumulates onto it. bf16 k-pair
   /// candidates take `pairs-cache-k` as their k block (a panel of as many bytes as cache-k
-  /// f32 rows), the others `cache-k`.
+  /// f32 rows), int8 k-quad candidates `quads-cache-k`, the others `cache-k`.
   FailureOr<SmallVector<Work>> findWork(IRRewriter &rewriter) {
     SmallVector<std::pair<linalg::LinalgOp, ContractionLoops>> found;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -408,18 +444,20 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     });
     SmallVector<Work> work;
     for (auto [op, loops] : found) {
-      bool candidate = bf16Pairs && bf16PairCandidate(op, loops, registerN);
-      int64_t blockK = candidate ? pairsCacheK : cacheK;
+      int64_t kGroup = bf16Pairs && bf16PairCandidate(op, loops, registerN)   ? 2
+                       : int8Quads && int8QuadCandidate(op, loops, registerN) ? 4
+                                                                              : 1;
+      int64_t blockK = kGroup == 2 ? pairsCacheK : kGroup == 4 ? quadsCacheK : cacheK;
       // Other reduction dimensions not joined are tiled by 1 outside the register tile: a
       // fill inside it would run once per iteration of theirs, so such ops are not eligible.
       linalg::FillOp fill =
           fuseFill && reductionsInRegisterTile(op, loops) ? fillOfInit(op) : nullptr;
       if (!fill) {
-        work.push_back({op, loops, nullptr, candidate, blockK});
+        work.push_back({op, loops, nullptr, kGroup, blockK});
         continue;
       }
       if (loops.kRange <= blockK) {
-        work.push_back({op, loops, fill, candidate, blockK});
+        work.push_back({op, loops, fill, kGroup, blockK});
         continue;
       }
       FailureOr<std::pair<linalg::LinalgOp, linalg::LinalgOp>> parts =
@@ -429,9 +467,9 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       std::optional<ContractionLoops> first = matchContraction(parts->first, maxJoinedK),
                                       rest = matchContraction(parts->second, maxJoinedK);
       if (first)
-        work.push_back({parts->first, *first, fill, candidate, blockK});
+        work.push_back({parts->first, *first, fill, kGroup, blockK});
       if (rest)
-        work.push_back({parts->second, *rest, nullptr, candidate, blockK});
+        work.push_back({parts->second, *rest, nullptr, kGroup, blockK});
     }
     return work;
   }
@@ -515,21 +553,22 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     return TiledContraction{std::move(*outer), std::move(*inner), registerTile};
   }
 
-  /// Mechanism: the register tile of a k-pair contraction as a linalg.generic (packRhsPanel
-  /// rewrites its right operand's map) marked `tlc.bf16_pairs` = [m, n, k] loop positions.
-  LogicalResult markPairTile(IRRewriter &rewriter, const ContractionLoops &loops,
-                             TiledContraction &tiled) {
+  /// Mechanism: the register tile of a k-pair (k-quad) contraction as a linalg.generic
+  /// (packRhsPanel rewrites its right operand's map) marked `tlc.bf16_pairs`
+  /// (`tlc.int8_quads`) = [m, n, k] loop positions.
+  LogicalResult markGroupTile(IRRewriter &rewriter, const ContractionLoops &loops,
+                              TiledContraction &tiled, int64_t kGroup) {
     linalg::LinalgOp tile = tiled.registerTile;
     if (!isa<linalg::GenericOp>(tile.getOperation())) {
       rewriter.setInsertionPoint(tile);
       FailureOr<linalg::GenericOp> generic = linalg::generalizeNamedOp(rewriter, tile);
       if (failed(generic))
-        return tile.emitOpError("generalizing a bf16 register tile failed");
+        return tile.emitOpError("generalizing a k-pair or k-quad register tile failed");
       (*generic)->setAttr("tlc.register_tile", rewriter.getUnitAttr());
       tile = cast<linalg::LinalgOp>(generic->getOperation());
       tiled.registerTile = tile;
     }
-    tile->setAttr("tlc.bf16_pairs",
+    tile->setAttr(kGroup == 4 ? "tlc.int8_quads" : "tlc.bf16_pairs",
                   rewriter.getDenseI64ArrayAttr({loops.m, loops.n, loops.k}));
     return success();
   }
@@ -595,7 +634,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   /// per thread) or, without one, outside the tiled loops.
   void packOperands(IRRewriter &rewriter, const ContractionLoops &loops,
                     const PackingPlan &packing, TiledContraction &tiled, scf::ForOp parallelLoop,
-                    int64_t blockK, bool pairs) {
+                    int64_t blockK, int64_t kGroup) {
     scf::SCFTilingResult &outer = tiled.outer;
     if (packing.rhs) {
       auto [operand, kResult, nResult] = *packing.rhs;
@@ -607,17 +646,19 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
                                                                              : parallelLoop,
                            outer.loops.front()),
           packing.wholeOperandBefore, kResult, nResult, std::min<int64_t>(blockK, loops.kRange),
-          std::min<int64_t>(packing.blockN, loops.nRange), registerN, pairs};
+          std::min<int64_t>(packing.blockN, loops.nRange), registerN, kGroup};
       // Whole-operand packing may not apply (e.g. a batch of panels): then per block.
       LogicalResult packed = tlc::packRhsPanel(rewriter, panel);
       if (failed(packed) && panel.wholeOperandBefore) {
         panel.wholeOperandBefore = nullptr;
         packed = tlc::packRhsPanel(rewriter, panel);
       }
-      // Unpacked, the tile is an ordinary one (its k step of 2 takes two outer products).
-      if (failed(packed) && pairs) {
+      // Unpacked, the tile is an ordinary one (its k step of 2 or 4 takes that many outer
+      // products).
+      if (failed(packed) && kGroup > 1) {
         tiled.registerTile->removeAttr("tlc.bf16_pairs");
-        pairs = false;
+        tiled.registerTile->removeAttr("tlc.int8_quads");
+        kGroup = 1;
       }
     }
     if (packing.lhs) {
@@ -633,7 +674,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
                           std::min<int64_t>(cacheM, loops.mRange),
                           std::min<int64_t>(blockK, loops.kRange),
                           registerN,
-                          /*keepType=*/pairs};
+                          /*keepType=*/kGroup > 1};
       (void)tlc::packLhsBlock(rewriter, block);
     }
   }

@@ -1,5 +1,5 @@
 // tlc-vectorize: register tiles to vector code (vector.contract -> outer products -> FMAs).
-#include "targets/cpu/BF16PairTiles.h"
+#include "targets/cpu/DotProductTiles.h"
 #include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -40,7 +40,7 @@ bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
   // Every op in the body, nested ones included (e.g. a masked contraction's vector.mask
   // region): ops with recursive effects are judged by what they contain.
   WalkResult walk = body->walk([&](Operation *op) {
-    if (op == body->getTerminator())
+    if (op == body->getTerminator() || tlc::isDotProductIntrinsic(op))
       return WalkResult::advance();
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     bool writes = effects ? effects.hasEffect<MemoryEffects::Write>()
@@ -181,11 +181,15 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
     IRRewriter rewriter(ctx);
     for (linalg::LinalgOp op : tiles) {
       rewriter.setInsertionPoint(op);
-      // AVX-512 BF16 k-pair tiles (tlc-tile-contractions' bf16-pairs): dot products.
+      // AVX-512 BF16 k-pair tiles and VNNI int8 k-quad tiles (tlc-tile-contractions'
+      // bf16-pairs, int8-quads): dot products.
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-          generic && op->hasAttr("tlc.bf16_pairs")) {
+          generic && (op->hasAttr("tlc.bf16_pairs") || op->hasAttr("tlc.int8_quads"))) {
         FailureOr<SmallVector<int64_t>> bounds = staticLoopBounds(op);
-        if (succeeded(bounds) && succeeded(tlc::vectorizeBF16PairTile(rewriter, generic, *bounds)))
+        if (succeeded(bounds) &&
+            succeeded(op->hasAttr("tlc.bf16_pairs")
+                          ? tlc::vectorizeBF16PairTile(rewriter, generic, *bounds)
+                          : tlc::vectorizeInt8QuadTile(rewriter, generic, *bounds)))
           continue;
       }
       FailureOr<SmallVector<int64_t>> sizes = maskedVectorSizes(op);

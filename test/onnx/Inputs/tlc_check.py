@@ -31,9 +31,9 @@ class Const:
         self.value = value
 
 
-def checker_args(description):
+def checker_args(description, extra=None):
     """The command line of a checker: --tlc T --tlc-run R --out DIR [--target T] [--emit-tl]
-    (DIR is created)."""
+    (DIR is created), plus what `extra(parser)` adds."""
     import argparse
     import os
     ap = argparse.ArgumentParser(description=description)
@@ -42,6 +42,8 @@ def checker_args(description):
     ap.add_argument("--out", required=True)
     ap.add_argument("--emit-tl", action="store_true")
     ap.add_argument("--target", default="x86_64")
+    if extra:
+        extra(ap)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     return args

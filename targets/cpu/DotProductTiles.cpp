@@ -1,7 +1,10 @@
-// AVX-512 BF16 register tiles: k-pair contractions as x86vector dot products (vdpbf16ps).
-#include "targets/cpu/BF16PairTiles.h"
+// Register tiles as dot products: bf16 k pairs as x86vector dot products (vdpbf16ps), int8 k
+// quads as AVX-512 VNNI vpdpbusd.
+#include "targets/cpu/DotProductTiles.h"
+#include "targets/cpu/PackContractionOperands.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
@@ -10,7 +13,7 @@ using namespace mlir;
 
 namespace {
 
-constexpr int64_t kLanes = 16; // f32 lanes of a 512-bit vector
+constexpr int64_t kLanes = 16; // f32 (i32) lanes of a 512-bit vector
 
 /// `view` reduced to the dimensions its map `map` gives loops `keep` (in that order, the
 /// last one its last result), every other result a loop of bound 1 in `bounds`: `view`
@@ -50,11 +53,19 @@ FailureOr<Value> reduceToLoops(RewriterBase &rewriter, Location loc, Value view,
       .getResult();
 }
 
-} // namespace
+/// What differs between the dot-product tiles: the marking attribute, the k group, the
+/// operands' and accumulator's element types, and the instruction: `dot(acc, a, b)` for 16
+/// columns, `a` the row's broadcast k group and `b` the panel's 16 column groups.
+struct DotKind {
+  llvm::StringRef attr;
+  int64_t group;
+  Type element, accumulator;
+  function_ref<Value(OpBuilder &, Location, Value, Value, Value)> dot;
+};
 
-LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::GenericOp tile,
-                                         ArrayRef<int64_t> bounds) {
-  auto loopsAttr = tile->getAttrOfType<DenseI64ArrayAttr>("tlc.bf16_pairs");
+LogicalResult vectorizeGroupTile(RewriterBase &rewriter, linalg::GenericOp tile,
+                                 ArrayRef<int64_t> bounds, const DotKind &kind) {
+  auto loopsAttr = tile->getAttrOfType<DenseI64ArrayAttr>(kind.attr);
   if (!loopsAttr || loopsAttr.size() != 3 || tile.getNumDpsInputs() != 2 ||
       tile.getNumDpsInits() != 1 || !tile.hasPureBufferSemantics())
     return failure();
@@ -62,11 +73,12 @@ LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::Generic
   for (unsigned d = 0; d < bounds.size(); ++d)
     if (d != m && d != n && d != k && bounds[d] != 1)
       return failure();
+  int64_t g = kind.group;
   int64_t mBound = bounds[m], nBound = bounds[n];
   int64_t nVectors = llvm::divideCeil(nBound, kLanes), width = nVectors * kLanes;
-  if (bounds[k] > 2 || mBound < 1)
+  if (bounds[k] > g || mBound < 1)
     return failure();
-  // B: the operand read through the non-dimension map result 2 n + k.
+  // B: the operand read through the non-dimension map result g n + k.
   OpOperand *aOperand = nullptr, *bOperand = nullptr;
   for (OpOperand *input : tile.getDpsInputOperands()) {
     AffineMap map = tile.getMatchingIndexingMap(input);
@@ -76,8 +88,8 @@ LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::Generic
   if (!aOperand || !bOperand)
     return failure();
   auto bType = dyn_cast<MemRefType>(bOperand->get().getType());
-  if (!bType || bType.getRank() != 1 || !bType.getElementType().isBF16() ||
-      bType.isDynamicDim(0) || bType.getDimSize(0) < 2 * width)
+  if (!bType || bType.getRank() != 1 || bType.getElementType() != kind.element ||
+      bType.isDynamicDim(0) || bType.getDimSize(0) < g * width)
     return failure();
   OpOperand *cOperand = tile.getDpsInitOperand(0);
 
@@ -90,18 +102,18 @@ LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::Generic
   if (failed(a) || failed(c))
     return failure();
   auto aType = cast<MemRefType>(a->getType()), cType = cast<MemRefType>(c->getType());
-  if (!aType.getElementType().isBF16() || !cType.getElementType().isF32())
+  if (aType.getElementType() != kind.element || cType.getElementType() != kind.accumulator)
     return failure();
 
   MLIRContext *ctx = rewriter.getContext();
-  Type f32 = rewriter.getF32Type(), bf16 = rewriter.getBF16Type(), i32 = rewriter.getI32Type();
+  Type i32 = rewriter.getI32Type();
   Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
   auto dimOf = [&](Value v, unsigned d) -> Value {
     return memref::DimOp::create(rewriter, loc, v, d);
   };
   // The accumulators: one transfer of the whole output tile, masked when the tile is an edge
   // tile or narrower than its vectors.
-  auto accType = VectorType::get({mBound, width}, f32);
+  auto accType = VectorType::get({mBound, width}, kind.accumulator);
   bool fullC = cType.hasStaticShape() && cType.getDimSize(0) == mBound &&
                cType.getDimSize(1) == width;
   Value cMask;
@@ -113,16 +125,17 @@ LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::Generic
   AffineMap identity2 = AffineMap::getMultiDimIdentityMap(2, ctx);
   Value acc = vector::TransferReadOp::create(
       rewriter, loc, accType, *c, ValueRange{c0, c0}, identity2,
-      arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32)), cMask, inBounds2);
+      arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(kind.accumulator)), cMask,
+      inBounds2);
 
-  // Each row's k pair as one 32-bit element broadcast to all lanes; masked (a missing k or a
+  // Each row's k group as one 32-bit element broadcast to all lanes; masked (a missing k or a
   // row past the tile's m extent reads as zeros) unless A's tile is static and full.
-  bool fullA = aType.hasStaticShape() && aType.getDimSize(0) == mBound && aType.getDimSize(1) == 2;
+  bool fullA = aType.hasStaticShape() && aType.getDimSize(0) == mBound && aType.getDimSize(1) == g;
   Value mA = fullA ? Value() : dimOf(*a, 0), kA = fullA ? Value() : dimOf(*a, 1);
-  auto pairType = VectorType::get({2}, bf16);
-  auto dotType = VectorType::get({2 * kLanes}, bf16);
-  Value bf16Zero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(bf16));
-  SmallVector<Value> aPairs;
+  auto groupType = VectorType::get({g}, kind.element);
+  auto dotType = VectorType::get({g * kLanes}, kind.element);
+  Value elementZero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(kind.element));
+  SmallVector<Value> aGroups;
   for (int64_t i = 0; i < mBound; ++i) {
     Value row = arith::ConstantIndexOp::create(rewriter, loc, i);
     Value mask;
@@ -130,24 +143,23 @@ LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::Generic
       Value inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, row, mA);
       Value valid = arith::SelectOp::create(rewriter, loc, inside, kA, c0);
       mask = vector::CreateMaskOp::create(
-          rewriter, loc, VectorType::get({2}, rewriter.getI1Type()), ValueRange{valid});
+          rewriter, loc, VectorType::get({g}, rewriter.getI1Type()), ValueRange{valid});
     }
-    Value pair = vector::TransferReadOp::create(
-        rewriter, loc, pairType, *a, ValueRange{row, c0}, AffineMap::getMinorIdentityMap(2, 1, ctx),
-        bf16Zero, mask, rewriter.getBoolArrayAttr({true}));
-    Value bits = vector::BitCastOp::create(rewriter, loc, VectorType::get({1}, i32), pair);
+    Value group = vector::TransferReadOp::create(
+        rewriter, loc, groupType, *a, ValueRange{row, c0}, AffineMap::getMinorIdentityMap(2, 1, ctx),
+        elementZero, mask, rewriter.getBoolArrayAttr({true}));
+    Value bits = vector::BitCastOp::create(rewriter, loc, VectorType::get({1}, i32), group);
     Value scalar = vector::ExtractOp::create(rewriter, loc, bits, ArrayRef<int64_t>{0});
     Value splat = vector::BroadcastOp::create(rewriter, loc, VectorType::get({kLanes}, i32), scalar);
-    aPairs.push_back(vector::BitCastOp::create(rewriter, loc, dotType, splat));
+    aGroups.push_back(vector::BitCastOp::create(rewriter, loc, dotType, splat));
   }
-  // B: 16 columns' pairs per 32-element load of the interleaved row.
-  SmallVector<Value> bPairs;
+  // B: 16 columns' groups per load of the interleaved row.
+  SmallVector<Value> bGroups;
   for (int64_t j = 0; j < nVectors; ++j) {
-    Value offset = arith::ConstantIndexOp::create(rewriter, loc, 2 * kLanes * j);
-    bPairs.push_back(vector::LoadOp::create(rewriter, loc, dotType, bOperand->get(),
-                                            ValueRange{offset}));
+    Value offset = arith::ConstantIndexOp::create(rewriter, loc, g * kLanes * j);
+    bGroups.push_back(vector::LoadOp::create(rewriter, loc, dotType, bOperand->get(),
+                                             ValueRange{offset}));
   }
-  auto laneType = VectorType::get({kLanes}, f32);
   for (int64_t i = 0; i < mBound; ++i) {
     Value row = vector::ExtractOp::create(rewriter, loc, acc, ArrayRef<int64_t>{i});
     for (int64_t j = 0; j < nVectors; ++j) {
@@ -155,7 +167,7 @@ LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::Generic
                                  : vector::ExtractStridedSliceOp::create(
                                        rewriter, loc, row, ArrayRef<int64_t>{j * kLanes},
                                        ArrayRef<int64_t>{kLanes}, ArrayRef<int64_t>{1});
-      part = x86vector::DotBF16Op::create(rewriter, loc, laneType, part, aPairs[i], bPairs[j]);
+      part = kind.dot(rewriter, loc, part, aGroups[i], bGroups[j]);
       row = nVectors == 1 ? part
                           : vector::InsertStridedSliceOp::create(rewriter, loc, part, row,
                                                                  ArrayRef<int64_t>{j * kLanes},
@@ -167,4 +179,50 @@ LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::Generic
                                   inBounds2);
   rewriter.eraseOp(tile);
   return success();
+}
+
+constexpr llvm::StringLiteral kVpdpbusd = "llvm.x86.avx512.vpdpbusd.512";
+
+} // namespace
+
+bool tlc::isDotProductIntrinsic(Operation *op) {
+  auto call = dyn_cast<LLVM::CallIntrinsicOp>(op);
+  return call && call.getIntrin() == kVpdpbusd;
+}
+
+LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::GenericOp tile,
+                                         ArrayRef<int64_t> bounds) {
+  Type f32 = rewriter.getF32Type();
+  auto dot = [&](OpBuilder &b, Location loc, Value acc, Value a, Value bv) -> Value {
+    return x86vector::DotBF16Op::create(b, loc, VectorType::get({kLanes}, f32), acc, a, bv);
+  };
+  return vectorizeGroupTile(rewriter, tile, bounds,
+                            {"tlc.bf16_pairs", 2, rewriter.getBF16Type(), f32, dot});
+}
+
+LogicalResult tlc::vectorizeInt8QuadTile(RewriterBase &rewriter, linalg::GenericOp tile,
+                                         ArrayRef<int64_t> bounds) {
+  // vpdpbusd multiplies its first byte operand as unsigned, its second as signed.
+  OpOperand *broadcast = nullptr;
+  for (OpOperand *input : tile.getDpsInputOperands()) {
+    AffineMap map = tile.getMatchingIndexingMap(input);
+    if (map.getNumResults() != 1 || isa<AffineDimExpr>(map.getResult(0)))
+      broadcast = input;
+  }
+  if (!broadcast)
+    return failure();
+  std::optional<bool> aUnsigned =
+      extendedIntegerSignedness(tile, broadcast->getOperandNumber());
+  if (!aUnsigned)
+    return failure();
+  Type i32 = rewriter.getI32Type();
+  auto dot = [&](OpBuilder &b, Location loc, Value acc, Value a, Value bv) -> Value {
+    Value u = *aUnsigned ? a : bv, s = *aUnsigned ? bv : a;
+    return LLVM::CallIntrinsicOp::create(b, loc, VectorType::get({kLanes}, i32),
+                                         b.getStringAttr(kVpdpbusd),
+                                         ValueRange{acc, u, s})
+        .getResult(0);
+  };
+  return vectorizeGroupTile(rewriter, tile, bounds,
+                            {"tlc.int8_quads", 4, rewriter.getI8Type(), i32, dot});
 }
