@@ -282,22 +282,12 @@ LogicalResult fuseFillIntoRegisterTile(RewriterBase &rewriter, linalg::FillOp fi
   return success();
 }
 
-/// Policy: whether `op` may take AVX-512 BF16 register tiles (k pairs): two bf16 operands
-/// extended to an f32 output, a left operand with k as its last, unit-stride axis (a register
-/// tile row's k pair is then one 32-bit load), no joined k dimensions, 32-column register
-/// tiles (two 16-lane vectors).
-bool bf16PairCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64_t registerN) {
+/// Policy: the shape a dot-product register tile (bf16 k pairs, int8 k quads) needs: 32-column
+/// register tiles (two 16-lane vectors), no joined k dimensions, and a left operand with k as
+/// its last, unit-stride axis (a tile row's k group is then one 32-bit load).
+bool dotTileShape(linalg::LinalgOp op, const ContractionLoops &loops, int64_t registerN) {
   if (registerN != 32 || !loops.joinedK.empty())
     return false;
-  auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
-  if (!outType.getElementType().isF32())
-    return false;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    auto type = cast<MemRefType>(input->get().getType());
-    if (!type.getElementType().isBF16() ||
-        tlc::extendedOperandType(op, input->getOperandNumber()) != outType.getElementType())
-      return false;
-  }
   std::optional<std::tuple<unsigned, unsigned, unsigned>> lhs =
       tlc::matchLhsOperand(op, loops.m, loops.n, loops.k);
   if (!lhs)
@@ -310,14 +300,25 @@ bool bf16PairCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64
          succeeded(lhsType.getStridesAndOffset(strides, offset)) && strides.back() == 1;
 }
 
+/// Policy: whether `op` may take AVX-512 BF16 register tiles (k pairs): two bf16 operands
+/// extended to an f32 output, in dotTileShape's shape.
+bool bf16PairCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64_t registerN) {
+  auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  if (!outType.getElementType().isF32())
+    return false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = cast<MemRefType>(input->get().getType());
+    if (!type.getElementType().isBF16() ||
+        tlc::extendedOperandType(op, input->getOperandNumber()) != outType.getElementType())
+      return false;
+  }
+  return dotTileShape(op, loops, registerN);
+}
+
 /// Policy: whether `op` may take AVX-512 VNNI register tiles (k quads): two i8 operands, one
 /// zero-extended and one sign-extended to an i32 output (vpdpbusd multiplies unsigned by
-/// signed bytes; tl.quantized_conv2d's filter x columns), a left operand with k as its last,
-/// unit-stride axis (a row's k quad is one 32-bit load), no joined k dimensions, 32-column
-/// register tiles (two 16-lane vectors).
+/// signed bytes; tl.quantized_conv2d's filter x columns), in dotTileShape's shape.
 bool int8QuadCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64_t registerN) {
-  if (registerN != 32 || !loops.joinedK.empty())
-    return false;
   auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
   if (!outType.getElementType().isInteger(32))
     return false;
@@ -329,18 +330,7 @@ bool int8QuadCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64
       return false;
     unsignedInputs += *isUnsigned;
   }
-  if (unsignedInputs != 1)
-    return false;
-  std::optional<std::tuple<unsigned, unsigned, unsigned>> lhs =
-      tlc::matchLhsOperand(op, loops.m, loops.n, loops.k);
-  if (!lhs)
-    return false;
-  auto [operand, mResult, kResult] = *lhs;
-  auto lhsType = cast<MemRefType>(op->getOperand(operand).getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return kResult == unsigned(lhsType.getRank() - 1) &&
-         succeeded(lhsType.getStridesAndOffset(strides, offset)) && strides.back() == 1;
+  return unsignedInputs == 1 && dotTileShape(op, loops, registerN);
 }
 
 /// One contraction to tile: its loops, and the fill its register tiles start from (null:
