@@ -692,9 +692,15 @@ LogicalResult convertPad(NodeContext &cx) {
   tl::PadMode mode = modeName == "reflect" ? tl::PadMode::reflect
                      : modeName == "edge"  ? tl::PadMode::edge
                                            : tl::PadMode::constant;
-  // Negative pads crop: slice first, then pad by the positive amounts.
+  // Negative pads crop: slice first, then pad by the positive amounts. A crop past the axis
+  // (INT64_MIN included, which would not negate) is an error.
   Value x = cx.value(0);
   SmallVector<int64_t> offsets(rank, 0), sizes(cx.shape(0)), strides(rank, 1);
+  for (int64_t d = 0; d < rank; ++d)
+    if (pads[d] < -sizes[d] || pads[d + rank] < -sizes[d])
+      return cx.emitError() << "pads " << pads[d] << " and " << pads[d + rank]
+                            << " crop more than axis " << d << "'s " << sizes[d]
+                            << " elements";
   bool crop = false;
   for (int64_t d = 0; d < rank; ++d) {
     if (pads[d] < 0) {

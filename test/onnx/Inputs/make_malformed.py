@@ -234,6 +234,12 @@ def build(kind):
         return model([helper.make_node("GatherND", ["x", "i"], ["y"], name="gnd",
                                        batch_dims=-(1 << 31))],
                      [vi("x", [2, 2, 2]), vi("i", [2, 1], TensorProto.INT64)], [vi("y", None)])
+    if kind == "pad-int64-min":
+        # A Pad of -2^63 on an axis (fuzz-onnx, 2026-12-02): negating it to a crop offset
+        # overflowed (UBSan).
+        pads = numpy_helper.from_array(np.array([-(1 << 63), 0, 0, 0], np.int64), "p")
+        return model([helper.make_node("Pad", ["x", "p"], ["y"], name="pad")],
+                     [vi("x", [2, 3])], [vi("y", None)], [pads])
     if kind == "huge-reshape-chain":
         # A Reshape past the size limit read on by a Transpose (a campaign's field mutation of
         # an expanded loss): the refused Reshape's output got the type libonnx inferred for it,
