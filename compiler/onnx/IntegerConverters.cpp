@@ -147,9 +147,10 @@ FailureOr<bool> foldDequantizeLinear(NodeContext &cx) {
   if (!x || !scale || (cx.hasInput(2) && !zero) || !scale.getElementType().isF32())
     return false;
   ArrayRef<int64_t> shape = cx.shape(0);
-  int64_t n = scale.getNumElements(), inner = 1;
+  int64_t n = scale.getNumElements(), inner = 1, axis = 0;
   if (n != 1) {
-    TLC_TRY(axis, channelAxis(cx, shape, cx.attrInt("axis", 1), n, "x_scale"));
+    TLC_TRY(a, channelAxis(cx, shape, cx.attrInt("axis", 1), n, "x_scale"));
+    axis = a;
     for (int64_t d = axis + 1; d < cx.rank(0); ++d)
       inner *= shape[d];
   }
@@ -168,11 +169,8 @@ FailureOr<bool> foldDequantizeLinear(NodeContext &cx) {
   cx.setConstant(0, DenseElementsAttr::get(cx.type(0).clone(cx.b.getF32Type()),
                                            ArrayRef<float>(out)));
   int t = onnxTypeOf(*cx.input(0));
-  if (t == onnx::TensorProto::UINT8 || t == onnx::TensorProto::INT8) {
-    int64_t axis = n == 1 ? 0 : cx.attrInt("axis", 1);
-    axis = axis < 0 ? axis + cx.rank(0) : axis;
+  if (t == onnx::TensorProto::UINT8 || t == onnx::TensorProto::INT8)
     cx.values[cx.node.output(0)].dequantized = Dequantized{Value(), x, t, scales, zeros, axis};
-  }
   return true;
 }
 

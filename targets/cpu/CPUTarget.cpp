@@ -78,7 +78,7 @@ public:
     tiles.pairsMinRows = 2 * tiles.registerM;
     // uint8 x int8 contractions (tl.quantized_conv2d) as vpdpbusd where the CPU has AVX-512
     // VNNI (4.2x the fp32 FMA rate on the Xeon of the session: bench-peak vnni).
-    tiles.int8Quads = regs.x86Avx512 && hasFeature(options, "+avx512vnni");
+    tiles.int8Quads = regs.x86Avx512 && hasFeature(options, "+avx512vnni", "");
     pm.addNestedPass<func::FuncOp>(createTLCTileContractions(tiles));
     // Depthwise convolutions: rows of the output accumulated in registers over all taps.
     TLCTileDepthwiseOptions depthwise;
@@ -208,18 +208,19 @@ public:
   }
 
   bool hasNativeBF16Dot(const TargetOptions &options) const override {
+    return hasFeature(options, "+avx512bf16", "+bf16");
+  }
+
+  /// Whether the target CPU of `options` has the subtarget feature `x86Feature` (an x86
+  /// target) or `otherFeature` (AArch64), "+name"; an empty name: no.
+  bool hasFeature(const TargetOptions &options, llvm::StringRef x86Feature,
+                  llvm::StringRef otherFeature) const {
     std::string error;
     std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
     if (!tm)
       return false;
-    return hasFeature(options, tm->getTargetTriple().isX86() ? "+avx512bf16" : "+bf16");
-  }
-
-  /// Whether the target CPU of `options` has the subtarget feature `feature` ("+name").
-  bool hasFeature(const TargetOptions &options, llvm::StringRef feature) const {
-    std::string error;
-    std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, error);
-    return tm && tm->getMCSubtargetInfo()->checkFeatures(feature.str());
+    llvm::StringRef feature = tm->getTargetTriple().isX86() ? x86Feature : otherFeature;
+    return !feature.empty() && tm->getMCSubtargetInfo()->checkFeatures(feature.str());
   }
 
   TargetOptions getDispatchBaseline(const TargetOptions &options) const override {

@@ -53,6 +53,18 @@ FailureOr<Value> reduceToLoops(RewriterBase &rewriter, Location loc, Value view,
       .getResult();
 }
 
+/// The operands of a marked tile: A, read through plain dimensions (each row's k group), and
+/// B, the panel row read through the one non-dimension result g n + k; null when not so.
+std::pair<OpOperand *, OpOperand *> groupTileOperands(linalg::GenericOp tile) {
+  OpOperand *aOperand = nullptr, *bOperand = nullptr;
+  for (OpOperand *input : tile.getDpsInputOperands()) {
+    AffineMap map = tile.getMatchingIndexingMap(input);
+    (map.getNumResults() == 1 && !isa<AffineDimExpr>(map.getResult(0)) ? bOperand : aOperand) =
+        input;
+  }
+  return {aOperand, bOperand};
+}
+
 /// What differs between the dot-product tiles: the marking attribute, the k group, the
 /// operands' and accumulator's element types, and the instruction: `dot(acc, a, b)` for 16
 /// columns, `a` the row's broadcast k group and `b` the panel's 16 column groups.
@@ -79,12 +91,7 @@ LogicalResult vectorizeGroupTile(RewriterBase &rewriter, linalg::GenericOp tile,
   if (bounds[k] > g || mBound < 1)
     return failure();
   // B: the operand read through the non-dimension map result g n + k.
-  OpOperand *aOperand = nullptr, *bOperand = nullptr;
-  for (OpOperand *input : tile.getDpsInputOperands()) {
-    AffineMap map = tile.getMatchingIndexingMap(input);
-    (map.getNumResults() == 1 && !isa<AffineDimExpr>(map.getResult(0)) ? bOperand : aOperand) =
-        input;
-  }
+  auto [aOperand, bOperand] = groupTileOperands(tile);
   if (!aOperand || !bOperand)
     return failure();
   auto bType = dyn_cast<MemRefType>(bOperand->get().getType());
@@ -203,12 +210,7 @@ LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::Generic
 LogicalResult tlc::vectorizeInt8QuadTile(RewriterBase &rewriter, linalg::GenericOp tile,
                                          ArrayRef<int64_t> bounds) {
   // vpdpbusd multiplies its first byte operand as unsigned, its second as signed.
-  OpOperand *broadcast = nullptr;
-  for (OpOperand *input : tile.getDpsInputOperands()) {
-    AffineMap map = tile.getMatchingIndexingMap(input);
-    if (map.getNumResults() != 1 || isa<AffineDimExpr>(map.getResult(0)))
-      broadcast = input;
-  }
+  OpOperand *broadcast = groupTileOperands(tile).first;
   if (!broadcast)
     return failure();
   std::optional<bool> aUnsigned =

@@ -384,7 +384,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       // matrix-vector product, converting in the register tiles costs less).
       bool grouped = candidate && packing.rhs && packing.rhsRows >= pairsMinRows;
       if (candidate && !grouped)
-        packing = planPacking(op, loops, /*pairs=*/false);
+        packing = planPacking(op, loops, /*grouped=*/false);
       int64_t kGroup = grouped ? candidateGroup : 1;
       int64_t registerK = kGroup;
       FailureOr<TiledContraction> tiled =
@@ -469,12 +469,12 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   /// much as a few register tiles' reads of it); pack all of it at once, before the enclosing
   /// loop it is invariant in (inside the thread's parallel loop, e.g. the row tiles of an
   /// epilogue-fused contraction), when it fits packMaxBytes. Pack the left operand when enough
-  /// register strips of n read its blocks. A bf16 k-pair contraction (`pairs`) always packs
-  /// its right operand: the pairs are interleaved there, and the copy costs about what
+  /// register strips of n read its blocks. A k-pair or k-quad contraction (`grouped`) always
+  /// packs its right operand: the groups are interleaved there, and the copy costs about what
   /// converting it in the register tiles would.
-  PackingPlan planPacking(linalg::LinalgOp op, const ContractionLoops &loops, bool pairs) {
+  PackingPlan planPacking(linalg::LinalgOp op, const ContractionLoops &loops, bool grouped) {
     PackingPlan plan;
-    if ((packRhs && loops.nRange > registerN) || pairs)
+    if ((packRhs && loops.nRange > registerN) || grouped)
       plan.rhs = tlc::matchRhsOperand(op, loops.m, loops.n, loops.k);
     // The rows that read a packed panel: the op's m extent, times the trip counts of the
     // enclosing loops it is packed outside of (whole-operand packing).
@@ -493,9 +493,9 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
           if (auto loop = dyn_cast<scf::ForOp>(p))
             wholeRows *= constantTripCount(loop).value_or(1);
       }
-      if (wholeRows < (pairs ? pairsMinRows : packMinRows))
+      if (wholeRows < (grouped ? pairsMinRows : packMinRows))
         plan.wholeOperandBefore = nullptr;
-      if (!plan.wholeOperandBefore && loops.mRange < packMinRows && !pairs)
+      if (!plan.wholeOperandBefore && loops.mRange < packMinRows && !grouped)
         plan.rhs.reset();
       plan.rhsRows = plan.wholeOperandBefore ? wholeRows : loops.mRange;
     }

@@ -183,13 +183,13 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
       rewriter.setInsertionPoint(op);
       // AVX-512 BF16 k-pair tiles and VNNI int8 k-quad tiles (tlc-tile-contractions'
       // bf16-pairs, int8-quads): dot products.
+      bool pairs = op->hasAttr("tlc.bf16_pairs");
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-          generic && (op->hasAttr("tlc.bf16_pairs") || op->hasAttr("tlc.int8_quads"))) {
+          generic && (pairs || op->hasAttr("tlc.int8_quads"))) {
         FailureOr<SmallVector<int64_t>> bounds = staticLoopBounds(op);
         if (succeeded(bounds) &&
-            succeeded(op->hasAttr("tlc.bf16_pairs")
-                          ? tlc::vectorizeBF16PairTile(rewriter, generic, *bounds)
-                          : tlc::vectorizeInt8QuadTile(rewriter, generic, *bounds)))
+            succeeded(pairs ? tlc::vectorizeBF16PairTile(rewriter, generic, *bounds)
+                            : tlc::vectorizeInt8QuadTile(rewriter, generic, *bounds)))
           continue;
       }
       FailureOr<SmallVector<int64_t>> sizes = maskedVectorSizes(op);
