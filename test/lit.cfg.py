@@ -44,7 +44,7 @@ else:
 if config.tlc_static_llvm:
     config.available_features.add("static-llvm")
 
-tools = ["tlc", "tlc-opt", "tlc-parse", "tlc-run"]
+tools = ["tlc", "tlc-opt", "tlc-parse", "tlc-run", "llvm-objcopy"]
 llvm_config.add_tool_substitutions(tools, [config.tlc_tools_dir, config.llvm_tools_dir])
 
 if shutil.which("qemu-aarch64"):

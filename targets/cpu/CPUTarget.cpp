@@ -6,6 +6,7 @@
 #include "targets/cpu/ByteConstantData.h"
 #include "targets/cpu/CPUPasses.h"
 #include "targets/cpu/LLVMOptimizer.h"
+#include "targets/cpu/OneLaneMaskedStores.h"
 #include "targets/cpu/RuntimeFeatures.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -282,6 +283,10 @@ public:
       optimizeTiming.nest("in " + std::to_string(*partitions) + " partitions on " +
                           std::to_string(std::min(threads, *partitions)) + " threads");
     optimizeTiming.stop();
+    // After the optimizer, which would not recreate them, and before the x86 back end that
+    // miscompiles them (OneLaneMaskedStores.h).
+    if (tm->getTargetTriple().isX86())
+      scalarizeOneLaneMaskedStores(*llvmModule);
     emitConstantDataAsBytes(*llvmModule);
     if (kind == OutputKind::LLVMIR) {
       llvmModule->print(os, nullptr);

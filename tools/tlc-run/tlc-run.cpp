@@ -89,6 +89,16 @@ template <size_t... N> int dispatch(size_t n, void *fn, void **args, std::index_
   return table[n](fn, args);
 }
 constexpr size_t kMaxArgs = 64;
+
+/// Bytes after each output and after the workspace that a model must leave as they were
+/// (one AVX-512 vector: what a vector store running past a buffer's end reaches).
+constexpr size_t kGuardBytes = 64;
+constexpr uint8_t kGuardByte = 0xA5;
+
+/// How many of the kGuardBytes at `end` no longer hold kGuardByte.
+size_t changedGuardBytes(const uint8_t *end) {
+  return std::count_if(end, end + kGuardBytes, [](uint8_t b) { return b != kGuardByte; });
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -198,8 +208,14 @@ int main(int argc, char **argv) {
       printProfile(gpu.kernels, times.size(),
                    std::accumulate(times.begin(), times.end(), 0.0) / times.size(), outs());
   } else {
-    if (m.workspace > 0 && posix_memalign(&workspace, 64, m.workspace) != 0)
+    // Each output and the workspace are followed by guard bytes, checked after the runs: a
+    // model writing past a buffer it was given is a code generation bug, whatever the values.
+    if (posix_memalign(&workspace, 64, m.workspace + kGuardBytes) != 0)
       return fail("cannot allocate the " + std::to_string(m.workspace) + "-byte workspace");
+    auto *workspaceEnd = static_cast<uint8_t *>(workspace) + m.workspace;
+    std::fill_n(workspaceEnd, kGuardBytes, kGuardByte);
+    for (Tensor &t : m.outputs)
+      t.data.resize(t.data.size() + kGuardBytes, kGuardByte);
 
     std::vector<void *> args;
     for (Tensor &t : m.inputs)
@@ -232,6 +248,19 @@ int main(int argc, char **argv) {
       if (status != 0)
         return fail(name + "_run returned status " + std::to_string(status));
     }
+    for (Tensor &t : m.outputs) {
+      size_t changed = changedGuardBytes(t.data.data() + t.data.size() - kGuardBytes);
+      t.data.resize(t.data.size() - kGuardBytes);
+      if (changed)
+        return fail(name + "_run wrote past the end of output '" + t.name + "' (" +
+                    std::to_string(changed) + " of the " + std::to_string(kGuardBytes) +
+                    " bytes after it changed): a tlc code generation bug");
+    }
+    if (size_t changed = changedGuardBytes(workspaceEnd))
+      return fail(name + "_run wrote past the end of its " + std::to_string(m.workspace) +
+                  "-byte workspace (" + std::to_string(changed) + " of the " +
+                  std::to_string(kGuardBytes) + " bytes after it changed): a tlc code "
+                  "generation bug");
     if (profile)
       printProfile(readProfile(table), times.size(),
                    std::accumulate(times.begin(), times.end(), 0.0) / times.size(), outs());

@@ -32,6 +32,13 @@ def build(kind):
             helper.make_node("Cast", ["e"], ["y"], name="to_u64", to=TensorProto.UINT64),
         ], [vi("x", [2, 3])], [vi("y", [2, 3], TensorProto.UINT64)],
             [numpy_helper.from_array(np.zeros(4, np.int64), "pads")])
+    if kind == "quantize-row-49":
+        # uint8 rows of 49 (a 7x7 image's channels) with per-row scales: each row ends one
+        # element past a multiple of 16 (masked-store-one-lane.test).
+        return model([helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], axis=0)],
+                     [vi("x", [3, 49])], [vi("y", [3, 49], TensorProto.UINT8)],
+                     [numpy_helper.from_array(np.array([0.02, 0.03, 0.05], np.float32), "s"),
+                      numpy_helper.from_array(np.array([128, 120, 131], np.uint8), "z")])
     if kind.startswith("control-"):
         # Control flow tlc cannot expand: a Loop whose trip count is a run-time input, an If
         # whose branches differ in shape under a run-time condition, and a body holding an
