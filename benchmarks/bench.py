@@ -890,9 +890,9 @@ def machine_info():
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tlc")
-    ap.add_argument("--runtime-lib", help="libtlcrt.a")
-    ap.add_argument("--include", help="the runtime's include folder")
+    ap.add_argument("--tlc", help="the tlc binary (build/bin/tlc); required")
+    ap.add_argument("--runtime-lib", help="libtlcrt.a (build/runtime/libtlcrt.a); required")
+    ap.add_argument("--include", help="the runtime's include folder (runtime/include); required")
     ap.add_argument("--dnnl-bench", help="bench-dnnl (oneDNN cases); skipped when absent")
     ap.add_argument("--peak-bench", help="bench-peak (FMA peak, bandwidth); needed for fractions")
     ap.add_argument("--threads", default="1,2")
@@ -932,6 +932,9 @@ def main(argv):
         print("# " + " ".join(loaded_blas()))
         return 0
 
+    missing = [flag for flag in ("tlc", "runtime_lib", "include") if not getattr(args, flag)]
+    if missing:  # the child modes above do without them
+        ap.error("missing " + ", ".join("--" + m.replace("_", "-") for m in missing))
     for attr in ("tlc", "runtime_lib", "include", "dnnl_bench", "peak_bench"):
         if getattr(args, attr):
             setattr(args, attr, os.path.abspath(getattr(args, attr)))
