@@ -65,10 +65,16 @@ LogicalResult propagateReshapes(func::FuncOp func, unsigned maxOps) {
   // Not into a reduction (a contraction): expanding across a collapsed operand would split its
   // one reduced dimension back into several, which the contraction generator runs 2x slower
   // (tl-layout-constant-operands merges them on purpose: X^T g over batch x sequence rows).
+  // Nor out of one, for an integer contraction (tl.quantized_conv2d's im2col product): its
+  // columns, the output pixels, would split into rows, narrower than a register tile.
   linalg::ControlFusionFn oneUse = [](OpOperand *operand) {
     Operation *producer = operand->get().getDefiningOp();
     auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
     if (consumer && consumer.getNumReductionLoops() > 0)
+      return false;
+    auto contraction = dyn_cast_or_null<linalg::LinalgOp>(producer);
+    if (contraction && contraction.getNumReductionLoops() > 0 &&
+        getElementTypeOrSelf(operand->get().getType()).isInteger(32))
       return false;
     return producer && producer->hasOneUse();
   };

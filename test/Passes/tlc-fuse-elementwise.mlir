@@ -134,3 +134,41 @@ func.func @no_expansion_into_contraction(%g: tensor<8x16x32xf32>, %xt: tensor<64
   } -> tensor<64x32xf32>
   return %r : tensor<64x32xf32>
 }
+
+// -----
+
+// Nor is an integer contraction (tl.quantized_conv2d's im2col product, filters x taps x pixels)
+// expanded across the reshape of its int32 result into an image: its columns, the 49 pixels,
+// would become 7 rows of 7, narrower than a register tile of 32 columns. The reshape stays
+// between the contraction and its epilogue.
+// CHECK-LABEL: func.func @no_expansion_out_of_integer_contraction
+// CHECK: %[[ACC:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME: outs(%{{.+}} : tensor<16x49xi32>)
+// CHECK: tensor.expand_shape %[[ACC]] {{\[}}[0], [1, 2]] {{.*}} : tensor<16x49xi32> into tensor<16x7x7xi32>
+func.func @no_expansion_out_of_integer_contraction(%w: tensor<16x72xi8>, %cols: tensor<72x49xi8>,
+                                                   %scale: tensor<16x7x7xf32>) -> tensor<16x7x7xf32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<16x49xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<16x49xi32>) -> tensor<16x49xi32>
+  %acc = linalg.generic {indexing_maps = [affine_map<(f, p, k) -> (f, k)>, affine_map<(f, p, k) -> (k, p)>, affine_map<(f, p, k) -> (f, p)>],
+                         iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%w, %cols : tensor<16x72xi8>, tensor<72x49xi8>) outs(%init : tensor<16x49xi32>) {
+  ^bb0(%a: i8, %b: i8, %s: i32):
+    %a32 = arith.extsi %a : i8 to i32
+    %b32 = arith.extui %b : i8 to i32
+    %m = arith.muli %a32, %b32 : i32
+    %r = arith.addi %s, %m : i32
+    linalg.yield %r : i32
+  } -> tensor<16x49xi32>
+  %img = tensor.expand_shape %acc [[0], [1, 2]] output_shape [16, 7, 7] : tensor<16x49xi32> into tensor<16x7x7xi32>
+  %out = tensor.empty() : tensor<16x7x7xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(f, h, w) -> (f, h, w)>, affine_map<(f, h, w) -> (f, h, w)>, affine_map<(f, h, w) -> (f, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%img, %scale : tensor<16x7x7xi32>, tensor<16x7x7xf32>) outs(%out : tensor<16x7x7xf32>) {
+  ^bb0(%i: i32, %s: f32, %o: f32):
+    %f = arith.sitofp %i : i32 to f32
+    %m = arith.mulf %f, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<16x7x7xf32>
+  return %y : tensor<16x7x7xf32>
+}
