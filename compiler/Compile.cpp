@@ -50,8 +50,10 @@ std::string tlc::modelNameFromPath(llvm::StringRef path) {
 
 namespace {
 
-/// Parses the input by extension into a module whose model function is named `name`.
-OwningOpRef<ModuleOp> loadModel(const CompileOptions &options, MLIRContext &context,
+/// Parses the input by extension into a module whose model function is named `name`;
+/// `int8Contractions` is OnnxImportOptions::int8Contractions, resolved for the target.
+OwningOpRef<ModuleOp> loadModel(const CompileOptions &options, bool int8Contractions,
+                                MLIRContext &context,
                                 llvm::SourceMgr &sourceMgr, llvm::StringRef name) {
   Location fileLoc = FileLineColLoc::get(&context, options.inputPath, 0, 0);
   std::string error;
@@ -69,6 +71,7 @@ OwningOpRef<ModuleOp> loadModel(const CompileOptions &options, MLIRContext &cont
     const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
     OnnxImportOptions onnx = options.onnx;
     onnx.trainableWeights = options.train;
+    onnx.int8Contractions = int8Contractions;
     OwningOpRef<ModuleOp> module =
         importOnnxModel(buffer->getBuffer(), options.inputPath, &context, name, onnx);
     if (module && options.train && failed(addOnnxTraining(*module, name, options.trainOptions)))
@@ -350,8 +353,18 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   if (options.train && !llvm::StringRef(options.inputPath).ends_with(".onnx"))
     return emitError(fileLoc) << "--train builds a training step from an ONNX model; a .tl "
                                  "program states its own with 'train LOSS with OPTIMIZER(...)'";
+  // QDQ convolutions on the integers by default where every variant has int8 dot products
+  // (elsewhere the int32 sums run slower than float: tiles without vpdpbusd).
+  bool int8Contractions = options.int8Contractions.value_or(false);
+  if (!options.int8Contractions) {
+    int8Contractions = variants.empty() ? target->hasInt8Dot(targetOptions) : true;
+    for (const CPUVariant &v : variants)
+      int8Contractions = int8Contractions &&
+                         target->hasInt8Dot(TargetOptions{v.name, options.optLevel, options.gpu});
+  }
   TimingScope loadTiming = timing.nest("load (parse / import)");
-  OwningOpRef<ModuleOp> module = loadModel(options, context, sourceMgr, name);
+  OwningOpRef<ModuleOp> module =
+      loadModel(options, int8Contractions, context, sourceMgr, name);
   loadTiming.stop();
   if (!module)
     return failure();

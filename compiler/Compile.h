@@ -12,6 +12,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct CompileOptions {
   bool shared = false;     // link the object into a shared library
   unsigned optLevel = 3;
   OnnxImportOptions onnx;  // --input-shape pins for .onnx inputs
+  /// --int8-contractions (onnx.int8Contractions); unset: on where the target, every cpu
+  /// variant of it, has int8 dot products (Target::hasInt8Dot).
+  std::optional<bool> int8Contractions;
   bool reportMemory = false; // print the memory plan (--report=memory)
   bool reportFusion = false; // print the fusion groups (--report=fusion)
   bool reportEinsum = false; // print the n-ary einsums' contraction paths (--report=einsum)

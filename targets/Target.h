@@ -106,6 +106,9 @@ public:
   /// Whether code for `options` multiplies bf16 pairs into f32 in one instruction (AVX-512
   /// BF16's vdpbf16ps, AArch64's BFDOT): what --precision=auto picks bf16 for.
   virtual bool hasNativeBF16Dot(const TargetOptions &) const { return false; }
+  /// Whether tlc's int8 contraction tiles have a dot-product instruction for `options`
+  /// (AVX-512 VNNI's vpdpbusd): where --int8-contractions is on by default.
+  virtual bool hasInt8Dot(const TargetOptions &) const { return false; }
   /// The shared lowering's strategy for this target.
   virtual LoweringStrategy getLoweringStrategy() const { return {}; }
   /// For GPU targets the runtime backend (tlc_gpu_backend in tlc/gpu.h), else 0: the object

@@ -29,7 +29,8 @@ struct OnnxImportOptions {
   /// located error.
   int64_t maxExpandedNodes = int64_t(1) << 18;
   /// QDQ convolutions (uint8/int8 activations, int8 weights) as integer contractions summed in
-  /// int32, scaled afterwards (tlc --int8-contractions); off: dequantized and run in float.
+  /// int32, scaled afterwards (tlc --int8-contractions, by default on where the target has
+  /// int8 dot products); off: dequantized and run in float.
   bool int8Contractions = false;
 };
 

@@ -212,6 +212,11 @@ public:
     return hasFeature(options, "+avx512bf16", "+bf16");
   }
 
+  /// vpdpbusd (DotProductTiles.cpp). AArch64's sdot has no tiles yet.
+  bool hasInt8Dot(const TargetOptions &options) const override {
+    return hasFeature(options, "+avx512vnni", "");
+  }
+
   /// Whether the target CPU of `options` has the subtarget feature `x86Feature` (an x86
   /// target) or `otherFeature` (AArch64), "+name"; an empty name: no.
   bool hasFeature(const TargetOptions &options, llvm::StringRef x86Feature,

@@ -140,7 +140,8 @@ cl::opt<bool> int8Contractions(
     "int8-contractions",
     cl::desc("Run the convolutions of QDQ models (uint8/int8 activations, int8 weights) on the "
              "integers, summed exactly in int32 and scaled afterwards, instead of dequantized to "
-             "float (default off; faster only on AVX-512 VNNI CPUs: --cpu=native there)"),
+             "float (default: on where the target cpu, every one of a --cpu list, has AVX-512 "
+             "VNNI, the only kind where it is faster; =false keeps float)"),
     cl::cat(category));
 cl::opt<std::string> reportFile("report-file",
                                 cl::desc("Write the report to <file> (default: stdout, or "
@@ -318,7 +319,8 @@ int main(int argc, char **argv) {
   options.timeReport = timeReport;
   options.profile = profile;
   options.winograd = winograd;
-  options.onnx.int8Contractions = int8Contractions;
+  if (int8Contractions.getNumOccurrences())
+    options.int8Contractions = int8Contractions;
   options.remat = remat;
   if (!maxWorkspace.empty()) {
     llvm::StringRef text = maxWorkspace;

@@ -125,7 +125,7 @@ def main():
         fbase = base + "_float"
         onnx.save(m, fbase + ".onnx")
         status |= not compile_and_check(args.tlc, args.tlc_run, fbase, [xq], [expected], 1e-4,
-                                        cpu)
+                                        ("--int8-contractions=false",) + cpu)
     return status
 
 
