@@ -31,9 +31,10 @@ struct Kernel {
   int64_t flops = 0, bytes = 0;
 };
 
-/// Floating-point ops per iteration of a linalg op's body (arith ops with a float result but
-/// constants and selects, and math ops) times its iterations; nullopt when its loop ranges are
-/// not static.
+/// Arithmetic ops per iteration of a linalg op's body (arith ops with a float result but
+/// constants and selects, integer arithmetic on integers that are not indices, such as an
+/// int8 contraction's multiply and add, but no casts; and math ops) times its iterations;
+/// nullopt when its loop ranges are not static.
 std::optional<int64_t> linalgFlops(linalg::LinalgOp op) {
   int64_t iterations = 1;
   for (int64_t range : op.getStaticLoopRanges()) {
@@ -45,10 +46,13 @@ std::optional<int64_t> linalgFlops(linalg::LinalgOp op) {
     return 0;
   int64_t perIteration = 0;
   op->getRegion(0).walk([&](Operation *inner) {
+    bool arith = isa_and_present<arith::ArithDialect>(inner->getDialect()) &&
+                 inner->getNumResults() == 1 && !isa<arith::ConstantOp, arith::SelectOp>(inner);
+    Type result = arith ? inner->getResult(0).getType() : Type();
     if (isa_and_present<math::MathDialect>(inner->getDialect()) ||
-        (isa_and_present<arith::ArithDialect>(inner->getDialect()) &&
-         inner->getNumResults() == 1 && isa<FloatType>(inner->getResult(0).getType()) &&
-         !isa<arith::ConstantOp, arith::SelectOp>(inner)))
+        (arith && isa<FloatType>(result)) ||
+        (arith && isa<IntegerType>(result) && !isa<CastOpInterface>(inner) &&
+         !isa<arith::CmpIOp>(inner)))
       ++perIteration;
   });
   return perIteration * iterations;

@@ -50,3 +50,33 @@ module {
     return
   }
 }
+
+// -----
+
+// An int8 contraction counts its integer multiply and add (16 x 8 x 4 of each: 1024 ops), not
+// its two extensions; the float epilogue counts its conversion and multiply (16 x 8 x 2: 256).
+// CHECK-DAG: memref.global "public" constant @m_profile_flops : memref<2xi64> = dense<[1024, 256]>
+func.func private @m_impl(%x: memref<16x4xi8>, %w: memref<4x8xi8>, %acc: memref<16x8xi32>,
+                          %y: memref<16x8xf32>) {
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%acc : memref<16x8xi32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<16x4xi8>, memref<4x8xi8>) outs(%acc : memref<16x8xi32>) {
+  ^bb0(%a: i8, %b: i8, %s: i32):
+    %a32 = arith.extui %a : i8 to i32
+    %b32 = arith.extsi %b : i8 to i32
+    %m = arith.muli %a32, %b32 : i32
+    %r = arith.addi %s, %m : i32
+    linalg.yield %r : i32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<16x8xi32>) outs(%y : memref<16x8xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %f = arith.sitofp %i : i32 to f32
+    %s = arith.constant 0.5 : f32
+    %r = arith.mulf %f, %s : f32
+    linalg.yield %r : f32
+  }
+  return
+}

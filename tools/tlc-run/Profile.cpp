@@ -56,7 +56,7 @@ void tlc::printProfile(std::vector<KernelTime> kernels, unsigned runs, double me
                "measured (%.0f%%)\n",
                kernels.size(), runs, total, measuredMs,
                measuredMs > 0 ? 100 * total / measuredMs : 0.0);
-  os << format("%10s %7s %9s %8s  %-20s %s\n", "ms/run", "share", "GFLOP/s", "GB/s", "kind",
+  os << format("%10s %7s %9s %8s  %-20s %s\n", "ms/run", "share", "Gop/s", "GB/s", "kind",
                "source");
   for (const KernelTime &k : kernels) {
     std::string gflops = k.flops && k.ms > 0 ? formatv("{0:F1}", k.flops / k.ms / 1e6).str() : "-";
