@@ -48,12 +48,13 @@ unsigned tlc::scalarizeOneLaneMaskedStores(Module &module) {
     // llvm.masked.store(value, ptr, mask); the alignment is the pointer's parameter attribute.
     Value *value = store->getArgOperand(0);
     Value *pointer = store->getArgOperand(1);
+    Type *elementType = cast<VectorType>(value->getType())->getElementType();
+    // Lanes narrower than a byte (i1) are packed in memory: lane i is not at byte offset i.
     std::optional<int64_t> lane = soleTrueLane(store->getArgOperand(2));
-    if (!lane)
+    if (!lane || elementType->getScalarSizeInBits() % 8 != 0)
       continue;
     if (*lane >= 0) {
       IRBuilder<> builder(store);
-      Type *elementType = cast<VectorType>(value->getType())->getElementType();
       Value *element = builder.CreateExtractElement(value, builder.getInt64(*lane));
       Value *address = builder.CreateConstInBoundsGEP1_64(elementType, pointer, *lane);
       const DataLayout &layout = module.getDataLayout();
