@@ -353,15 +353,20 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   if (options.train && !llvm::StringRef(options.inputPath).ends_with(".onnx"))
     return emitError(fileLoc) << "--train builds a training step from an ONNX model; a .tl "
                                  "program states its own with 'train LOSS with OPTIMIZER(...)'";
+  // Whether the object's cpu, or every cpu variant of it, has `feature` (a Target query that
+  // builds a target machine per cpu).
+  auto everyCPUHas = [&](bool (Target::*feature)(const TargetOptions &) const) {
+    if (variants.empty())
+      return (target->*feature)(targetOptions);
+    return llvm::all_of(variants, [&](const CPUVariant &v) {
+      return (target->*feature)(TargetOptions{v.name, options.optLevel, options.gpu});
+    });
+  };
   // QDQ convolutions on the integers by default where every variant has int8 dot products
   // (elsewhere the int32 sums run slower than float: tiles without vpdpbusd).
-  bool int8Contractions = options.int8Contractions.value_or(false);
-  if (!options.int8Contractions) {
-    int8Contractions = variants.empty() ? target->hasInt8Dot(targetOptions) : true;
-    for (const CPUVariant &v : variants)
-      int8Contractions = int8Contractions &&
-                         target->hasInt8Dot(TargetOptions{v.name, options.optLevel, options.gpu});
-  }
+  bool int8Contractions =
+      options.int8Contractions.value_or(false) ||
+      (!options.int8Contractions && everyCPUHas(&Target::hasInt8Dot));
   TimingScope loadTiming = timing.nest("load (parse / import)");
   OwningOpRef<ModuleOp> module =
       loadModel(options, int8Contractions, context, sourceMgr, name);
@@ -383,12 +388,8 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
   graph.precision = options.precision;
   // Whether every variant of the object multiplies bf16 natively (asked only where bf16 may
   // be chosen: it builds a target machine per variant).
-  bool nativeBF16 = graph.precision == Precision::Auto || graph.precision == Precision::BF16;
-  if (nativeBF16 && variants.empty())
-    nativeBF16 = target->hasNativeBF16Dot(targetOptions);
-  for (const CPUVariant &v : variants)
-    nativeBF16 = nativeBF16 &&
-                 target->hasNativeBF16Dot(TargetOptions{v.name, options.optLevel, options.gpu});
+  bool nativeBF16 = (graph.precision == Precision::Auto || graph.precision == Precision::BF16) &&
+                    everyCPUHas(&Target::hasNativeBF16Dot);
   if (graph.precision == Precision::Auto)
     graph.precision = nativeBF16 ? Precision::BF16 : Precision::F32;
   strategy.bf16Dots = nativeBF16;

@@ -79,7 +79,7 @@ public:
     tiles.pairsMinRows = 2 * tiles.registerM;
     // uint8 x int8 contractions (tl.quantized_conv2d) as vpdpbusd where the CPU has AVX-512
     // VNNI (4.2x the fp32 FMA rate on the Xeon of the session: bench-peak vnni).
-    tiles.int8Quads = regs.x86Avx512 && hasFeature(options, "+avx512vnni", "");
+    tiles.int8Quads = regs.x86Avx512 && hasInt8Dot(options);
     pm.addNestedPass<func::FuncOp>(createTLCTileContractions(tiles));
     // Depthwise convolutions: rows of the output accumulated in registers over all taps.
     TLCTileDepthwiseOptions depthwise;
