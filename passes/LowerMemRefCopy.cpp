@@ -6,8 +6,11 @@
 #include "passes/BufferFills.h"
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace tlc {
@@ -53,10 +56,44 @@ linalg::FillOp fillAround(linalg::LinalgOp writer, memref::SubViewOp interior) {
   return fill && fill.getDpsInitOperand(0)->get() == interior.getSource() ? fill : linalg::FillOp();
 }
 
+/// Policy: a slab of more rows (elements of all but its innermost dimension) than this is
+/// filled in a loop LLVM keeps (slab-loops).
+constexpr int64_t kSlabLoopMinRows = 16;
+
+/// Fills `slab` (static shape) with `value` in an scf.for over its outermost dimension longer
+/// than one, which LLVM is told not to unroll; one fill of a slice per iteration.
+void fillInLoop(OpBuilder &b, Location loc, Value value, Value slab) {
+  auto type = cast<MemRefType>(slab.getType());
+  int64_t rank = type.getRank();
+  int64_t dim = 0;
+  while (type.getDimSize(dim) == 1)
+    ++dim;
+  Value lower = arith::ConstantIndexOp::create(b, loc, 0);
+  Value upper = arith::ConstantIndexOp::create(b, loc, type.getDimSize(dim));
+  Value step = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(b, loc, lower, upper, step);
+  MLIRContext *ctx = b.getContext();
+  auto noUnroll = LLVM::LoopUnrollAttr::get(ctx, /*disable=*/b.getBoolAttr(true), {}, {}, {}, {},
+                                            {}, {});
+  loop->setAttr("loop_annotation",
+                LLVM::LoopAnnotationAttr::get(ctx, {}, {}, {}, noUnroll, {}, {}, {}, {}, {}, {},
+                                              {}, {}, {}, {}, {}));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<OpFoldResult> at(rank, b.getIndexAttr(0)), size, strides(rank, b.getIndexAttr(1));
+  for (int64_t d = 0; d < rank; ++d)
+    size.push_back(b.getIndexAttr(d == dim ? 1 : type.getDimSize(d)));
+  at[dim] = loop.getInductionVar();
+  Value slice = memref::SubViewOp::create(b, loc, slab, at, size, strides);
+  linalg::FillOp::create(b, loc, value, slice);
+}
+
 /// Mechanism: `fill` of the whole buffer as fills of the slabs around `interior` (for each
 /// dimension, the parts before and after the interior, within the interior along the
-/// dimensions before it and whole along those after), which the copy then completes.
-void fillOnlyAround(OpBuilder &b, linalg::FillOp fill, memref::SubViewOp interior) {
+/// dimensions before it and whole along those after), which the copy then completes; with
+/// `slabLoops`, a slab of many rows in a loop (fillInLoop).
+void fillOnlyAround(OpBuilder &b, linalg::FillOp fill, memref::SubViewOp interior,
+                    bool slabLoops) {
   ArrayRef<int64_t> full = interior.getSourceType().getShape();
   ArrayRef<int64_t> offsets = interior.getStaticOffsets(), sizes = interior.getStaticSizes();
   int64_t rank = full.size();
@@ -73,7 +110,13 @@ void fillOnlyAround(OpBuilder &b, linalg::FillOp fill, memref::SubViewOp interio
     }
     Value slab =
         memref::SubViewOp::create(b, fill.getLoc(), interior.getSource(), at, size, strides);
-    linalg::FillOp::create(b, fill.getLoc(), fill.getInputs()[0], slab);
+    int64_t rows = 1;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      rows *= d < dim ? sizes[d] : d == dim ? extent : full[d];
+    if (slabLoops && rows > kSlabLoopMinRows)
+      fillInLoop(b, fill.getLoc(), fill.getInputs()[0], slab);
+    else
+      linalg::FillOp::create(b, fill.getLoc(), fill.getInputs()[0], slab);
   };
   for (int64_t d = 0; d < rank; ++d) {
     fillSlab(d, 0, offsets[d]);
@@ -83,6 +126,7 @@ void fillOnlyAround(OpBuilder &b, linalg::FillOp fill, memref::SubViewOp interio
 }
 
 struct TLCLowerMemRefCopyPass : tlc::impl::TLCLowerMemRefCopyBase<TLCLowerMemRefCopyPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
     // Unranked copies have no loop nest; they stay memref.copy.
@@ -105,7 +149,7 @@ struct TLCLowerMemRefCopyPass : tlc::impl::TLCLowerMemRefCopyBase<TLCLowerMemRef
         padded.push_back({fill, interior});
     });
     for (auto [fill, interior] : padded)
-      fillOnlyAround(b, fill, interior);
+      fillOnlyAround(b, fill, interior, slabLoops);
   }
 };
 
