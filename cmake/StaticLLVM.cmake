@@ -16,7 +16,7 @@ set(LLVM_LINK_LLVM_DYLIB OFF)
 # dependencies (libpfm, libcurl).
 llvm_map_components_to_libnames(_tlc_llvm_archives
   Support Demangle TargetParser BinaryFormat Core AsmParser BitReader BitWriter IRReader Linker
-  Analysis TransformUtils ipo Passes FrontendOpenMP MC MCParser Target
+  Analysis TransformUtils ipo Passes FrontendOpenMP MC MCParser Target Object ObjCopy
   X86CodeGen X86AsmParser X86Desc X86Info AArch64CodeGen AArch64AsmParser AArch64Desc AArch64Info)
 add_library(TLCStaticLLVM INTERFACE)
 target_link_libraries(TLCStaticLLVM INTERFACE ${_tlc_llvm_archives})

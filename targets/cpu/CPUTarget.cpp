@@ -61,7 +61,9 @@ public:
 
   void addCodegenPasses(OpPassManager &pm, const TargetOptions &options) const override {
     VectorRegisters regs = getVectorRegisters(options);
-    pm.addNestedPass<func::FuncOp>(createTLCLowerMemRefCopy());
+    TLCLowerMemRefCopyOptions copies;
+    copies.slabLoops = true;
+    pm.addNestedPass<func::FuncOp>(createTLCLowerMemRefCopy(copies));
     // Bufferized scf.forall loops (e.g. the attention kernel's batch loop) are independent
     // iterations: as scf.parallel they run on the thread pool (tlc-outline-parallel-loops).
     pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
@@ -269,6 +271,17 @@ public:
       if (wide)
         f.addFnAttr("prefer-vector-width", "512");
     }
+    // After the optimizer, which would not recreate them, and before the x86 back end that
+    // miscompiles them (OneLaneMaskedStores.h); constant data as bytes for a fast emission.
+    bool x86 = tm->getTargetTriple().isX86();
+    auto beforeCodegen = [x86](llvm::Module &m) {
+      if (x86)
+        scalarizeOneLaneMaskedStores(m);
+      emitConstantDataAsBytes(m);
+    };
+    PartitionCodegen partitionCodegen;
+    partitionCodegen.beforeCodegen = beforeCodegen;
+    bool objectFile = kind == OutputKind::Object;
     TimingScope optimizeTiming =
         timing.nest("optimize (LLVM -O" + std::to_string(options.optLevel) + ")");
     unsigned threads = module->getContext()->isMultithreadingEnabled()
@@ -278,21 +291,25 @@ public:
       std::string ignored; // the same options made `tm` above
       return createTargetMachine(options, ignored);
     };
-    llvm::Expected<unsigned> partitions = optimizeLLVMModuleInParallel(
-        *llvmModule, *tm, options.optLevel, threads, makeTargetMachine);
+    llvm::Expected<unsigned> partitions =
+        optimizeLLVMModuleInParallel(*llvmModule, *tm, options.optLevel, threads,
+                                     makeTargetMachine, objectFile ? &partitionCodegen : nullptr);
     if (!partitions) {
       std::string message = llvm::toString(partitions.takeError());
-      return module.emitError() << "LLVM optimization failed: " << message;
+      return module.emitError() << "LLVM optimization or code generation failed: " << message;
     }
     if (*partitions > 1) // a name in --time-report
       optimizeTiming.nest("in " + std::to_string(*partitions) + " partitions on " +
-                          std::to_string(std::min(threads, *partitions)) + " threads");
+                          std::to_string(std::min(threads, *partitions)) + " threads" +
+                          (partitionCodegen.emitted
+                               ? ", with their code generation; objects joined by lld -r"
+                               : ""));
     optimizeTiming.stop();
-    // After the optimizer, which would not recreate them, and before the x86 back end that
-    // miscompiles them (OneLaneMaskedStores.h).
-    if (tm->getTargetTriple().isX86())
-      scalarizeOneLaneMaskedStores(*llvmModule);
-    emitConstantDataAsBytes(*llvmModule);
+    if (partitionCodegen.emitted) {
+      os.write(partitionCodegen.object.data(), partitionCodegen.object.size());
+      return success();
+    }
+    beforeCodegen(*llvmModule);
     if (kind == OutputKind::LLVMIR) {
       llvmModule->print(os, nullptr);
       return success();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -26,9 +27,27 @@ llvm::Error optimizeLLVMModule(llvm::Module &module, llvm::TargetMachine &tm, un
 /// partitions depend on the module only, so the result is the same for any `threads`
 /// (1 optimizes them one after another). Small modules, -O0 and --time-passes runs are
 /// optimized whole. Returns the number of partitions (1: whole). LLVMPartitions.cpp.
+///
+/// With `codegen`, a partitioned module's pieces also get their code generated on the worker
+/// threads: each optimized piece goes through `codegen->beforeCodegen` and becomes an object,
+/// the module's data (what no partition defines) another one, and the objects are joined into
+/// `codegen->object` with the symbols that were internal before the split made local again
+/// (RelocatableLink.h); `codegen->emitted` is then set and `module` is left without function
+/// bodies. Only for ELF targets; otherwise (and for modules optimized whole) `module` is
+/// optimized in place and the caller generates its code.
+struct PartitionCodegen {
+  llvm::function_ref<void(llvm::Module &)> beforeCodegen;
+  llvm::SmallVector<char, 0> object;
+  bool emitted = false;
+};
 llvm::Expected<unsigned> optimizeLLVMModuleInParallel(
     llvm::Module &module, llvm::TargetMachine &tm, unsigned optLevel, unsigned threads,
-    llvm::function_ref<std::unique_ptr<llvm::TargetMachine>()> makeTargetMachine);
+    llvm::function_ref<std::unique_ptr<llvm::TargetMachine>()> makeTargetMachine,
+    PartitionCodegen *codegen = nullptr);
+
+/// Generates the object file of `module` for `tm` into `object`.
+llvm::Error emitObject(llvm::Module &module, llvm::TargetMachine &tm,
+                       llvm::SmallVectorImpl<char> &object);
 
 /// Whether the optimizer leaves out `pass` (a pass class name, e.g. "LoopLoadEliminationPass")
 /// of the default pipeline: passes that leave tlc's code unchanged, at a measurable cost.

@@ -12,14 +12,21 @@
 // The number of partitions depends only on the module, never on the machine, so an object
 // is the same whatever the number of cores; the partitions' functions come back in
 // partition order (a different function order than one whole-module run, same code).
+//
+// For an object file the partitions' code is generated on the same threads (instruction
+// selection, scheduling and register allocation were most of a large model's compile, one
+// function after another), and the objects, the data's first, are joined by lld -r.
 #include "targets/cpu/LLVMOptimizer.h"
+#include "targets/cpu/RelocatableLink.h"
 
 #include "llvm/ADT/IntEqClasses.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassTimingInfo.h"
 #include "llvm/IR/Verifier.h"
@@ -33,6 +40,7 @@
 #include <algorithm>
 
 using namespace llvm;
+using namespace tlc;
 
 namespace {
 
@@ -168,11 +176,62 @@ SmallVector<char, 0> clonePartition(const Module &module, const Partitioning &pa
   return bitcode;
 }
 
+/// The data's object (what `module` defines once the functions are gone, less the symbols
+/// that were internal and that no partition refers to any more, as GlobalDCE would drop them
+/// from a whole module) before the partitions' objects, joined, with the symbols
+/// externalized for the split made local again.
+Error emitJoinedObject(Module &module, TargetMachine &tm, const std::vector<Externalized> &saved,
+                       const std::vector<std::vector<std::string>> &referenced,
+                       std::vector<SmallVector<char, 0>> &objects, PartitionCodegen &codegen) {
+  StringSet<> used;
+  for (const std::vector<std::string> &names : referenced)
+    for (const std::string &name : names)
+      used.insert(name);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Externalized &symbol : saved) {
+      GlobalValue *gv = module.getNamedValue(symbol.name);
+      if (gv && gv->use_empty() && !used.contains(symbol.name)) {
+        gv->eraseFromParent();
+        changed = true;
+      }
+    }
+  }
+  if (verifyModule(module, &errs()))
+    return createStringError(inconvertibleErrorCode(), "the data module does not verify");
+  codegen.beforeCodegen(module);
+  SmallVector<char, 0> data;
+  if (Error err = emitObject(module, tm, data))
+    return err;
+  objects.insert(objects.begin(), std::move(data));
+  std::vector<std::string> local;
+  for (const Externalized &symbol : saved)
+    local.push_back(symbol.name);
+  Expected<SmallVector<char, 0>> joined = linkRelocatable(objects, local);
+  if (!joined)
+    return joined.takeError();
+  codegen.object = std::move(*joined);
+  codegen.emitted = true;
+  return Error::success();
+}
+
 } // namespace
+
+llvm::Error tlc::emitObject(llvm::Module &module, llvm::TargetMachine &tm,
+                           llvm::SmallVectorImpl<char> &object) {
+  raw_svector_ostream os(object);
+  legacy::PassManager codegen;
+  if (tm.addPassesToEmitFile(codegen, os, nullptr, CodeGenFileType::ObjectFile))
+    return createStringError(inconvertibleErrorCode(),
+                             "the target machine cannot emit an object file");
+  codegen.run(module);
+  return Error::success();
+}
 
 llvm::Expected<unsigned> tlc::optimizeLLVMModuleInParallel(
     llvm::Module &module, llvm::TargetMachine &tm, unsigned optLevel, unsigned threads,
-    llvm::function_ref<std::unique_ptr<llvm::TargetMachine>()> makeTargetMachine) {
+    llvm::function_ref<std::unique_ptr<llvm::TargetMachine>()> makeTargetMachine,
+    PartitionCodegen *codegen) {
   auto whole = [&]() -> Expected<unsigned> {
     if (Error err = optimizeLLVMModule(module, tm, optLevel))
       return std::move(err);
@@ -215,7 +274,15 @@ llvm::Expected<unsigned> tlc::optimizeLLVMModuleInParallel(
   for (unsigned p = 0; p < parts.count; ++p)
     bitcode[p] = clonePartition(module, parts, p);
 
+  // Policy: without an ld.lld to join the objects, code is generated after relinking, on
+  // one thread.
+  if (codegen && (!tm.getTargetTriple().isOSBinFormatELF() || !findLLD()))
+    codegen = nullptr;
   std::vector<std::string> errors(parts.count);
+  // With codegen: each partition's object, and the globals of other partitions or of the
+  // data its optimized code still refers to.
+  std::vector<SmallVector<char, 0>> objects(parts.count);
+  std::vector<std::vector<std::string>> referenced(parts.count);
   auto optimizePartition = [&](unsigned p) {
     LLVMContext context;
     Expected<std::unique_ptr<Module>> piece = parseBitcodeFile(
@@ -230,8 +297,17 @@ llvm::Expected<unsigned> tlc::optimizeLLVMModuleInParallel(
       return;
     }
     bitcode[p].clear();
-    raw_svector_ostream os(bitcode[p]);
-    WriteBitcodeToFile(**piece, os);
+    if (!codegen) {
+      raw_svector_ostream os(bitcode[p]);
+      WriteBitcodeToFile(**piece, os);
+      return;
+    }
+    codegen->beforeCodegen(**piece);
+    for (GlobalValue &gv : (*piece)->global_values())
+      if ((gv.isDeclaration() || gv.hasAvailableExternallyLinkage()) && !gv.use_empty())
+        referenced[p].push_back(gv.getName().str());
+    if (Error err = emitObject(**piece, *workerTM, objects[p]))
+      errors[p] = toString(std::move(err));
   };
   if (threads <= 1) {
     for (unsigned p = 0; p < parts.count; ++p)
@@ -252,6 +328,11 @@ llvm::Expected<unsigned> tlc::optimizeLLVMModuleInParallel(
       f.deleteBody();
   for (Function *f : privateFunctions)
     f->eraseFromParent();
+  if (codegen) {
+    if (Error err = emitJoinedObject(module, tm, saved, referenced, objects, *codegen))
+      return std::move(err);
+    return parts.count;
+  }
   for (unsigned p = 0; p < parts.count; ++p) {
     Expected<std::unique_ptr<Module>> piece = parseBitcodeFile(
         MemoryBufferRef(StringRef(bitcode[p].data(), bitcode[p].size()), "partition"),
