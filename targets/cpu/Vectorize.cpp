@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCVECTORIZE
@@ -18,6 +19,14 @@ namespace tlc {
 using namespace mlir;
 
 namespace {
+
+/// Whether `v` is one value in every lane: a splat constant or a broadcast scalar.
+bool isSplat(Value v) {
+  if (v.getDefiningOp<vector::BroadcastOp>())
+    return true;
+  DenseElementsAttr constant;
+  return matchPattern(v, m_Constant(&constant)) && constant.isSplat();
+}
 
 /// Whether two transfer masks are the same value or identical vector.create_mask ops (an edge
 /// tile's read and write each build their own).
@@ -240,8 +249,18 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
     // A register tile whose fill was fused into it (tlc-tile-contractions: a transfer_write
     // of a splat right before the hoisted load of its accumulator) starts from the splat in
     // registers: upstream's store-to-load forwarding replaces the load, and its dead-store
-    // elimination drops the fill's store (the store after the k loop overwrites it).
-    vector::transferOpflowOpt(rewriter, func);
+    // elimination drops the fill's store (the store after the k loop overwrites it). Run on
+    // the ops around such writes, not on the whole function: for every transfer it visits,
+    // upstream walks all the views of the transfer's root buffer, and in a large model most
+    // buffers are views of the one workspace (densenet121: 32 s of its compile, quadratic in
+    // the number of kernels).
+    llvm::SetVector<Operation *> fusedFills;
+    func.walk([&](vector::TransferWriteOp write) {
+      if (isSplat(write.getVector()))
+        fusedFills.insert(write->getParentOp());
+    });
+    for (Operation *around : fusedFills)
+      vector::transferOpflowOpt(rewriter, around);
     RewritePatternSet patterns(ctx);
     vector::populateVectorContractLoweringPatterns(patterns,
                                                    vector::VectorContractLowering::OuterProduct);
