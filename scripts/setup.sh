@@ -3,7 +3,8 @@
 set -euo pipefail
 
 PKGS=(
-  # compiler toolchain and LLVM/MLIR 22
+  # compiler toolchain and LLVM/MLIR 22 (lld-22: the build's linker, and the ld.lld tlc runs to
+  # join the objects of a large model's partitions)
   cmake ninja-build ccache clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   # libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, TLC_SANITIZE)
   libclang-rt-22-dev
