@@ -1019,10 +1019,14 @@ def main(argv):
                         elif fw == "onednn":
                             if not args.dnnl_bench or "dnnl" not in case:
                                 continue
+                            # "n/a": oneDNN has no such primitive on this CPU (bf16 without
+                            # AVX-512); the cell says n/a, not an error.
                             r = timed([args.dnnl_bench, case["dnnl"][0], str(args.repeats)] +
                                       [str(a) for a in case["dnnl"][1:]],
                                       dict(env, BENCH_WARMUP_SECONDS=repr(WARMUP_SECONDS)), args,
-                                      probe=probe)
+                                      parse=lambda out: child_times(out)[0], probe=probe)
+                            if r is None:
+                                continue
                         else:
                             op, dims = case["py"]
                             cmd = ["/usr/bin/python3", here, "--worker", fw, "--op", op,
