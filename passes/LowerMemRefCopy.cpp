@@ -102,17 +102,17 @@ void fillOnlyAround(OpBuilder &b, linalg::FillOp fill, memref::SubViewOp interio
     if (extent <= 0)
       return;
     SmallVector<OpFoldResult> at, size, strides(rank, b.getIndexAttr(1));
+    int64_t rows = 1; // the slab's elements along all but its innermost dimension
     for (int64_t d = 0; d < rank; ++d) {
       int64_t o = d < dim ? offsets[d] : d == dim ? from : 0;
       int64_t s = d < dim ? sizes[d] : d == dim ? extent : full[d];
       at.push_back(b.getIndexAttr(o));
       size.push_back(b.getIndexAttr(s));
+      if (d + 1 < rank)
+        rows *= s;
     }
     Value slab =
         memref::SubViewOp::create(b, fill.getLoc(), interior.getSource(), at, size, strides);
-    int64_t rows = 1;
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      rows *= d < dim ? sizes[d] : d == dim ? extent : full[d];
     if (slabLoops && rows > kSlabLoopMinRows)
       fillInLoop(b, fill.getLoc(), fill.getInputs()[0], slab);
     else

@@ -180,7 +180,8 @@ SmallVector<char, 0> clonePartition(const Module &module, const Partitioning &pa
 /// that were internal and that no partition refers to any more, as GlobalDCE would drop them
 /// from a whole module) before the partitions' objects, joined, with the symbols
 /// externalized for the split made local again.
-Error emitJoinedObject(Module &module, TargetMachine &tm, const std::vector<Externalized> &saved,
+Error emitJoinedObject(Module &module, TargetMachine &tm, StringRef lld,
+                       const std::vector<Externalized> &saved,
                        const std::vector<std::vector<std::string>> &referenced,
                        std::vector<SmallVector<char, 0>> &objects, PartitionCodegen &codegen) {
   StringSet<> used;
@@ -207,7 +208,7 @@ Error emitJoinedObject(Module &module, TargetMachine &tm, const std::vector<Exte
   std::vector<std::string> local;
   for (const Externalized &symbol : saved)
     local.push_back(symbol.name);
-  Expected<SmallVector<char, 0>> joined = linkRelocatable(objects, local);
+  Expected<SmallVector<char, 0>> joined = linkRelocatable(lld, objects, local);
   if (!joined)
     return joined.takeError();
   codegen.object = std::move(*joined);
@@ -276,7 +277,10 @@ llvm::Expected<unsigned> tlc::optimizeLLVMModuleInParallel(
 
   // Policy: without an ld.lld to join the objects, code is generated after relinking, on
   // one thread.
-  if (codegen && (!tm.getTargetTriple().isOSBinFormatELF() || !findLLD()))
+  std::optional<std::string> lld;
+  if (codegen && tm.getTargetTriple().isOSBinFormatELF())
+    lld = findLLD();
+  if (!lld)
     codegen = nullptr;
   std::vector<std::string> errors(parts.count);
   // With codegen: each partition's object, and the globals of other partitions or of the
@@ -329,7 +333,7 @@ llvm::Expected<unsigned> tlc::optimizeLLVMModuleInParallel(
   for (Function *f : privateFunctions)
     f->eraseFromParent();
   if (codegen) {
-    if (Error err = emitJoinedObject(module, tm, saved, referenced, objects, *codegen))
+    if (Error err = emitJoinedObject(module, tm, *lld, saved, referenced, objects, *codegen))
       return std::move(err);
     return parts.count;
   }

@@ -88,7 +88,8 @@ std::optional<std::string> tlc::findLLD() {
   return std::nullopt;
 }
 
-Expected<SmallVector<char, 0>> tlc::linkRelocatable(ArrayRef<SmallVector<char, 0>> objects,
+Expected<SmallVector<char, 0>> tlc::linkRelocatable(StringRef lld,
+                                                    ArrayRef<SmallVector<char, 0>> objects,
                                                     ArrayRef<std::string> localize) {
   TemporaryDirectory dir;
   if (std::error_code ec = sys::fs::createUniqueDirectory("tlc-link", dir.path))
@@ -99,24 +100,21 @@ Expected<SmallVector<char, 0>> tlc::linkRelocatable(ArrayRef<SmallVector<char, 0
     if (Error err = writeFile(inputs.back(), object))
       return std::move(err);
   }
-  std::optional<std::string> lld = findLLD();
-  if (!lld)
-    return createStringError(inconvertibleErrorCode(), "no ld.lld");
   std::string output = dir.file("linked.o");
   std::string messages = dir.file("messages.txt");
-  SmallVector<StringRef> args = {*lld, "-r", "-o", output};
+  SmallVector<StringRef> args = {lld, "-r", "-o", output};
   for (const std::string &input : inputs)
     args.push_back(input);
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(messages), StringRef(messages)};
   std::string failure;
-  int rc = sys::ExecuteAndWait(*lld, args, std::nullopt, redirects, 0, 0, &failure);
+  int rc = sys::ExecuteAndWait(lld, args, std::nullopt, redirects, 0, 0, &failure);
   if (rc != 0) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(messages);
     std::string said = text ? (*text)->getBuffer().trim().str() : failure;
     if (said.empty())
       said = rc < 0 ? "it did not run" : "exit status " + std::to_string(rc);
     return createStringError(inconvertibleErrorCode(), "joining the partitions' objects (" +
-                                                           *lld + " -r) failed: " + said);
+                                                           lld + " -r) failed: " + said);
   }
   ErrorOr<std::unique_ptr<MemoryBuffer>> linked = MemoryBuffer::getFile(output);
   if (!linked)

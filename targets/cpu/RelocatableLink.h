@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
@@ -18,11 +19,11 @@ namespace tlc {
 std::optional<std::string> findLLD();
 
 /// Links the ELF relocatable objects `objects` (in this order) into one relocatable object
-/// with `findLLD() -r`, then gives each symbol named in `localize` local binding. The objects
+/// with `lld -r` (findLLD's), then gives each symbol named in `localize` local binding. The objects
 /// pass through files in a fresh temporary directory, removed afterwards. Errors carry lld's
 /// or objcopy's message.
 llvm::Expected<llvm::SmallVector<char, 0>>
-linkRelocatable(llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
+linkRelocatable(llvm::StringRef lld, llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
                 llvm::ArrayRef<std::string> localize);
 
 } // namespace tlc
