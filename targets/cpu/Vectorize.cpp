@@ -3,13 +3,14 @@
 #include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/Vector/Utils/VectorUtils.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace tlc {
 #define GEN_PASS_DEF_TLCVECTORIZE
@@ -91,6 +92,73 @@ bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
     write.getValueToStoreMutable().assign((*newLoop)->getResults().back());
   });
   return true;
+}
+
+/// Whether `op` or an op nested in it may write memory of the buffer `root` (with `reads`,
+/// also read it) where `transfer` accesses it: effects on views of another root buffer and
+/// transfers of the same view at provably disjoint indices do not count; an op whose effects
+/// are unknown or name no value does.
+bool mayAccess(Operation *op, Value root, vector::TransferWriteOp transfer, bool reads) {
+  WalkResult walk = op->walk([&](Operation *nested) {
+    if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+        tlc::isDotProductIntrinsic(nested))
+      return WalkResult::advance(); // judged by the ops it contains / pure arithmetic
+    auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (!iface)
+      return WalkResult::interrupt();
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (MemoryEffects::EffectInstance &effect : effects) {
+      if (!isa<MemoryEffects::Write>(effect.getEffect()) &&
+          !(reads && isa<MemoryEffects::Read>(effect.getEffect())))
+        continue;
+      auto value = dyn_cast_if_present<TypedValue<BaseMemRefType>>(effect.getValue());
+      if (!value)
+        return WalkResult::interrupt();
+      if (memref::skipViewLikeOps(value) != root)
+        continue;
+      if (auto other = dyn_cast<VectorTransferOpInterface>(nested);
+          other && vector::isDisjointTransferSet(
+                       cast<VectorTransferOpInterface>(transfer.getOperation()), other,
+                       /*testDynamicValueUsingBounds=*/true))
+        continue;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// Store-to-load forwarding and dead-store elimination of one fill (a transfer_write of a
+/// splat) within its block: the reads of the same slice that follow it before anything may
+/// write that buffer take the splat; then the fill's store goes when a write of the same
+/// slice follows before anything may read or write the buffer. The conditions are
+/// upstream's (checkSameValueRAW / checkSameValueWAW, aliasing by root buffer), in one block.
+void forwardFill(RewriterBase &rewriter, vector::TransferWriteOp fill) {
+  auto base = dyn_cast<TypedValue<BaseMemRefType>>(fill.getBase());
+  if (!base || fill.hasOutOfBoundsDim())
+    return;
+  Value root = memref::skipViewLikeOps(base);
+  for (Operation *op = fill->getNextNode(); op;) {
+    Operation *next = op->getNextNode();
+    if (auto read = dyn_cast<vector::TransferReadOp>(op);
+        read && read.getBase() == base && !read.hasOutOfBoundsDim() &&
+        vector::checkSameValueRAW(fill, read)) {
+      rewriter.replaceOp(read, fill.getVector());
+    } else if (mayAccess(op, root, fill, /*reads=*/false)) {
+      break;
+    }
+    op = next;
+  }
+  for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
+    if (auto write = dyn_cast<vector::TransferWriteOp>(op);
+        write && write.getBase() == base && vector::checkSameValueWAW(write, fill)) {
+      rewriter.eraseOp(fill);
+      return;
+    }
+    if (mayAccess(op, root, fill, /*reads=*/true))
+      return;
+  }
 }
 
 /// Static upper bounds of `op`'s loop ranges: a dynamic extent (an edge tile of a cache block
@@ -233,34 +301,31 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }
-    // Innermost loops first; a hoisted accumulator may then move further out.
-    for (bool changed = true; changed;) {
-      changed = false;
-      SmallVector<scf::ForOp> loops;
-      func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-      for (scf::ForOp loop : loops)
-        moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
-      for (scf::ForOp loop : loops)
-        if (hoistAccumulator(rewriter, loop)) {
-          changed = true;
-          break;
-        }
+    // Innermost loops first (post-order), so an accumulator hoisted out of a loop may then
+    // move out of its parent when the parent's turn comes: hoisting from a loop moves ops
+    // into its parent only, never into a loop visited earlier, so one pass reaches the
+    // fixpoint. (Restarting the walk after every hoist was quadratic in the number of tiles:
+    // 8 s of densenet121's compile.)
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+      hoistAccumulator(rewriter, loop); // replaces `loop`, which is not visited again
     }
     // A register tile whose fill was fused into it (tlc-tile-contractions: a transfer_write
     // of a splat right before the hoisted load of its accumulator) starts from the splat in
-    // registers: upstream's store-to-load forwarding replaces the load, and its dead-store
-    // elimination drops the fill's store (the store after the k loop overwrites it). Run on
-    // the ops around such writes, not on the whole function: for every transfer it visits,
-    // upstream walks all the views of the transfer's root buffer, and in a large model most
-    // buffers are views of the one workspace (densenet121: 32 s of its compile, quadratic in
-    // the number of kernels).
-    llvm::SetVector<Operation *> fusedFills;
+    // registers, and the fill's store goes when the store after the k loop overwrites it
+    // before anything reads it. Done locally, in the fill's block (upstream's
+    // transferOpflowOpt does it for every transfer of an op, walking for each one all the
+    // views of its root buffer: in a large model most buffers are views of the one workspace,
+    // quadratic in the number of kernels, 10-30 s of densenet121's compile).
+    SmallVector<vector::TransferWriteOp> fills;
     func.walk([&](vector::TransferWriteOp write) {
       if (isSplat(write.getVector()))
-        fusedFills.insert(write->getParentOp());
+        fills.push_back(write);
     });
-    for (Operation *around : fusedFills)
-      vector::transferOpflowOpt(rewriter, around);
+    for (vector::TransferWriteOp fill : fills)
+      forwardFill(rewriter, fill);
     RewritePatternSet patterns(ctx);
     vector::populateVectorContractLoweringPatterns(patterns,
                                                    vector::VectorContractLowering::OuterProduct);

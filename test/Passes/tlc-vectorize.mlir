@@ -200,3 +200,57 @@ func.func @store_between(%a: memref<4x32xf32>, %b: memref<32x16xf32>, %c: memref
   }
   return
 }
+
+// -----
+
+// A store to another buffer between the fill and the k loop does not stop the forwarding
+// (effects are judged by the buffer they touch): one store of the tile, the result's.
+// CHECK-LABEL: func.func @store_elsewhere_between
+// CHECK: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4x16xf32>
+// CHECK: memref.store
+// CHECK-NOT: vector.transfer_write
+// CHECK: %[[ACC:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[ZERO]]) -> (vector<4x16xf32>)
+// CHECK: vector.transfer_write %[[ACC]], %{{.+}} : vector<4x16xf32>, memref<4x16xf32>
+// CHECK-NOT: vector.transfer_write
+func.func @store_elsewhere_between(%a: memref<4x32xf32>, %b: memref<32x16xf32>, %c: memref<4x16xf32>, %d: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  linalg.fill {tlc.register_tile} ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  memref.store %one, %d[%c0] : memref<4xf32>
+  scf.for %k = %c0 to %c32 step %c1 {
+    %sa = memref.subview %a[0, %k] [4, 1] [1, 1] : memref<4x32xf32> to memref<4x1xf32, strided<[32, 1], offset: ?>>
+    %sb = memref.subview %b[%k, 0] [1, 16] [1, 1] : memref<32x16xf32> to memref<1x16xf32, strided<[16, 1], offset: ?>>
+    linalg.matmul {tlc.register_tile} ins(%sa, %sb : memref<4x1xf32, strided<[32, 1], offset: ?>>, memref<1x16xf32, strided<[16, 1], offset: ?>>) outs(%c : memref<4x16xf32>)
+  }
+  return
+}
+
+// -----
+
+// Output and left operand are views of one buffer (as in the workspace): the accumulators
+// still start from the splat, but the fill's store stays, since the k loop reads that buffer
+// and nothing proves the two views disjoint.
+// CHECK-LABEL: func.func @shared_root
+// CHECK: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4x16xf32>
+// CHECK: vector.transfer_write %[[ZERO]]
+// CHECK-NOT: vector.transfer_read %{{.+}} : memref<4x16xf32, {{.+}}>, vector<4x16xf32>
+// CHECK: %[[ACC:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[ZERO]]) -> (vector<4x16xf32>)
+// CHECK: vector.transfer_write %[[ACC]]
+func.func @shared_root(%ws: memref<16x32xf32>, %b: memref<32x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %a = memref.subview %ws[0, 0] [4, 32] [1, 1] : memref<16x32xf32> to memref<4x32xf32, strided<[32, 1]>>
+  %c = memref.subview %ws[8, 0] [4, 16] [1, 1] : memref<16x32xf32> to memref<4x16xf32, strided<[32, 1], offset: 256>>
+  linalg.fill {tlc.register_tile} ins(%zero : f32) outs(%c : memref<4x16xf32, strided<[32, 1], offset: 256>>)
+  scf.for %k = %c0 to %c32 step %c1 {
+    %sa = memref.subview %a[0, %k] [4, 1] [1, 1] : memref<4x32xf32, strided<[32, 1]>> to memref<4x1xf32, strided<[32, 1], offset: ?>>
+    %sb = memref.subview %b[%k, 0] [1, 16] [1, 1] : memref<32x16xf32> to memref<1x16xf32, strided<[16, 1], offset: ?>>
+    linalg.matmul {tlc.register_tile} ins(%sa, %sb : memref<4x1xf32, strided<[32, 1], offset: ?>>, memref<1x16xf32, strided<[16, 1], offset: ?>>) outs(%c : memref<4x16xf32, strided<[32, 1], offset: 256>>)
+  }
+  return
+}
