@@ -33,7 +33,7 @@ struct CompileOptions {
   std::string gpu;         // GPU targets' architecture (--gpu), empty: the target's default
   EmitKind emit = EmitKind::Object;
   bool shared = false;     // link the object into a shared library
-  unsigned optLevel = 3;
+  unsigned optLevel = 2;   // LLVM's -O level (tlc -O; default 2)
   OnnxImportOptions onnx;  // --input-shape pins for .onnx inputs
   /// --int8-contractions (onnx.int8Contractions); unset: on where the target, every cpu
   /// variant of it, has int8 dot products (Target::hasInt8Dot).

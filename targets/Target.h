@@ -68,7 +68,7 @@ struct LoweringStrategy {
 /// Options a target reads; `cpu` empty means the target's default, "native" the host.
 struct TargetOptions {
   std::string cpu;
-  unsigned optLevel = 3;
+  unsigned optLevel = 2;
   std::string gpu; // GPU targets' architecture (--gpu), "" for the target's default
 };
 

@@ -1,5 +1,5 @@
 // NEON code generation: a matmul compiled for aarch64 uses vector FMLA on 4 x f32 registers.
-// The private implementation is inlined into the entry point at -O3.
+// The private implementation is inlined into the entry point (at the default -O2).
 // RUN: tlc %s --name=matmul --target=aarch64 --emit=asm -o - | FileCheck %s
 // RUN: tlc %s --name=matmul --target=aarch64 --cpu=neoverse-n1 --emit=asm -o - | FileCheck %s
 
