@@ -8,6 +8,7 @@
 #include "compiler/OnnxTraining.h"
 #include "compiler/onnx/OnnxImporter.h"
 #include "passes/Precision.h"
+#include "targets/Target.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/SourceMgr.h"
@@ -33,7 +34,7 @@ struct CompileOptions {
   std::string gpu;         // GPU targets' architecture (--gpu), empty: the target's default
   EmitKind emit = EmitKind::Object;
   bool shared = false;     // link the object into a shared library
-  unsigned optLevel = 2;   // LLVM's -O level (tlc -O; default 2)
+  unsigned optLevel = kDefaultOptLevel; // LLVM's -O level (tlc -O)
   OnnxImportOptions onnx;  // --input-shape pins for .onnx inputs
   /// --int8-contractions (onnx.int8Contractions); unset: on where the target, every cpu
   /// variant of it, has int8 dot products (Target::hasInt8Dot).

@@ -65,10 +65,16 @@ struct LoweringStrategy {
   bool epiloguesFusedOnBuffers = false;
 };
 
+/// LLVM's optimization level when none is asked for (tlc -O). 2, not 3: LLVM's -O3 pipeline
+/// compiled resnet18 1.7x slower (its larger full-unroll threshold unrolls loops MLIR already
+/// unrolled and vectorized) for no faster code on any model measured (docs/architecture.md,
+/// "LLVM's optimization level").
+constexpr unsigned kDefaultOptLevel = 2;
+
 /// Options a target reads; `cpu` empty means the target's default, "native" the host.
 struct TargetOptions {
   std::string cpu;
-  unsigned optLevel = 2;
+  unsigned optLevel = kDefaultOptLevel;
   std::string gpu; // GPU targets' architecture (--gpu), "" for the target's default
 };
 

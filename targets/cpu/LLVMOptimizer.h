@@ -33,8 +33,8 @@ llvm::Error optimizeLLVMModule(llvm::Module &module, llvm::TargetMachine &tm, un
 /// the module's data (what no partition defines) another one, and the objects are joined into
 /// `codegen->object` with the symbols that were internal before the split made local again
 /// (RelocatableLink.h); `codegen->emitted` is then set and `module` is left without function
-/// bodies. Only for ELF targets and with an ld.lld (findLLD); otherwise (and for modules optimized whole) `module` is
-/// optimized in place and the caller generates its code.
+/// bodies. Only for ELF targets and with an ld.lld (findLLD); otherwise (and for modules
+/// optimized whole) `module` is optimized in place and the caller generates its code.
 struct PartitionCodegen {
   llvm::function_ref<void(llvm::Module &)> beforeCodegen;
   llvm::SmallVector<char, 0> object;

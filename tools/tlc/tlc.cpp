@@ -57,11 +57,8 @@ cl::opt<tlc::EmitKind> emitKind(
     cl::cat(category));
 cl::opt<bool> shared("shared", cl::desc("Link the object into a shared library (for tlc-run)"),
                      cl::cat(category));
-// Default -O2: LLVM's -O3 pipeline compiled resnet18 1.7x slower (its larger full-unroll
-// threshold unrolls loops MLIR already unrolled and vectorized) for no faster code on any
-// model measured (docs/architecture.md, "LLVM's optimization level").
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3, default 2)"),
-                           cl::init(2), cl::Prefix, cl::cat(category));
+                           cl::init(tlc::kDefaultOptLevel), cl::Prefix, cl::cat(category));
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Pin the shape of an ONNX model input (symbolic dimensions in particular), "
