@@ -240,8 +240,11 @@ static void readFromPacked(RewriterBase &rewriter, Location loc, Operation *tile
     rewriter.eraseOp(tileSlice);
 }
 
-/// Whether anything in `loop` may write the buffer `root` (or memory it cannot name).
-static bool mayWrite(scf::ForOp loop, Value root) {
+/// Whether anything in `loop` may write memory of the view `value` (or memory it cannot
+/// name). Views of one planned workspace at disjoint offsets do not overlap: an
+/// epilogue-fused contraction writing its output tile there leaves its right operand, another
+/// slot of the workspace, unchanged.
+static bool mayWrite(scf::ForOp loop, Value value) {
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effects)
@@ -253,7 +256,7 @@ static bool mayWrite(scf::ForOp loop, Value root) {
       if (!isa<MemoryEffects::Write>(effect.getEffect()))
         continue;
       Value written = effect.getValue();
-      if (!written || tlc::rootBuffer(written) == root)
+      if (!written || tlc::mayOverlap(written, value))
         return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -264,12 +267,11 @@ static bool mayWrite(scf::ForOp loop, Value root) {
 scf::ForOp tlc::outermostInvariantLoop(Value value, Operation *op, Operation *home) {
   // The view must be computed outside the loop and its contents must not change in it (e.g.
   // produced by an earlier op of the same loop body): nothing there may write its buffer.
-  Value root = tlc::rootBuffer(value);
   scf::ForOp best;
   for (Operation *p = op->getParentOp(); p && p != home; p = p->getParentOp()) {
     auto loop = dyn_cast<scf::ForOp>(p);
     SmallVector<Operation *> unused;
-    if (!loop || !hoistOutOf(value, loop, unused) || mayWrite(loop, root))
+    if (!loop || !hoistOutOf(value, loop, unused) || mayWrite(loop, value))
       break;
     best = loop;
   }

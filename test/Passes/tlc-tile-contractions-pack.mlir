@@ -149,6 +149,39 @@ func.func @operand_written_in_loop(%a: memref<80x64xf32>, %b: memref<64x200xf32>
 
 // -----
 
+// The right operand and the output are views of one workspace at disjoint offsets (a planned
+// model's intermediates): the row loop writes the workspace, but not the operand's bytes, so
+// the operand is packed whole, before the row loop, as in @whole_operand.
+// CHECK-LABEL: func.func @workspace_views
+// CHECK: scf.parallel
+// CHECK-NEXT: %[[P:.+]] = memref.alloca() {alignment = 64 : i64} : memref<7x64x16xf32>
+// CHECK: vector.transfer_write %{{.+}}, %[[P]]
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c40
+// CHECK-NOT: vector.transfer_write %{{.+}}, %[[P]]
+// CHECK: linalg.matmul {tlc.register_tile}
+func.func @workspace_views(%a: memref<80x64xf32>, %ws: memref<115200xi8>) {
+  %c0 = arith.constant 0 : index
+  %c40 = arith.constant 40 : index
+  %c80 = arith.constant 80 : index
+  %c100 = arith.constant 100 : index
+  %c200 = arith.constant 200 : index
+  %off = arith.constant 51200 : index
+  %b = memref.view %ws[%c0][] : memref<115200xi8> to memref<64x200xf32>
+  %c = memref.view %ws[%off][] : memref<115200xi8> to memref<80x200xf32>
+  scf.parallel (%j) = (%c0) to (%c200) step (%c100) {
+    scf.for %i = %c0 to %c80 step %c40 {
+      %sa = memref.subview %a[%i, 0] [40, 64] [1, 1] : memref<80x64xf32> to memref<40x64xf32, strided<[64, 1], offset: ?>>
+      %sb = memref.subview %b[0, %j] [64, 100] [1, 1] : memref<64x200xf32> to memref<64x100xf32, strided<[200, 1], offset: ?>>
+      %sc = memref.subview %c[%i, %j] [40, 100] [1, 1] : memref<80x200xf32> to memref<40x100xf32, strided<[200, 1], offset: ?>>
+      linalg.matmul ins(%sa, %sb : memref<40x64xf32, strided<[64, 1], offset: ?>>, memref<64x100xf32, strided<[200, 1], offset: ?>>) outs(%sc : memref<40x100xf32, strided<[200, 1], offset: ?>>)
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
 // A batched right operand invariant in the row loop cannot be packed whole (its batch
 // dimension is not a unit one): each cache block's panel is packed instead.
 // CHECK-LABEL: func.func @batched_whole
