@@ -367,7 +367,9 @@ def TLCUnshareFills : Pass<"tlc-unshare-fills", "mlir::func::FuncOp"> {
     one, every run. Run after the last tensor-level CSE, this gives each such writer but the
     first a fill of its own (of a fresh `tensor.empty`) right before it: a fill writes what a
     copy would and reads nothing, and a padded input's fill then shrinks to its border
-    (tlc-lower-memref-copy). Reads of the filled tensor keep sharing it.
+    (tlc-lower-memref-copy). Reads of the filled tensor keep sharing it. A fill that is
+    only written into moves right before its first writer, so every writer finds its fill
+    right before it (tlc-tile-contractions' fuse-fill).
   }];
 }
 

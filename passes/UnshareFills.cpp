@@ -27,7 +27,7 @@ struct TLCUnshareFillsPass : tlc::impl::TLCUnshareFillsBase<TLCUnshareFillsPass>
   void runOnOperation() override {
     SmallVector<linalg::FillOp> fills;
     getOperation().walk([&](linalg::FillOp fill) {
-      if (fill.hasPureTensorSemantics() && !fill->getResult(0).hasOneUse())
+      if (fill.hasPureTensorSemantics())
         fills.push_back(fill);
     });
     for (linalg::FillOp fill : fills) {
@@ -40,11 +40,16 @@ struct TLCUnshareFillsPass : tlc::impl::TLCUnshareFillsBase<TLCUnshareFillsPass>
       for (OpOperand &use : filled.getUses())
         if (writesInto(use) && use.getOwner()->getBlock() == fill->getBlock())
           writers.push_back({use.getOwner(), use.getOperandNumber()});
-      if (writers.size() < 2)
+      if (writers.empty())
         continue;
       llvm::sort(writers, [](const auto &a, const auto &b) {
         return a.first != b.first ? a.first->isBeforeInBlock(b.first) : a.second < b.second;
       });
+      // A fill only written into moves right before its first writer, as its copies go
+      // before theirs: nothing then comes between a contraction and the fill of its output
+      // (tlc-tile-contractions starts the accumulators from the fill value in registers).
+      if (writers.size() == size_t(std::distance(filled.use_begin(), filled.use_end())))
+        fill->moveBefore(writers.front().first);
       for (auto [owner, operand] : llvm::drop_begin(writers)) {
         OpBuilder b(owner);
         Value empty =

@@ -130,13 +130,24 @@ void fillReshapedInit(linalg::LinalgOp contraction) {
 }
 
 /// The contraction and the ops producing its initial value (a fill of a tensor.empty), which
-/// move into the tile loop with it.
-llvm::SetVector<Operation *> contractionAndInit(linalg::LinalgOp contraction) {
+/// move into the tile loop with it. A fill other ops also write into (CSE merges the fills of
+/// same-shaped outputs, e.g. a training step's forward and backward products) is copied for
+/// this contraction first: shared, it would stay outside the loop, be run whole (a memset of
+/// the output) and read back by every tile instead of each tile's accumulators starting at
+/// its value in registers (tlc-tile-contractions' fuse-fill).
+llvm::SetVector<Operation *> contractionAndInit(RewriterBase &rewriter,
+                                                linalg::LinalgOp contraction) {
   llvm::SetVector<Operation *> ops;
   fillReshapedInit(contraction);
-  Value init = contraction.getDpsInitOperand(0)->get();
-  if (auto fill = init.getDefiningOp<linalg::FillOp>(); fill && fill->hasOneUse())
+  OpOperand *init = contraction.getDpsInitOperand(0);
+  if (auto fill = init->get().getDefiningOp<linalg::FillOp>()) {
+    if (!fill->hasOneUse()) {
+      rewriter.setInsertionPoint(contraction);
+      fill = cast<linalg::FillOp>(rewriter.clone(*fill));
+      rewriter.modifyOpInPlace(contraction, [&] { init->set(fill->getResult(0)); });
+    }
     ops.insert(fill);
+  }
   ops.insert(contraction);
   return ops;
 }
@@ -308,7 +319,7 @@ FailureOr<Operation *> fuseEpilogue(RewriterBase &rewriter, EpilogueCandidate ca
 
   FailureOr<scf::SCFTileAndFuseResult> outerResult =
       tileAndFuse(rewriter, epilogue, outerSizes, scf::SCFTilingOptions::LoopType::ForallOp,
-                  contractionAndInit(contraction));
+                  contractionAndInit(rewriter, contraction));
   if (failed(outerResult) || outerResult->loops.size() != 1) {
     reason = "tiling the consumer and fusing the contraction failed";
     return failure();

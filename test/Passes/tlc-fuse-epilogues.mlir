@@ -343,3 +343,35 @@ func.func @conv_constant_index(%w: tensor<128x72xf32>, %col: tensor<2x72x196xf32
   } -> tensor<2x128x14x14xf32>
   return %y : tensor<2x128x14x14xf32>
 }
+
+// -----
+
+// A fill that another contraction also accumulates into (CSE merged them): the fused one
+// gets a copy of it, filled tile by tile inside the loops like any other; the other keeps
+// the whole fill.
+// CHECK-LABEL: func.func @shared_fill
+// CHECK: %[[Z:.+]] = linalg.fill {{.+}} -> tensor<256x512xf32>
+// CHECK: scf.forall
+// CHECK: linalg.fill {{.+}} -> tensor<64x256xf32>
+// CHECK: linalg.matmul {{.+}} outs(%{{.+}} : tensor<64x256xf32>)
+// CHECK: math.tanh
+// CHECK: tlc.fusion_group = {kind = "contraction+epilogue"
+// CHECK: linalg.matmul {{.*}}ins(%{{.+}}, %{{.+}} : tensor<256x64xf32>, tensor<64x512xf32>) outs(%[[Z]] : tensor<256x512xf32>)
+// ALONE-LABEL: func.func @shared_fill
+// ALONE-COUNT-1: linalg.fill {{.+}} -> tensor<256x512xf32>
+// ALONE-NOT: linalg.fill {{.+}} -> tensor<256x512xf32>
+func.func @shared_fill(%a: tensor<256x64xf32>, %b: tensor<64x512xf32>, %c: tensor<256x64xf32>) -> (tensor<256x512xf32>, tensor<256x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x512xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x512xf32>) outs(%z : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<256x512xf32>) outs(%e : tensor<256x512xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = math.tanh %x : f32
+    linalg.yield %t : f32
+  } -> tensor<256x512xf32>
+  %other = linalg.matmul ins(%c, %b : tensor<256x64xf32>, tensor<64x512xf32>) outs(%z : tensor<256x512xf32>) -> tensor<256x512xf32>
+  return %y, %other : tensor<256x512xf32>, tensor<256x512xf32>
+}

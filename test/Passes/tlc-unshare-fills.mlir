@@ -49,3 +49,35 @@ func.func @only_read(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) 
   %b = linalg.sub ins(%z, %x : tensor<4x6xf32>, tensor<4x6xf32>) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
   return %a, %b : tensor<4x6xf32>, tensor<4x6xf32>
 }
+
+// A fill only written into, by one op further down, moves right before it (another op in
+// between would keep tlc-tile-contractions from starting the accumulators at the fill value).
+// CHECK-LABEL: func.func @moved_to_writer
+// CHECK: linalg.exp
+// CHECK-NEXT: %[[Z:.+]] = linalg.fill
+// CHECK-NEXT: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x8xf32>, tensor<8x6xf32>) outs(%[[Z]] : tensor<4x6xf32>)
+func.func @moved_to_writer(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) -> tensor<4x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x6xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %ea = tensor.empty() : tensor<4x8xf32>
+  %x = linalg.exp ins(%a : tensor<4x8xf32>) outs(%ea : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.matmul ins(%x, %b : tensor<4x8xf32>, tensor<8x6xf32>) outs(%z : tensor<4x6xf32>) -> tensor<4x6xf32>
+  return %m : tensor<4x6xf32>
+}
+
+// A fill also read stays where it is (the read may come first).
+// CHECK-LABEL: func.func @read_and_written
+// CHECK: linalg.fill
+// CHECK-NEXT: tensor.empty
+// CHECK-NEXT: linalg.exp
+func.func @read_and_written(%a: tensor<4x8xf32>, %b: tensor<8x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x6xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %ea = tensor.empty() : tensor<4x8xf32>
+  %x = linalg.exp ins(%a : tensor<4x8xf32>) outs(%ea : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = linalg.matmul ins(%x, %b : tensor<4x8xf32>, tensor<8x6xf32>) outs(%z : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %s = linalg.add ins(%z, %m : tensor<4x6xf32>, tensor<4x6xf32>) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
+  return %m, %s : tensor<4x6xf32>, tensor<4x6xf32>
+}
