@@ -287,6 +287,13 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     registers and the output is written once, not memset, loaded and stored. A contraction
     with more than `cache-k` k iterations is first split into k < `cache-k` (starting from
     the fill) and the rest (accumulating onto it), which adds in the same order.
+
+    With `prefetch-epilogue-max-bytes` > 0, a contraction followed by its fused epilogue (an
+    elementwise linalg.generic writing the contraction's output in place, as
+    tlc-fuse-epilogues leaves each output tile) whose output has at most that many bytes
+    prefetches, in each register tile before its k loop, the lines of the epilogue's other
+    operands (identity maps) at the tile's place: one `memref.prefetch` per tile row and 64
+    bytes of its columns.
   }];
   let options = [
     Option<"cacheM", "cache-m", "int64_t", /*default=*/"64", "m block (rows of the output)">,
@@ -333,6 +340,12 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "quads (register-n must be 32)">,
     Option<"quadsCacheK", "quads-cache-k", "int64_t", /*default=*/"1024",
            "k block of an int8 k-quad contraction">,
+    Option<"prefetchEpilogueMaxBytes", "prefetch-epilogue-max-bytes", "int64_t",
+           /*default=*/"0",
+           "register tiles prefetch what a fused epilogue of an output tile of up to this "
+           "many bytes reads at their place (0: no prefetches)">,
+    Option<"prefetchLocality", "prefetch-locality", "int64_t", /*default=*/"2",
+           "the prefetches' cache locality, as llvm.prefetch's (3: all levels, 0: none)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect", "mlir::linalg::LinalgDialect",

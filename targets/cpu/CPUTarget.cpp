@@ -377,6 +377,11 @@ private:
     tiles.packLhsMinCols = 4 * tiles.registerN;
     tiles.packLhsMinBytes = 8 << 20;
     tiles.packLhsCacheN = 2 * tiles.cacheN;
+    // An epilogue-fused output tile (64 x 256 f32) is written once the contraction has
+    // gone through all of it; what its epilogue reads (a residual, GELU's input in a training
+    // step's backward) is prefetched into L2 meanwhile, tile by tile.
+    tiles.prefetchEpilogueMaxBytes = 256 << 10;
+    tiles.prefetchLocality = 2;
     return tiles;
   }
 

@@ -4,6 +4,7 @@
 #include "targets/cpu/CPUPasses.h"
 #include "targets/cpu/LoopUtils.h"
 #include "targets/cpu/PackContractionOperands.h"
+#include "targets/cpu/PrefetchEpilogueOperands.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -344,6 +345,8 @@ struct Work {
   /// block.
   int64_t kGroup;
   int64_t blockK;
+  /// What its fused epilogue reads that its register tiles prefetch (none: empty).
+  tlc::EpilogueOperands epilogue = {};
 };
 
 /// The operand packing decided for one contraction, on the untiled op: the right operand's
@@ -375,8 +378,9 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       return signalPassFailure();
     SmallVector<scf::ForOp> toPeel, parallelLoops;
     SmallVector<linalg::FillOp> fusedFills;
-    for (auto [op, loops, fill, candidateGroup, blockK] : *work) {
+    for (auto [op, loops, fill, candidateGroup, blockK, epilogue] : *work) {
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      Value init = op.getDpsInitOperand(0)->get();
       bool candidate = candidateGroup > 1;
       PackingPlan packing = planPacking(op, loops, candidate);
       // k pairs (quads) need the right operand packed (that is where they are interleaved),
@@ -395,6 +399,8 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         return signalPassFailure();
       if (fill && fuseFillIntoRegisterLoops(rewriter, fill, loops, *tiled, registerK))
         fusedFills.push_back(fill);
+      if (!epilogue.operands.empty())
+        prefetchEpilogue(rewriter, epilogue, init, loops, *tiled, registerK);
       scf::ForOp parallelLoop =
           chooseParallelLoop(loops, iterators, tiled->outer, packing.blockN, blockK);
       if (parallelLoop)
@@ -420,18 +426,31 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       tlc::forToParallel(rewriter, forOp);
   }
 
-  /// The contractions to tile. A contraction onto a freshly filled output starts its
-  /// accumulators from the fill value in registers (fuseFillIntoRegisterTile). That needs the
-  /// whole k range in one cache block, so a longer one is split at its k block first: the
-  /// first part starts from the fill value, the second accumulates onto it. bf16 k-pair
-  /// candidates take `pairs-cache-k` as their k block (a panel of as many bytes as cache-k
-  /// f32 rows), int8 k-quad candidates `quads-cache-k`, the others `cache-k`.
+  /// The contractions to tile (findContractions), each with the operands of its fused
+  /// epilogue to prefetch.
   FailureOr<SmallVector<Work>> findWork(IRRewriter &rewriter) {
     SmallVector<std::pair<linalg::LinalgOp, ContractionLoops>> found;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (std::optional<ContractionLoops> loops = matchContraction(op, maxJoinedK))
         found.push_back({op, *loops});
     });
+    FailureOr<SmallVector<Work>> work = findContractions(rewriter, found);
+    if (succeeded(work) && prefetchEpilogueMaxBytes > 0)
+      for (Work &item : *work)
+        item.epilogue = tlc::epilogueOperands(item.op, item.loops.m, item.loops.n,
+                                              prefetchEpilogueMaxBytes);
+    return work;
+  }
+
+  /// The contractions to tile. A contraction onto a freshly filled output starts its
+  /// accumulators from the fill value in registers (fuseFillIntoRegisterTile). That needs the
+  /// whole k range in one cache block, so a longer one is split at its k block first: the
+  /// first part starts from the fill value, the second accumulates onto it. bf16 k-pair
+  /// candidates take `pairs-cache-k` as their k block (a panel of as many bytes as cache-k
+  /// f32 rows), int8 k-quad candidates `quads-cache-k`, the others `cache-k`.
+  FailureOr<SmallVector<Work>>
+  findContractions(IRRewriter &rewriter,
+                   ArrayRef<std::pair<linalg::LinalgOp, ContractionLoops>> found) {
     SmallVector<Work> work;
     for (auto [op, loops] : found) {
       int64_t kGroup = bf16Pairs && bf16PairCandidate(op, loops, registerN)   ? 2
@@ -568,8 +587,16 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   bool fuseFillIntoRegisterLoops(IRRewriter &rewriter, linalg::FillOp fill,
                                  const ContractionLoops &loops, TiledContraction &tiled,
                                  int64_t registerK) {
-    // The register loops run (others, n, m, joined k..., k): the last ones are the k
-    // loops (none is made for a k of one register step); the fill goes before the first.
+    auto [hasKLoops, kLoop] = registerKLoop(loops, tiled, registerK);
+    return (!hasKLoops || kLoop) &&
+           succeeded(fuseFillIntoRegisterTile(rewriter, fill, tiled.registerTile, kLoop));
+  }
+
+  /// Whether the register tile runs inside k loops, and the outermost of them (null when
+  /// there are none, or it is not found). The register loops run (others, n, m, joined k...,
+  /// k): the last ones are the k loops (none is made for a k of one register step).
+  std::pair<bool, scf::ForOp> registerKLoop(const ContractionLoops &loops,
+                                            TiledContraction &tiled, int64_t registerK) {
     auto &innerLoops = tiled.inner.loops;
     size_t kLoops = loops.joinedK.size() + (loops.kRange > registerK ? 1 : 0);
     scf::ForOp kLoop;
@@ -577,8 +604,28 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       kLoop = dyn_cast<scf::ForOp>(innerLoops[innerLoops.size() - kLoops].getOperation());
     if (kLoop && !kLoop->isProperAncestor(tiled.registerTile))
       kLoop = nullptr;
-    return (kLoops == 0 || kLoop) &&
-           succeeded(fuseFillIntoRegisterTile(rewriter, fill, tiled.registerTile, kLoop));
+    return {kLoops > 0, kLoop};
+  }
+
+  /// Each register tile prefetches, before its k loops, the lines its fused epilogue will
+  /// read at the tile's place (`init`: the contraction's output).
+  void prefetchEpilogue(IRRewriter &rewriter, const tlc::EpilogueOperands &epilogue, Value init,
+                        const ContractionLoops &loops, TiledContraction &tiled,
+                        int64_t registerK) {
+    auto [hasKLoops, kLoop] = registerKLoop(loops, tiled, registerK);
+    if (hasKLoops && !kLoop)
+      return;
+    Operation *before = tiled.registerTile;
+    if (kLoop) {
+      // The tile's output slice out of the k loops (innermost first), to be cut there.
+      for (Operation *p = tiled.registerTile->getParentOp(); p != kLoop->getParentOp();
+           p = p->getParentOp())
+        if (auto loop = dyn_cast<LoopLikeOpInterface>(p))
+          moveLoopInvariantCode(loop);
+      before = kLoop;
+    }
+    tlc::prefetchEpilogueOperands(rewriter, epilogue, init, tiled.registerTile, before,
+                                  prefetchLocality);
   }
 
   /// The outermost block loop over a parallel dimension (batch or n) with more than one
