@@ -314,6 +314,10 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "copy each k x n block of the right operand into register-tile strips">,
     Option<"packMinRows", "pack-min-rows", "int64_t", /*default=*/"32",
            "pack only when at least this many rows of m read each packed panel">,
+    Option<"packConflictMinRows", "pack-conflict-min-rows", "int64_t", /*default=*/"0",
+           "pack a right operand whose k-block rows cannot all stay in L1 (their stride "
+           "puts them in few cache sets, e.g. 2 KiB apart) when at least this many rows read "
+           "each panel (0: pack-min-rows)">,
     Option<"packMaxBytes", "pack-max-bytes", "int64_t", /*default=*/"1048576",
            "pack a right operand whole, before an enclosing loop it is invariant in, up to "
            "this size">,

@@ -366,6 +366,12 @@ private:
     // would copy its whole im2col panel for 8 register tiles) costs about as much to copy as
     // its conflict-free reads save.
     tiles.packMinRows = 16 * tiles.registerM;
+    // Unless its rows cannot stay in L1 unpacked (a row stride of 2 KiB puts a 256-row panel
+    // in 2 of L1's 64 sets): then every register tile reads it from L2, and the copy pays for
+    // itself at 8 tiles (an MLP's 64-row batch times a 784x512 or 512x512 weight: the training
+    // step's three such products 1.3-1.35x faster, Zen 3); at 32 rows (GPT-2 block's 32 tokens
+    // times its 2048-wide weights, copied whole for 5 tiles) the copy cost more than it saved.
+    tiles.packConflictMinRows = 8 * tiles.registerM;
     // A left-operand block is re-read by every register strip of its n block, and the whole
     // operand once per n block. Packed, its rows are cache-k apart, not one operand row (set
     // and page conflicts at k = 1024-2048), and each copy reads long contiguous rows. That

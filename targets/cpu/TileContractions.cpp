@@ -20,6 +20,8 @@
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+#include <numeric>
+
 namespace tlc {
 #define GEN_PASS_DEF_TLCTILECONTRACTIONS
 #include "targets/cpu/CPUPasses.h.inc"
@@ -128,6 +130,24 @@ std::optional<int64_t> constantTripCount(scf::ForOp loop) {
   if (!lb || !ub || !step || *step <= 0)
     return std::nullopt;
   return llvm::divideCeil(*ub - *lb, *step);
+}
+
+/// Whether `panelK` rows of the memref `operand` along its dimension `kResult` cannot all stay
+/// in a 64-set, 8-way L1 data cache (Zen, Intel cores; Zen 5's 12 ways change little): rows a
+/// multiple of 64 bytes apart fall into 64 / gcd(lines per row, 64) sets, e.g. 2 for rows
+/// of 512 f32 (2 KiB), so a register strip of an unpacked right operand is read from L2 by
+/// every register tile.
+bool rowsConflictInL1(Value operand, unsigned kResult, int64_t panelK) {
+  auto type = cast<MemRefType>(operand.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || ShapedType::isDynamic(strides[kResult]))
+    return false;
+  int64_t bytes = strides[kResult] * type.getElementTypeBitWidth() / 8;
+  if (bytes <= 0 || bytes % 64 != 0)
+    return false;
+  int64_t sets = 64 / std::gcd<int64_t>(bytes / 64, 64);
+  return 8 * sets < panelK;
 }
 
 /// Where a packed panel's buffer lives: the body of the loop that will run on the thread pool,
@@ -485,7 +505,8 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
 
   /// Packing policy, decided on the untiled op: pack the right operand when it is wider than
   /// one strip and enough rows reuse each packed panel (packMinRows: the copy costs about as
-  /// much as a few register tiles' reads of it); pack all of it at once, before the enclosing
+  /// much as a few register tiles' reads of it; packConflictMinRows when its k-block rows
+  /// cannot stay in L1 unpacked, rowsConflictInL1); pack all of it at once, before the enclosing
   /// loop it is invariant in (inside the thread's parallel loop, e.g. the row tiles of an
   /// epilogue-fused contraction), when it fits packMaxBytes. Pack the left operand when enough
   /// register strips of n read its blocks. A k-pair or k-quad contraction (`grouped`) always
@@ -512,9 +533,14 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
           if (auto loop = dyn_cast<scf::ForOp>(p))
             wholeRows *= constantTripCount(loop).value_or(1);
       }
-      if (wholeRows < (grouped ? pairsMinRows : packMinRows))
+      int64_t minRows = packMinRows;
+      int64_t panelK = std::min<int64_t>(cacheK, loops.kRange);
+      if (packConflictMinRows > 0 &&
+          rowsConflictInL1(operand, std::get<1>(*plan.rhs), panelK))
+        minRows = std::min<int64_t>(minRows, packConflictMinRows);
+      if (wholeRows < (grouped ? pairsMinRows : minRows))
         plan.wholeOperandBefore = nullptr;
-      if (!plan.wholeOperandBefore && loops.mRange < packMinRows && !grouped)
+      if (!plan.wholeOperandBefore && loops.mRange < minRows && !grouped)
         plan.rhs.reset();
       plan.rhsRows = plan.wholeOperandBefore ? wholeRows : loops.mRange;
     }

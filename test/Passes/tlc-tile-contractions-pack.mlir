@@ -1,5 +1,6 @@
 // RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-rhs=true pack-min-rows=16" -canonicalize -mlir-print-local-scope | FileCheck %s
 // RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-rhs=true pack-min-rows=16 pack-max-bytes=1024" | FileCheck %s --check-prefix=BLOCK
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-rhs=true pack-min-rows=16 pack-conflict-min-rows=8" | FileCheck %s --check-prefix=CONFLICT
 
 // The right operand's 32 x 64 block is copied into 16-wide strips of a stack buffer (allocated
 // once per thread at the top of the parallel n loop), row by row: full strips unmasked, the
@@ -252,5 +253,33 @@ func.func @transposed_rhs(%a: memref<40x64xf32>, %b: memref<100x64xf32>, %c: mem
 // OFF-NOT: memref.alloca
 func.func @unpacked(%a: memref<40x64xf32>, %b: memref<64x100xf32>, %c: memref<40x100xf32>) {
   linalg.matmul ins(%a, %b : memref<40x64xf32>, memref<64x100xf32>) outs(%c : memref<40x100xf32>)
+  return
+}
+
+// -----
+
+// A right operand whose rows are 2 KiB apart (512 f32): a 32-row k block of it falls into 2 of
+// L1's 64 sets, so unpacked every register tile would read its strip from L2. It is packed
+// from pack-conflict-min-rows (8 here) rows of m, below pack-min-rows (16) (CONFLICT);
+// without that option, not.
+// CHECK-LABEL: func.func @conflicting_rows
+// CHECK-NOT: memref.alloca
+// CONFLICT-LABEL: func.func @conflicting_rows
+// CONFLICT: memref.alloca() {alignment = 64 : i64} : memref<4x32x16xf32>
+func.func @conflicting_rows(%a: memref<8x64xf32>, %b: memref<64x512xf32>, %c: memref<8x512xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x64xf32>, memref<64x512xf32>) outs(%c : memref<8x512xf32>)
+  return
+}
+
+// -----
+
+// The same rows with a stride that spreads them over all sets (100 f32, 400 bytes): the 8 rows
+// stay below pack-min-rows, unpacked.
+// CHECK-LABEL: func.func @spread_rows
+// CHECK-NOT: memref.alloca
+// CONFLICT-LABEL: func.func @spread_rows
+// CONFLICT-NOT: memref.alloca
+func.func @spread_rows(%a: memref<8x64xf32>, %b: memref<64x100xf32>, %c: memref<8x100xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x64xf32>, memref<64x100xf32>) outs(%c : memref<8x100xf32>)
   return
 }
