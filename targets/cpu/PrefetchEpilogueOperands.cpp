@@ -15,9 +15,8 @@ tlc::EpilogueOperands tlc::epilogueOperands(linalg::LinalgOp contraction, unsign
   Value init = contraction.getDpsInitOperand(0)->get();
   auto initType = dyn_cast<MemRefType>(init.getType());
   auto epilogue = dyn_cast_or_null<linalg::GenericOp>(contraction->getNextNode());
-  if (!initType || !initType.hasStaticShape() || !epilogue ||
-      !epilogue.hasPureBufferSemantics() || epilogue.getNumDpsInits() != 1 ||
-      epilogue.getDpsInitOperand(0)->get() != init ||
+  if (!initType || !initType.hasStaticShape() || !epilogue || !epilogue.hasPureBufferSemantics() ||
+      epilogue.getNumDpsInits() != 1 || epilogue.getDpsInitOperand(0)->get() != init ||
       epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
       initType.getNumElements() * initType.getElementTypeBitWidth() / 8 > maxBytes)
     return result;
@@ -28,8 +27,9 @@ tlc::EpilogueOperands tlc::epilogueOperands(linalg::LinalgOp contraction, unsign
       result.operands.push_back(operand->get());
   }
   AffineMap outMap = contraction.getMatchingIndexingMap(contraction.getDpsInitOperand(0));
-  std::optional<unsigned> mResult = outMap.getResultPosition(getAffineDimExpr(m, init.getContext())),
-                          nResult = outMap.getResultPosition(getAffineDimExpr(n, init.getContext()));
+  MLIRContext *ctx = init.getContext();
+  std::optional<unsigned> mResult = outMap.getResultPosition(getAffineDimExpr(m, ctx));
+  std::optional<unsigned> nResult = outMap.getResultPosition(getAffineDimExpr(n, ctx));
   if (!mResult || !nResult) {
     result.operands.clear();
     return result;

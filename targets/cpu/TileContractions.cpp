@@ -457,8 +457,8 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     FailureOr<SmallVector<Work>> work = findContractions(rewriter, found);
     if (succeeded(work) && prefetchEpilogueMaxBytes > 0)
       for (Work &item : *work)
-        item.epilogue = tlc::epilogueOperands(item.op, item.loops.m, item.loops.n,
-                                              prefetchEpilogueMaxBytes);
+        item.epilogue =
+            tlc::epilogueOperands(item.op, item.loops.m, item.loops.n, prefetchEpilogueMaxBytes);
     return work;
   }
 
@@ -535,8 +535,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
       }
       int64_t minRows = packMinRows;
       int64_t panelK = std::min<int64_t>(cacheK, loops.kRange);
-      if (packConflictMinRows > 0 &&
-          rowsConflictInL1(operand, std::get<1>(*plan.rhs), panelK))
+      if (packConflictMinRows > 0 && rowsConflictInL1(operand, std::get<1>(*plan.rhs), panelK))
         minRows = std::min<int64_t>(minRows, packConflictMinRows);
       if (wholeRows < (grouped ? pairsMinRows : minRows))
         plan.wholeOperandBefore = nullptr;
@@ -621,8 +620,8 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   /// Whether the register tile runs inside k loops, and the outermost of them (null when
   /// there are none, or it is not found). The register loops run (others, n, m, joined k...,
   /// k): the last ones are the k loops (none is made for a k of one register step).
-  std::pair<bool, scf::ForOp> registerKLoop(const ContractionLoops &loops,
-                                            TiledContraction &tiled, int64_t registerK) {
+  std::pair<bool, scf::ForOp> registerKLoop(const ContractionLoops &loops, TiledContraction &tiled,
+                                            int64_t registerK) {
     auto &innerLoops = tiled.inner.loops;
     size_t kLoops = loops.joinedK.size() + (loops.kRange > registerK ? 1 : 0);
     scf::ForOp kLoop;
@@ -636,8 +635,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   /// Each register tile prefetches, before its k loops, the lines its fused epilogue will
   /// read at the tile's place (`init`: the contraction's output).
   void prefetchEpilogue(IRRewriter &rewriter, const tlc::EpilogueOperands &epilogue, Value init,
-                        const ContractionLoops &loops, TiledContraction &tiled,
-                        int64_t registerK) {
+                        const ContractionLoops &loops, TiledContraction &tiled, int64_t registerK) {
     auto [hasKLoops, kLoop] = registerKLoop(loops, tiled, registerK);
     if (hasKLoops && !kLoop)
       return;
