@@ -57,19 +57,19 @@ void tlc::prefetchEpilogueOperands(RewriterBase &rewriter, const EpilogueOperand
     return;
   // The subviews from the contraction's output to the tile's slice of it, outermost first;
   // each must be defined before `before` (it is rebuilt there on the epilogue operands).
+  Value tileSlice = registerTile.getDpsInitOperand(0)->get();
+  auto sliceType = cast<MemRefType>(tileSlice.getType());
+  if (sliceType.getRank() != cast<MemRefType>(init.getType()).getRank())
+    return; // rank-reduced: the m and n result positions would move
   SmallVector<memref::SubViewOp> chain;
-  Value slice = registerTile.getDpsInitOperand(0)->get();
-  while (slice != init) {
+  for (Value slice = tileSlice; slice != init;) {
     auto subview = slice.getDefiningOp<memref::SubViewOp>();
-    if (!subview || !subview->getBlock()->findAncestorOpInBlock(*before) ||
-        !subview->isBeforeInBlock(subview->getBlock()->findAncestorOpInBlock(*before)))
+    Operation *anchor = subview ? subview->getBlock()->findAncestorOpInBlock(*before) : nullptr;
+    if (!anchor || !subview->isBeforeInBlock(anchor))
       return;
     chain.insert(chain.begin(), subview);
     slice = subview.getSource();
   }
-  auto sliceType = cast<MemRefType>(registerTile.getDpsInitOperand(0)->get().getType());
-  if (sliceType.getRank() != cast<MemRefType>(init.getType()).getRank())
-    return; // rank-reduced: the m and n result positions would move
   Location loc = registerTile.getLoc();
   rewriter.setInsertionPoint(before);
   int64_t lineElements = 512 / sliceType.getElementTypeBitWidth();

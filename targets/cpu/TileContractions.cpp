@@ -276,6 +276,20 @@ splitReduction(RewriterBase &rewriter, linalg::LinalgOp op, unsigned k, int64_t 
                         cast<linalg::LinalgOp>(rest->tiledOps[0]));
 }
 
+/// Where per-register-tile code goes before the tile's k loops: before `kLoop` (the outermost
+/// of them; null when k has one iteration, then before the tile itself), once what is
+/// invariant in the loops from the tile out to it has moved out of them (innermost first, so
+/// the tile's output slice leaves every k loop).
+Operation *beforeKLoops(linalg::LinalgOp registerTile, scf::ForOp kLoop) {
+  if (!kLoop)
+    return registerTile;
+  for (Operation *p = registerTile->getParentOp(); p != kLoop->getParentOp();
+       p = p->getParentOp())
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(p))
+      moveLoopInvariantCode(loop);
+  return kLoop;
+}
+
 /// Mechanism: fills each register tile's accumulator slice right before its k loop instead
 /// of the whole output before the contraction (`fill`), so `tlc-vectorize` starts the
 /// accumulators from the fill value in registers (no memset of the output, no load of it).
@@ -285,17 +299,9 @@ splitReduction(RewriterBase &rewriter, linalg::LinalgOp op, unsigned k, int64_t 
 /// the tile's output slice is not invariant in `kLoop`.
 LogicalResult fuseFillIntoRegisterTile(RewriterBase &rewriter, linalg::FillOp fill,
                                        linalg::LinalgOp registerTile, scf::ForOp kLoop) {
-  Operation *before = registerTile;
-  if (kLoop) {
-    // Innermost first, so the output slice moves out of every k loop.
-    for (Operation *p = registerTile->getParentOp(); p != kLoop->getParentOp();
-         p = p->getParentOp())
-      if (auto loop = dyn_cast<LoopLikeOpInterface>(p))
-        moveLoopInvariantCode(loop);
-    if (!kLoop.isDefinedOutsideOfLoop(registerTile.getDpsInitOperand(0)->get()))
-      return failure();
-    before = kLoop;
-  }
+  Operation *before = beforeKLoops(registerTile, kLoop);
+  if (kLoop && !kLoop.isDefinedOutsideOfLoop(registerTile.getDpsInitOperand(0)->get()))
+    return failure();
   rewriter.setInsertionPoint(before);
   auto tileFill = linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs()[0],
                                          registerTile.getDpsInitOperand(0)->get());
@@ -639,17 +645,8 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     auto [hasKLoops, kLoop] = registerKLoop(loops, tiled, registerK);
     if (hasKLoops && !kLoop)
       return;
-    Operation *before = tiled.registerTile;
-    if (kLoop) {
-      // The tile's output slice out of the k loops (innermost first), to be cut there.
-      for (Operation *p = tiled.registerTile->getParentOp(); p != kLoop->getParentOp();
-           p = p->getParentOp())
-        if (auto loop = dyn_cast<LoopLikeOpInterface>(p))
-          moveLoopInvariantCode(loop);
-      before = kLoop;
-    }
-    tlc::prefetchEpilogueOperands(rewriter, epilogue, init, tiled.registerTile, before,
-                                  prefetchLocality);
+    tlc::prefetchEpilogueOperands(rewriter, epilogue, init, tiled.registerTile,
+                                  beforeKLoops(tiled.registerTile, kLoop), prefetchLocality);
   }
 
   /// The outermost block loop over a parallel dimension (batch or n) with more than one
