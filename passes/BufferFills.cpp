@@ -91,6 +91,33 @@ Value tlc::rootBuffer(Value v) {
   return memref ? memref::skipViewLikeOps(memref) : v;
 }
 
+bool tlc::mayAccessMemory(Operation *op, bool reads,
+                          function_ref<bool(Operation *, Value)> touches,
+                          function_ref<bool(Operation *)> transparent) {
+  WalkResult walk = op->walk([&](Operation *nested) {
+    if (transparent && transparent(nested))
+      return WalkResult::advance();
+    // An op's own effects, and with recursive effects those of the ops it contains (walked
+    // next): a linalg op on buffers has both.
+    auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (!iface)
+      return nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ? WalkResult::advance()
+                                                                     : WalkResult::interrupt();
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (MemoryEffects::EffectInstance &effect : effects) {
+      if (!isa<MemoryEffects::Write>(effect.getEffect()) &&
+          !(reads && isa<MemoryEffects::Read>(effect.getEffect())))
+        continue;
+      Value value = effect.getValue();
+      if (!value || touches(nested, value))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
 linalg::FillOp tlc::lastFillOf(Operation *op, Value buffer) {
   Value whole = wholeBuffer(buffer), allocation = allocationOf(buffer);
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {

@@ -1,8 +1,8 @@
 // Buffers behind views, and the fill that initializes a buffer before an op reads it (used by
 // tlc-tile-contractions, to start accumulators from the fill value in registers,
 // tlc-vectorize-rows, to know a reduction's accumulator starts from a non-NaN constant, and
-// tlc-lower-memref-copy, to fill only the border of a padded buffer), and whether two views'
-// memory may overlap.
+// tlc-lower-memref-copy, to fill only the border of a padded buffer), whether two views'
+// memory may overlap, and whether ops may access some memory.
 #ifndef TLC_PASSES_BUFFERFILLS_H
 #define TLC_PASSES_BUFFERFILLS_H
 
@@ -19,6 +19,15 @@ mlir::Value rootBuffer(mlir::Value v);
 /// at constant offsets into disjoint byte ranges, of different roots, or static unit-stride
 /// subviews of one buffer whose boxes do not intersect.
 bool mayOverlap(mlir::Value a, mlir::Value b);
+
+/// Whether `op` or an op nested in it may write memory (with `reads`, also read it) that
+/// `touches` says an effect's value may name (called with the op having the effect and the
+/// value). An op with unknown effects, or an effect that names no value, counts; an op with
+/// recursive effects counts by its own effects and those of the ops it contains; one
+/// `transparent` holds for, by the ops it contains only.
+bool mayAccessMemory(mlir::Operation *op, bool reads,
+                     llvm::function_ref<bool(mlir::Operation *, mlir::Value)> touches,
+                     llvm::function_ref<bool(mlir::Operation *)> transparent = nullptr);
 
 /// The linalg.fill (on buffers) that last wrote all of `buffer` before `op` in `op`'s block,
 /// with nothing in between that may read or write it; null when there is none or it cannot

@@ -245,23 +245,9 @@ static void readFromPacked(RewriterBase &rewriter, Location loc, Operation *tile
 /// epilogue-fused contraction writing its output tile there leaves its right operand, another
 /// slot of the workspace, unchanged.
 static bool mayWrite(scf::ForOp loop, Value value) {
-  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects)
-      return op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ? WalkResult::advance()
-                                                                 : WalkResult::interrupt();
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (const MemoryEffects::EffectInstance &effect : instances) {
-      if (!isa<MemoryEffects::Write>(effect.getEffect()))
-        continue;
-      Value written = effect.getValue();
-      if (!written || tlc::mayOverlap(written, value))
-        return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
+  return tlc::mayAccessMemory(loop, /*reads=*/false, [&](Operation *, Value written) {
+    return tlc::mayOverlap(written, value);
   });
-  return walk.wasInterrupted();
 }
 
 scf::ForOp tlc::outermostInvariantLoop(Value value, Operation *op, Operation *home) {

@@ -1,4 +1,5 @@
 // tlc-vectorize: register tiles to vector code (vector.contract -> outer products -> FMAs).
+#include "passes/BufferFills.h"
 #include "targets/cpu/DotProductTiles.h"
 #include "targets/cpu/CPUPasses.h"
 
@@ -97,36 +98,21 @@ bool hoistAccumulator(RewriterBase &rewriter, scf::ForOp loop) {
 /// Whether `op` or an op nested in it may write memory of the buffer `root` (with `reads`,
 /// also read it) where `transfer` accesses it: effects on views of another root buffer and
 /// transfers of the same view at provably disjoint indices do not count; an op whose effects
-/// are unknown or name no value does.
+/// are unknown or name no memref does.
 bool mayAccess(Operation *op, Value root, vector::TransferWriteOp transfer, bool reads) {
-  WalkResult walk = op->walk([&](Operation *nested) {
-    if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-        tlc::isDotProductIntrinsic(nested))
-      return WalkResult::advance(); // judged by the ops it contains / pure arithmetic
-    auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
-    if (!iface)
-      return WalkResult::interrupt();
-    SmallVector<MemoryEffects::EffectInstance> effects;
-    iface.getEffects(effects);
-    for (MemoryEffects::EffectInstance &effect : effects) {
-      if (!isa<MemoryEffects::Write>(effect.getEffect()) &&
-          !(reads && isa<MemoryEffects::Read>(effect.getEffect())))
-        continue;
-      auto value = dyn_cast_if_present<TypedValue<BaseMemRefType>>(effect.getValue());
-      if (!value)
-        return WalkResult::interrupt();
-      if (memref::skipViewLikeOps(value) != root)
-        continue;
-      if (auto other = dyn_cast<VectorTransferOpInterface>(nested);
-          other && vector::isDisjointTransferSet(
-                       cast<VectorTransferOpInterface>(transfer.getOperation()), other,
-                       /*testDynamicValueUsingBounds=*/true))
-        continue;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return walk.wasInterrupted();
+  auto touches = [&](Operation *nested, Value accessed) {
+    auto value = dyn_cast<TypedValue<BaseMemRefType>>(accessed);
+    if (!value)
+      return true;
+    if (memref::skipViewLikeOps(value) != root)
+      return false;
+    auto other = dyn_cast<VectorTransferOpInterface>(nested);
+    return !other || !vector::isDisjointTransferSet(
+                         cast<VectorTransferOpInterface>(transfer.getOperation()), other,
+                         /*testDynamicValueUsingBounds=*/true);
+  };
+  // Dot-product intrinsics are pure arithmetic.
+  return tlc::mayAccessMemory(op, reads, touches, tlc::isDotProductIntrinsic);
 }
 
 /// Store-to-load forwarding and dead-store elimination of one fill (a transfer_write of a
