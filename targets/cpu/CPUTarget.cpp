@@ -106,6 +106,8 @@ public:
     pm.addNestedPass<func::FuncOp>(createTLCVectorizeRows(rows));
     // Outer parallel loops run on the runtime's thread pool.
     pm.addPass(createTLCOutlineParallelLoops());
+    // Bodies repeated layer after layer are compiled once.
+    pm.addPass(createTLCMergeParallelBodies());
     pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
     VectorTransferToSCFOptions toSCF;
     toSCF.enableFullUnroll();
