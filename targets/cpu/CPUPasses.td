@@ -487,7 +487,9 @@ def TLCOutlineParallelLoops : Pass<"tlc-outline-parallel-loops", "mlir::ModuleOp
     function `@<func>_par(%begin: index, %end: index, captures...)` (marked
     `tlc.parallel_body`) running iterations [begin, end) of the normalized loop, and the loop
     becomes `func.call @<func>_par_launch(%trip_count, captures...)`, a declaration marked
-    `tlc.parallel_launch = @<func>_par`. Constants are rematerialized; captured memrefs must
+    `tlc.parallel_launch = @<func>_par`. Constants are rematerialized, globals (weights)
+    passed like other buffers, so that layers of one shape outline to bodies that
+    `tlc-merge-parallel-bodies` compiles once; captured memrefs must
     have static shapes and identity layouts (they cross as bare pointers), other captures must
     be scalars or views (e.g. `memref.subview`, `memref.expand_shape`, free of memory effects)
     of such captures, which are rebuilt in the body; otherwise the loop stays serial. `tlc-lower-parallel-launch` finishes the job in the

@@ -19,11 +19,16 @@ using namespace mlir;
 
 namespace {
 
-/// Constants are rematerialized in the body instead of being passed.
+/// Constants are rematerialized in the body instead of being passed; globals (weights) are
+/// passed, so that layers of one shape outline to the same body (tlc-merge-parallel-bodies),
+/// unless they cannot cross as a bare pointer.
 bool isRematerializable(Value v) {
   Operation *def = v.getDefiningOp();
-  return def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
-         (matchPattern(v, m_Constant()) || isa<memref::GetGlobalOp>(def));
+  if (!def || def->getNumOperands() != 0 || def->getNumRegions() != 0)
+    return false;
+  if (isa<memref::GetGlobalOp>(def))
+    return !tlc::isBarePointerPassable(v.getType());
+  return matchPattern(v, m_Constant());
 }
 
 /// The statically sized stack buffers allocated directly in `loop`'s body.
@@ -115,8 +120,8 @@ LogicalResult outline(RewriterBase &rewriter, scf::ParallelOp loop, SymbolTable 
   auto forOp = scf::ForOp::create(rewriter, loc, entry->getArgument(0), entry->getArgument(1), one);
   rewriter.setInsertionPointToStart(forOp.getBody());
   // iv = lb + i * step
-  Value scaled = arith::MulIOp::create(rewriter, loc, forOp.getInductionVar(),
-                                       map.lookup(loop.getStep()[0]));
+  Value scaled =
+      arith::MulIOp::create(rewriter, loc, forOp.getInductionVar(), map.lookup(loop.getStep()[0]));
   map.map(loop.getInductionVars()[0],
           arith::AddIOp::create(rewriter, loc, map.lookup(loop.getLowerBound()[0]), scaled));
   for (Operation &op : loop.getBody()->without_terminator())
@@ -127,8 +132,8 @@ LogicalResult outline(RewriterBase &rewriter, scf::ParallelOp loop, SymbolTable 
 
   // n = ceil((ub - lb) / step)
   rewriter.setInsertionPoint(loop);
-  Value span = arith::SubIOp::create(rewriter, loc, loop.getUpperBound()[0],
-                                     loop.getLowerBound()[0]);
+  Value span =
+      arith::SubIOp::create(rewriter, loc, loop.getUpperBound()[0], loop.getLowerBound()[0]);
   Value n = arith::CeilDivUIOp::create(rewriter, loc, span, loop.getStep()[0]);
   SmallVector<Value> operands = {n};
   operands.append(passed.begin(), passed.end());

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Writes a .tl perceptron of N layers (to stdout): enough kernels, parallel loops and weights
-that LLVM optimizes its module in partitions (targets/cpu/LLVMPartitions.cpp).
+that LLVM optimizes its module in partitions (targets/cpu/LLVMPartitions.cpp). Every layer has
+its own width, so no two layers' kernels are the same function (tlc-merge-parallel-bodies would
+compile those once, and the module would be too small to partition).
 
   make_deep_mlp.py N
 """
@@ -13,7 +15,7 @@ def main():
     print("input x : f32[64, 96]")
     d = 96
     for i in range(n):
-        e = 96 + 32 * (i % 3)
+        e = 96 + 8 * (i + 1)
         print(f"param w{i} : f32[{d}, {e}] = randn(seed={i + 1}, std={d ** -0.5:.4f})")
         print(f"param b{i} : f32[{e}] = uniform(seed={100 + i}, low=-0.1, high=0.1)")
         prev = "x" if i == 0 else f"h{i - 1}"
