@@ -227,6 +227,7 @@ struct TLLowerToLinalgPass : tlc::impl::TLLowerToLinalgBase<TLLowerToLinalgPass>
                                     "a target's lowering patterns, and none is registered";
       return signalPassFailure();
     }
+    lowerConcatChains(getOperation(), maxInPlaceConcat);
     RewritePatternSet patterns(&getContext());
     populateTLToLinalgPatterns(patterns, targetPatterns, rowLoops, tiledAttention,
                                fusedAttention, maxInPlaceConcat);

@@ -43,6 +43,14 @@ void populateTLToLinalgPatterns(mlir::RewritePatternSet &patterns,
 void populateTLShapeOpsToTensorPatterns(mlir::RewritePatternSet &patterns,
                                         unsigned maxInPlaceConcat = 32);
 
+/// Concats that extend one another (each link's inputs a proper prefix of the next's, along
+/// one axis, as DenseNet's "concat of all earlier outputs"; at most `maxInputs` inputs)
+/// lowered as one buffer of the last link's shape into which each input is inserted once
+/// (tensor.insert_slice), each earlier link its leading slice (tensor.extract_slice): bufferized
+/// in place, the chain costs one copy of each input instead of one per link that reads it.
+/// Part of tl-lower-to-linalg, before its patterns.
+void lowerConcatChains(mlir::Operation *root, unsigned maxInputs);
+
 /// Patterns lowering tl neural-network ops (conv2d, pooling, layer_norm, gather, pad, arg_max)
 /// to linalg named ops and linalg.generic (part of populateTLToLinalgPatterns).
 void populateTLNNOpsToLinalgPatterns(mlir::RewritePatternSet &patterns);

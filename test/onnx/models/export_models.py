@@ -10,7 +10,9 @@ path off: batch_first=False), a GPT-2-style decoder block written in plain PyTor
 per-step outputs -> linear) and `rnn_packed` (a tanh RNN over a packed batch: its lengths
 become the ONNX RNN's sequence_lens). A video model, on request: `r3d` (a small 3-D ResNet:
 Conv3d stem, two r3d-style basic blocks, one strided with a 1x1x1 projection, a max pool,
-AdaptiveAvgPool3d and a linear classifier, on a 1x3x4x32x32 clip). A model with several inputs or outputs also writes
+AdaptiveAvgPool3d and a linear classifier, on a 1x3x4x32x32 clip). A DenseNet block, on
+request: `densenet_block` (torchvision's _DenseBlock, 5 layers, each reading the concat of
+all earlier outputs, then a _Transition). A model with several inputs or outputs also writes
 NAME.input1.npy, ... and NAME.expected1.npy, ...
 """
 import argparse
@@ -284,6 +286,11 @@ def build(name, size):
         return R3D(), torch.randn(1, 3, 4, 32, 32)
     if name == "unet":
         return TinyUNet(), (torch.randn(2, 3, 32, 32), torch.tensor([10.0, 500.0]))
+    if name == "densenet_block":
+        from torchvision.models.densenet import _DenseBlock, _Transition
+        block = _DenseBlock(num_layers=5, num_input_features=24, bn_size=2, growth_rate=12,
+                            drop_rate=0)
+        return nn.Sequential(block, _Transition(24 + 5 * 12, 32)), torch.randn(2, 24, 16, 16)
     if name == "gpt2_block":
         return GPT2Block(), torch.randint(0, 512, (1, 32), dtype=torch.long)
     if name == "lstm_classifier":
