@@ -254,3 +254,28 @@ func.func @shared_root(%ws: memref<16x32xf32>, %b: memref<32x16xf32>) {
   }
   return
 }
+
+// -----
+
+// Negative: a linalg op on buffers (recursive memory effects, and its own) writing the tile
+// between the fill and the k loop: the accumulators start from the tile as the copy left it,
+// not from the fill's splat.
+// CHECK-LABEL: func.func @linalg_copy_between
+// CHECK: vector.transfer_write
+// CHECK: linalg.copy
+// CHECK: %[[ACC0:.+]] = vector.transfer_read %{{.+}} : memref<4x16xf32>, vector<4x16xf32>
+// CHECK: scf.for {{.+}} iter_args(%{{.+}} = %[[ACC0]])
+func.func @linalg_copy_between(%a: memref<4x32xf32>, %b: memref<32x16xf32>, %c: memref<4x16xf32>, %d: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  linalg.fill {tlc.register_tile} ins(%zero : f32) outs(%c : memref<4x16xf32>)
+  linalg.copy ins(%d : memref<4x16xf32>) outs(%c : memref<4x16xf32>)
+  scf.for %k = %c0 to %c32 step %c1 {
+    %sa = memref.subview %a[0, %k] [4, 1] [1, 1] : memref<4x32xf32> to memref<4x1xf32, strided<[32, 1], offset: ?>>
+    %sb = memref.subview %b[%k, 0] [1, 16] [1, 1] : memref<32x16xf32> to memref<1x16xf32, strided<[16, 1], offset: ?>>
+    linalg.matmul {tlc.register_tile} ins(%sa, %sb : memref<4x1xf32, strided<[32, 1], offset: ?>>, memref<1x16xf32, strided<[16, 1], offset: ?>>) outs(%c : memref<4x16xf32>)
+  }
+  return
+}
