@@ -3,10 +3,54 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
 using namespace mlir;
+
+namespace {
+
+/// Copies `shape` elements (the result's shape, row-major into `dst`) from `src`, where result
+/// axis d advances `strides[d]` elements in `src`. The last two axes go in square tiles, so a
+/// transpose of a large matrix reads each source cache line once per tile rather than once
+/// per element; whole rows are copied where the last axis is contiguous in the source.
+template <typename T>
+void permuteCopy(const T *src, T *dst, ArrayRef<int64_t> shape, ArrayRef<int64_t> strides) {
+  constexpr int64_t kTile = 32;
+  int64_t rank = shape.size();
+  int64_t rows = rank >= 2 ? shape[rank - 2] : 1, cols = shape[rank - 1];
+  int64_t rowStride = rank >= 2 ? strides[rank - 2] : 0, colStride = strides[rank - 1];
+  int64_t outer = 1;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    outer *= shape[d];
+  // One counter per outer axis; `from` follows the outer axes in the source.
+  SmallVector<int64_t> index(std::max<int64_t>(rank - 2, 0), 0);
+  int64_t from = 0;
+  for (int64_t o = 0; o < outer; ++o, dst += rows * cols) {
+    const T *base = src + from;
+    if (colStride == 1) {
+      for (int64_t r = 0; r < rows; ++r)
+        std::memcpy(dst + r * cols, base + r * rowStride, cols * sizeof(T));
+    } else {
+      for (int64_t r0 = 0; r0 < rows; r0 += kTile)
+        for (int64_t c0 = 0; c0 < cols; c0 += kTile)
+          for (int64_t r = r0, rEnd = std::min(rows, r0 + kTile); r < rEnd; ++r)
+            for (int64_t c = c0, cEnd = std::min(cols, c0 + kTile); c < cEnd; ++c)
+              dst[r * cols + c] = base[r * rowStride + c * colStride];
+    }
+    for (int64_t d = rank - 3; d >= 0; --d) {
+      from += strides[d];
+      if (++index[d] < shape[d])
+        break;
+      from -= index[d] * strides[d];
+      index[d] = 0;
+    }
+  }
+}
+
+} // namespace
 
 DenseElementsAttr tlc::tl::transposeElements(DenseElementsAttr attr, ArrayRef<int64_t> perm) {
   auto type = cast<RankedTensorType>(attr.getType());
@@ -19,24 +63,44 @@ DenseElementsAttr tlc::tl::transposeElements(DenseElementsAttr attr, ArrayRef<in
   unsigned bits = type.getElementTypeBitWidth();
   if (bits % 8 != 0)
     return nullptr;
-  int64_t width = bits / 8, rank = type.getRank();
+  int64_t rank = type.getRank();
+  if (rank == 0)
+    return attr.reshape(newType);
   ArrayRef<char> src = attr.getRawData();
   SmallVector<int64_t> srcStrides(rank, 1);
   for (int64_t d = rank - 2; d >= 0; --d)
     srcStrides[d] = srcStrides[d + 1] * type.getDimSize(d + 1);
+  SmallVector<int64_t> strides; // per result axis, in source elements
+  for (int64_t p : perm)
+    strides.push_back(srcStrides[p]);
   std::vector<char> dst(src.size());
-  // Walk the result in order with a counter per dimension; `from` follows in the source.
-  SmallVector<int64_t> index(rank, 0);
-  int64_t from = 0;
-  for (int64_t linear = 0, n = type.getNumElements(); linear < n; ++linear) {
-    std::memcpy(&dst[linear * width], &src[from * width], width);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      from += srcStrides[perm[d]];
-      if (++index[d] < shape[d])
-        break;
-      from -= index[d] * srcStrides[perm[d]];
-      index[d] = 0;
-    }
+  switch (bits / 8) {
+  case 1:
+    permuteCopy(reinterpret_cast<const uint8_t *>(src.data()),
+                reinterpret_cast<uint8_t *>(dst.data()), shape, strides);
+    break;
+  case 2:
+    permuteCopy(reinterpret_cast<const uint16_t *>(src.data()),
+                reinterpret_cast<uint16_t *>(dst.data()), shape, strides);
+    break;
+  case 4:
+    permuteCopy(reinterpret_cast<const uint32_t *>(src.data()),
+                reinterpret_cast<uint32_t *>(dst.data()), shape, strides);
+    break;
+  case 8:
+    permuteCopy(reinterpret_cast<const uint64_t *>(src.data()),
+                reinterpret_cast<uint64_t *>(dst.data()), shape, strides);
+    break;
+  default: {
+    // Other widths as bytes, each element one more (contiguous) axis of `width` bytes.
+    int64_t width = bits / 8;
+    for (int64_t &stride : strides)
+      stride *= width;
+    shape.push_back(width);
+    strides.push_back(1);
+    permuteCopy(reinterpret_cast<const uint8_t *>(src.data()),
+                reinterpret_cast<uint8_t *>(dst.data()), shape, strides);
+  }
   }
   return DenseElementsAttr::getFromRawBuffer(newType, dst);
 }

@@ -214,7 +214,7 @@ LogicalResult printUnpositioned(mlir::Diagnostic &diag) {
 } // namespace
 
 int main(int argc, char **argv) {
-  tlc::setUpCompilerHeap();
+  tlc::setUpCompilerHeap(argv);
   InitLLVM init(argc, argv);
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "tlc " << tlc::kTLCVersion << " (LLVM/MLIR " << LLVM_VERSION_STRING << ")\n";
