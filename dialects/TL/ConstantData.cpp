@@ -74,33 +74,28 @@ DenseElementsAttr tlc::tl::transposeElements(DenseElementsAttr attr, ArrayRef<in
   for (int64_t p : perm)
     strides.push_back(srcStrides[p]);
   std::vector<char> dst(src.size());
-  switch (bits / 8) {
-  case 1:
-    permuteCopy(reinterpret_cast<const uint8_t *>(src.data()),
-                reinterpret_cast<uint8_t *>(dst.data()), shape, strides);
-    break;
-  case 2:
-    permuteCopy(reinterpret_cast<const uint16_t *>(src.data()),
-                reinterpret_cast<uint16_t *>(dst.data()), shape, strides);
-    break;
-  case 4:
-    permuteCopy(reinterpret_cast<const uint32_t *>(src.data()),
-                reinterpret_cast<uint32_t *>(dst.data()), shape, strides);
-    break;
-  case 8:
-    permuteCopy(reinterpret_cast<const uint64_t *>(src.data()),
-                reinterpret_cast<uint64_t *>(dst.data()), shape, strides);
-    break;
-  default: {
-    // Other widths as bytes, each element one more (contiguous) axis of `width` bytes.
-    int64_t width = bits / 8;
+  // Elements of 1, 2, 4 or 8 bytes move as one integer; other widths as bytes, each element
+  // one more (contiguous) axis of `width` bytes.
+  auto move = [&](auto element) {
+    using T = decltype(element);
+    permuteCopy(reinterpret_cast<const T *>(src.data()), reinterpret_cast<T *>(dst.data()), shape,
+                strides);
+  };
+  int64_t width = bits / 8;
+  if (width == 1)
+    move(uint8_t());
+  else if (width == 2)
+    move(uint16_t());
+  else if (width == 4)
+    move(uint32_t());
+  else if (width == 8)
+    move(uint64_t());
+  else {
     for (int64_t &stride : strides)
       stride *= width;
     shape.push_back(width);
     strides.push_back(1);
-    permuteCopy(reinterpret_cast<const uint8_t *>(src.data()),
-                reinterpret_cast<uint8_t *>(dst.data()), shape, strides);
-  }
+    move(uint8_t());
   }
   return DenseElementsAttr::getFromRawBuffer(newType, dst);
 }
