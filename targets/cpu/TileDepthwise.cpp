@@ -4,6 +4,7 @@
 // contiguous dimension, written here as vector code (the row read, updated with the input
 // row times the other operand's value broadcast, and written back, per reduction step), which
 // tlc-vectorize keeps in registers across all reduction steps (taps): the row is written once.
+// Pooling (max, sum) takes the same tiles, its combiner in place of the multiply-add.
 #include "passes/BufferFills.h"
 #include "targets/cpu/CPUPasses.h"
 #include "targets/cpu/LoopUtils.h"
@@ -81,22 +82,42 @@ std::optional<unsigned> lastDim(AffineMap map) {
   return dim.getPosition();
 }
 
+/// Whether `op` is a pooling op's generic form: a reduction of input 0 over a window whose
+/// shape input 1 gives (its values unused), with an elementwise combiner (max, add). After
+/// tlc-view-window-operands input 0 reads every loop through a plain dimension.
+bool isWindowReduction(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic.getNumReductionLoops() == 0 || generic.getNumDpsInputs() != 2 ||
+      !generic.getMatchingBlockArgument(generic.getDpsInputOperand(1)).use_empty() ||
+      !generic.getMatchingIndexingMap(generic.getDpsInputOperand(0)).isProjectedPermutation())
+    return false;
+  for (Operation &bodyOp : generic.getBody()->without_terminator())
+    if (bodyOp.getNumRegions() != 0 || !OpTrait::hasElementwiseMappableTraits(&bodyOp))
+      return false;
+  return true;
+}
+
 /// Mechanism: whether `op` is a statically shaped multiply-accumulate on buffers with
 /// reductions, whose dimensions split into those of one input and the output and those of
 /// both inputs (no m, or no n, dimension: tlc-tile-contractions has no register tile for it),
 /// with the output's contiguous dimension also the row input's, at unit stride in both, and not
-/// the other input's.
+/// the other input's; or a window reduction (pooling; isWindowReduction) likewise.
 std::optional<RowAccumulation> matchRowAccumulation(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.hasDynamicShape() || op.getNumDpsInits() != 1 ||
       op.getNumDpsInputs() != 2 || op->hasAttr("tlc.register_tile"))
     return std::nullopt;
-  if (!linalg::isaContractionOpInterface(op))
-    return std::nullopt;
-  FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
-  if (failed(dims) || dims->k.empty() || dims->m.empty() == dims->n.empty())
-    return std::nullopt;
-  // m: dimensions of input 0 and the output only; n: of input 1 and the output only.
-  unsigned rowOperand = dims->m.empty() ? 1 : 0;
+  unsigned rowOperand;
+  if (isWindowReduction(op)) {
+    rowOperand = 0;
+  } else {
+    if (!linalg::isaContractionOpInterface(op))
+      return std::nullopt;
+    FailureOr<linalg::ContractionDimensions> dims = linalg::inferContractionDims(op);
+    if (failed(dims) || dims->k.empty() || dims->m.empty() == dims->n.empty())
+      return std::nullopt;
+    // m: dimensions of input 0 and the output only; n: of input 1 and the output only.
+    rowOperand = dims->m.empty() ? 1 : 0;
+  }
   OpOperand *init = op.getDpsInitOperand(0), *rows = op.getDpsInputOperand(rowOperand);
   std::optional<unsigned> row = lastDim(op.getMatchingIndexingMap(init));
   if (!row || op.getIteratorTypesArray()[*row] != utils::IteratorType::parallel ||

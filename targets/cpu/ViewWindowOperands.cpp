@@ -1,10 +1,11 @@
 // tlc-view-window-operands: a linalg.generic operand on buffers read through sums of loop
 // dimensions (a direct convolution's q + y * W + x) becomes a strided view of the same memory
 // read through plain loop dimensions, so the op is a contraction the tiler and vectorizer
-// take.
+// take. Pooling ops are generalized first, so their windows are views too.
 #include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -105,12 +106,24 @@ LogicalResult viewOperand(RewriterBase &rewriter, linalg::GenericOp op, OpOperan
 
 struct TLCViewWindowOperandsPass : tlc::impl::TLCViewWindowOperandsBase<TLCViewWindowOperandsPass> {
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    // Pooling ops as generics, so their windows become views too (and tlc-tile-depthwise
+    // takes them as row reductions).
+    SmallVector<linalg::LinalgOp> pools;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(op) &&
+          op.hasPureBufferSemantics())
+        pools.push_back(op);
+    });
+    for (linalg::LinalgOp pool : pools) {
+      rewriter.setInsertionPoint(pool);
+      (void)linalg::generalizeNamedOp(rewriter, pool);
+    }
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {
       if (op.hasPureBufferSemantics())
         ops.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : ops)
       for (OpOperand *operand : op.getDpsInputOperands())
         (void)viewOperand(rewriter, op, *operand);

@@ -113,6 +113,55 @@ func.func @strided_rows(%in: memref<1x8x8x3x8x3xf32, strided<[2592, 324, 36, 18,
 
 // -----
 
+// A max pool (3x3, stride 2) as tlc-view-window-operands leaves it: a reduction of its input
+// window, the window-shape operand unused. It takes the same row tiles, its combiner on vectors:
+// the -inf fill is each row's splat write, each tap's input row read as one span with every
+// other lane kept, the maximum taken in the row. A reduction that uses its second input's
+// values and is not a multiply-add is left alone.
+// CHECK-LABEL: func.func @max_pool_rows
+// CHECK: %[[LOWEST:.+]] = arith.constant dense<0xFF800000> : vector<8xf32>
+// CHECK: scf.parallel
+// CHECK: vector.transfer_write %[[LOWEST]]
+// CHECK: %[[WIDE:.+]] = vector.transfer_read {{.+}} : memref<?xf32, strided<[1], offset: ?>>, vector<16xf32>
+// CHECK: %[[IN:.+]] = vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK: %[[ACC:.+]] = vector.transfer_read
+// CHECK: %[[MAX:.+]] = arith.maximumf %[[ACC]], %[[IN]] : vector<8xf32>
+// CHECK: vector.transfer_write %[[MAX]]
+// CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK-NOT: vector.
+func.func @max_pool_rows(%in: memref<1x8x8x3x8x3xf32, strided<[2312, 289, 34, 17, 2, 1]>>,
+                         %window: memref<3x3xf32>, %out: memref<1x8x8x8xf32>,
+                         %other: memref<1x8x8x8xf32>) {
+  %lowest = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%lowest : f32) outs(%out : memref<1x8x8x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, kh, ow, kw)>,
+                                   affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>,
+                                   affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%in, %window : memref<1x8x8x3x8x3xf32, strided<[2312, 289, 34, 17, 2, 1]>>, memref<3x3xf32>)
+      outs(%out : memref<1x8x8x8xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %m = arith.maximumf %acc, %x : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, kh, ow, kw)>,
+                                   affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>,
+                                   affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%in, %window : memref<1x8x8x3x8x3xf32, strided<[2312, 289, 34, 17, 2, 1]>>, memref<3x3xf32>)
+      outs(%other : memref<1x8x8x8xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %s = arith.addf %x, %w : f32
+    %m = arith.maximumf %acc, %s : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
 // Negative: rows read at stride 4 (above kMaxRowStride) are left to loops.
 // CHECK-LABEL: func.func @stride4_rows
 // CHECK-NOT: vector.transfer_read

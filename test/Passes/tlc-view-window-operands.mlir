@@ -82,3 +82,21 @@ func.func @negative(%a: memref<40xf32>, %b: memref<8x40xf32>, %c: memref<40xf32,
   }
   return
 }
+
+// -----
+
+// A max pool (3x3 window, stride 2) is generalized first; its input window then becomes a
+// [N, C, OH, KH, OW, KW] view (row stride 2 * 17, column stride 2) read through plain loop
+// dimensions. The window-shape operand stays (its values unused).
+// CHECK-LABEL: func.func @max_pool
+// CHECK-NOT: linalg.pooling_nchw_max
+// CHECK: %[[VIEW:.+]] = memref.reinterpret_cast %{{.+}} to offset: [0], sizes: [1, 8, 8, 3, 8, 3], strides: [2312, 289, 34, 17, 2, 1]
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME: ins(%[[VIEW]], %{{.+}} :
+// CHECK: arith.maximumf
+func.func @max_pool(%in: memref<1x8x17x17xf32>, %window: memref<3x3xf32>, %out: memref<1x8x8x8xf32>) {
+  linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%in, %window : memref<1x8x17x17xf32>, memref<3x3xf32>) outs(%out : memref<1x8x8x8xf32>)
+  return
+}
