@@ -3,7 +3,8 @@
 find the models (and so the layers) where tlc falls behind what users would run instead.
 
   benchmarks/model_survey.py --tlc build/bin/tlc --tlc-run build/bin/tlc-run \\
-      [--models resnext50_32x4d,regnet_y_400mf,...] [--threads 1] [--repeats 20] [--out DIR]
+      [--models resnext50_32x4d,regnet_y_400mf,...] [--threads 1] [--repeats 20] [--rounds 1]
+      [--out DIR]
 
 Per model (random weights, seed 0, input 1x3x224x224, 299x299 for inception_v3): exports the
 ONNX file, compiles it with `tlc --cpu native --shared`, checks tlc's output against PyTorch's
@@ -13,7 +14,9 @@ in this process (torch.set_num_threads, no grad; median of --repeats calls after
 Runtime on the same ONNX file through bench.py's Node.js peer (benchmarks/peers/ort: intra-op
 threads = --threads, all graph optimizations, seeded random inputs; its column says why where
 Node.js or onnxruntime-node is missing). Prints a Markdown table: compile seconds, the three
-medians, PyTorch / tlc and ONNX Runtime / tlc (> 1: tlc is faster). It is
+medians, PyTorch / tlc and ONNX Runtime / tlc (> 1: tlc is faster). With --rounds N, tlc
+and ONNX Runtime run alternately N times: their columns are the medians of the rounds'
+medians, ONNX Runtime / tlc the median of the rounds' ratios and their range. It is
 a survey, not the harness: one process, no load checks, the torch timings taken right after
 tlc's; compare ratios, not absolute times.
 """
@@ -39,6 +42,10 @@ def main():
     ap.add_argument("--models", default=DEFAULT_MODELS)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="alternate tlc and ONNX Runtime this many times; the times are the "
+                    "medians of the rounds' medians, ort / tlc the median of the rounds' "
+                    "ratios with their range (a shared machine's load comes and goes)")
     ap.add_argument("--max-rel", type=float, default=1e-4)
     ap.add_argument("--out", default="model-survey")
     args = ap.parse_args()
@@ -80,8 +87,10 @@ def main():
                               base + ".x.npy", "--expect", base + ".y.npy", "--max-rel",
                               str(args.max_rel), "--repeat", str(args.repeats), "--warmup", "3"],
                              capture_output=True, text=True, env=env)
-        median = re.search(r"median ([0-9.]+) ms", run.stdout)
-        tlc_ms = float(median.group(1)) if median else float("nan")
+        def tlc_median(stdout):
+            median = re.search(r"median ([0-9.]+) ms", stdout)
+            return float(median.group(1)) if median else float("nan")
+        tlc_rounds = [tlc_median(run.stdout)]
         verdict = "ok" if run.returncode == 0 else "MISMATCH"
         for _ in range(3):
             model(x)
@@ -91,19 +100,33 @@ def main():
             model(x)
             times.append((time.perf_counter() - t0) * 1e3)
         torch_ms = statistics.median(times)
-        ort_ms, ort_cell = float("nan"), "n/a"
-        if not ort_why:
+        ort_rounds, ort_cell = [], "n/a"
+        for r in range(max(1, args.rounds)):
+            if r > 0:
+                again = subprocess.run([args.tlc_run, base + ".so", "--name", "m", "--repeat",
+                                        str(args.repeats), "--warmup", "3"],
+                                       capture_output=True, text=True, env=env)
+                tlc_rounds.append(tlc_median(again.stdout))
+            if ort_why or ort_cell.startswith("fails"):
+                continue
             ort = subprocess.run(ort_command(base + ".onnx", args.threads, args.repeats,
                                              [tuple(x.shape)]),
                                  capture_output=True, text=True, env=env)
             if ort.returncode == 0:
-                ort_ms = 1e3 * statistics.median(child_times(ort.stdout)[0])
-                ort_cell = "%.2f" % ort_ms
+                ort_rounds.append(1e3 * statistics.median(child_times(ort.stdout)[0]))
             else:
                 ort_cell = "fails: " + (ort.stderr.strip().splitlines() or ["?"])[-1]
+        tlc_ms = statistics.median(tlc_rounds)
+        ratio_cell = "-"
+        if ort_rounds and not ort_cell.startswith("fails"):
+            ort_cell = "%.2f" % statistics.median(ort_rounds)
+            ratios = [o / t for o, t in zip(ort_rounds, tlc_rounds)]
+            ratio_cell = "%.2fx" % statistics.median(ratios)
+            if len(ratios) > 1:
+                ratio_cell += " (%.2f-%.2f)" % (min(ratios), max(ratios))
         print("| %s | %.1f | %.2f | %.2f | %s | %.2fx | %s | %s |" % (
-            name, compile_s, tlc_ms, torch_ms, ort_cell, torch_ms / tlc_ms,
-            "%.2fx" % (ort_ms / tlc_ms) if ort_ms == ort_ms else "-", verdict), flush=True)
+            name, compile_s, tlc_ms, torch_ms, ort_cell, torch_ms / tlc_ms, ratio_cell,
+            verdict), flush=True)
     return 0
 
 

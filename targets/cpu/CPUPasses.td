@@ -261,14 +261,16 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     packed takes n blocks of `pack-lhs-cache-n` columns when set (each copy then serves more
     register strips, and the operand is re-read by fewer n blocks).
 
-    With `bf16-pairs` (AVX-512 BF16 targets), a contraction whose two operands are bf16
-    extended to an f32 accumulator, whose left operand has k as its unit-stride axis and
-    whose right operand is packed, works on k pairs: register tiles of `register-m` x 32 x 2,
+    With `bf16-pairs` (AVX-512 BF16 and AArch64 +bf16 targets), a contraction whose two
+    operands are bf16 extended to an f32 accumulator, whose left operand has k as its
+    unit-stride axis and whose right operand is packed, works on k pairs: register tiles of
+    `register-m` x `register-n` x 2 (`register-n` a multiple of `dot-lanes`: 32 on AVX-512,
+    8 on NEON),
     k blocks of `pairs-cache-k` (a bf16 panel of as many bytes as a `cache-k` f32 one: fewer
     passes over the output), when at least `pairs-min-rows` rows read each packed panel
     (fewer, e.g. a matrix-vector product, convert in the register tiles instead), the right
-    operand's panel packed as bf16 rows of interleaved k pairs (`vdpbf16ps`'s operand
-    layout; a missing last row and columns past the block are zeros), the left one's
+    operand's panel packed as bf16 rows of interleaved k pairs (`vdpbf16ps`'s and BFDOT's
+    operand layout; a missing last row and columns past the block are zeros), the left one's
     block packed as bf16. Its register tiles (generic ops reading the pair row through the
     map 2 n + k) are marked `tlc.bf16_pairs` with their m, n and k loop positions, for
     `tlc-vectorize` to emit as dot products.
@@ -332,8 +334,11 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
     Option<"packLhsCacheN", "pack-lhs-cache-n", "int64_t", /*default=*/"0",
            "n block of a contraction whose left operand is packed (0: cache-n)">,
     Option<"bf16Pairs", "bf16-pairs", "bool", /*default=*/"false",
-           "contractions of bf16 operands into f32 as AVX-512 BF16 dot products: k pairs "
-           "(register-n must be 32)">,
+           "contractions of bf16 operands into f32 as bf16 dot products (AVX-512 BF16 "
+           "vdpbf16ps, AArch64 BFDOT): k pairs (register-n a multiple of dot-lanes)">,
+    Option<"dotLanes", "dot-lanes", "int64_t", /*default=*/"16",
+           "f32 lanes of the dot-product instructions' vectors: 16 (AVX-512) or 4 (AArch64 "
+           "NEON)">,
     Option<"pairsCacheK", "pairs-cache-k", "int64_t", /*default=*/"512",
            "k block of a bf16 k-pair contraction">,
     Option<"pairsMinRows", "pairs-min-rows", "int64_t", /*default=*/"8",
@@ -341,7 +346,7 @@ def TLCTileContractions : Pass<"tlc-tile-contractions", "mlir::func::FuncOp"> {
            "panel">,
     Option<"int8Quads", "int8-quads", "bool", /*default=*/"false",
            "contractions of uint8 x int8 operands into i32 as AVX-512 VNNI dot products: k "
-           "quads (register-n must be 32)">,
+           "quads (register-n a multiple of dot-lanes, 16)">,
     Option<"quadsCacheK", "quads-cache-k", "int64_t", /*default=*/"1024",
            "k block of an int8 k-quad contraction">,
     Option<"prefetchEpilogueMaxBytes", "prefetch-epilogue-max-bytes", "int64_t",
@@ -371,11 +376,18 @@ def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
     constant upper bound (`ValueBoundsConstraintSet`, e.g. an affine.min of the register tile
     size). Unmarked ops, and tiles with an unbounded dynamic extent, are left to
     `convert-linalg-to-loops`. A tile marked `tlc.bf16_pairs` (tlc-tile-contractions'
-    `bf16-pairs`) becomes AVX-512 BF16 dot products instead (`x86vector.avx512.dot`, one
-    per row and 16 columns of the tile and k pair; see DotProductTiles.h), and one marked
+    `bf16-pairs`) becomes bf16 dot products instead: AVX-512 BF16 (`x86vector.avx512.dot`, one
+    per row and 16 columns of the tile and k pair) or, with `dot-lanes=4`, AArch64 BFDOT
+    (`llvm.aarch64.neon.bfdot` through `llvm.call_intrinsic`, one per row and 4 columns); see
+    DotProductTiles.h, and one marked
     `tlc.int8_quads` AVX-512 VNNI dot products (`vpdpbusd` through `llvm.call_intrinsic`; see
     DotProductTiles.h).
   }];
+  let options = [
+    Option<"dotLanes", "dot-lanes", "int64_t", /*default=*/"16",
+           "f32 lanes of the dot-product instructions: 16, AVX-512 (vdpbf16ps, vpdpbusd); "
+           "4, AArch64 NEON (bfdot)">,
+  ];
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::linalg::LinalgDialect",
                            "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect",
                            "mlir::x86vector::X86VectorDialect", "mlir::LLVM::LLVMDialect"];

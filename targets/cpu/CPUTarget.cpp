@@ -6,6 +6,7 @@
 #include "targets/cpu/ByteConstantData.h"
 #include "targets/cpu/CPUPasses.h"
 #include "targets/cpu/LLVMOptimizer.h"
+#include "targets/cpu/BF16MaskedMemory.h"
 #include "targets/cpu/OneLaneMaskedStores.h"
 #include "targets/cpu/RuntimeFeatures.h"
 
@@ -74,8 +75,11 @@ public:
     // Whether the CPU has bf16 dot products (AVX512_BF16, AArch64 +bf16), and with them a
     // one-instruction f32 -> bf16 conversion (vcvtneps2bf16, bfcvtn).
     bool nativeBF16 = hasNativeBF16Dot(options);
-    // bf16 contractions as vdpbf16ps dot products where the CPU has them (AVX-512 BF16).
-    tiles.bf16Pairs = regs.x86Avx512 && nativeBF16;
+    // bf16 contractions as dot products where the CPU has them: AVX-512 BF16's vdpbf16ps
+    // (16 f32 lanes), AArch64 +bf16's BFDOT (4 lanes: the NEON 8x8 register tile is 8 rows of
+    // two BFDOTs per k pair).
+    tiles.bf16Pairs = (regs.x86Avx512 || regs.aarch64) && nativeBF16;
+    tiles.dotLanes = regs.bits / 32;
     // Measured on Zen 5 (768 x 3072 bf16 weight, 1 thread): with 16 rows the k pairs are
     // 1.15x faster than converting in the register tiles, with 8 about even, with 1 slower.
     tiles.pairsMinRows = 2 * tiles.registerM;
@@ -88,7 +92,9 @@ public:
     depthwise.vectorBits = regs.bits;
     pm.addNestedPass<func::FuncOp>(createTLCTileDepthwise(depthwise));
     pm.addPass(createCanonicalizerPass());
-    pm.addNestedPass<func::FuncOp>(createTLCVectorize());
+    TLCVectorizeOptions vectorize;
+    vectorize.dotLanes = tiles.dotLanes;
+    pm.addNestedPass<func::FuncOp>(createTLCVectorize(vectorize));
     pm.addPass(createCanonicalizerPass());
     // Large elementwise/reduction/copy ops split into chunks along a parallel dimension.
     pm.addNestedPass<func::FuncOp>(createTLCParallelizeLoops());
@@ -274,11 +280,14 @@ public:
         f.addFnAttr("prefer-vector-width", "512");
     }
     // After the optimizer, which would not recreate them, and before the x86 back end that
-    // miscompiles them (OneLaneMaskedStores.h); constant data as bytes for a fast emission.
-    bool x86 = tm->getTargetTriple().isX86();
-    auto beforeCodegen = [x86](llvm::Module &m) {
+    // miscompiles them (OneLaneMaskedStores.h) and the AArch64 one that cannot select masked
+    // bf16 loads (BF16MaskedMemory.h); constant data as bytes for a fast emission.
+    bool x86 = tm->getTargetTriple().isX86(), aarch64 = tm->getTargetTriple().isAArch64();
+    auto beforeCodegen = [x86, aarch64](llvm::Module &m) {
       if (x86)
         scalarizeOneLaneMaskedStores(m);
+      if (aarch64)
+        bf16MaskedMemoryAsI16(m);
       emitConstantDataAsBytes(m);
     };
     PartitionCodegen partitionCodegen;
@@ -331,7 +340,7 @@ private:
   /// whether they are x86's AVX-512 ones (the x86vector ops tlc-approximate-math may use).
   struct VectorRegisters {
     unsigned bits = 128, count = 16;
-    bool x86Avx512 = false;
+    bool x86Avx512 = false, aarch64 = false;
   };
 
   VectorRegisters getVectorRegisters(const TargetOptions &options) const {
@@ -348,7 +357,7 @@ private:
       return {128, 16};
     }
     if (tm->getTargetTriple().isAArch64())
-      return {128, 32};
+      return {128, 32, false, true};
     return {};
   }
 

@@ -1,5 +1,5 @@
-// Register tiles as dot products: bf16 k pairs as x86vector dot products (vdpbf16ps), int8 k
-// quads as AVX-512 VNNI vpdpbusd.
+// Register tiles as dot products: bf16 k pairs as x86vector dot products (vdpbf16ps) or AArch64
+// BFDOT, int8 k quads as AVX-512 VNNI vpdpbusd.
 #include "targets/cpu/DotProductTiles.h"
 #include "targets/cpu/PackContractionOperands.h"
 
@@ -12,8 +12,6 @@
 using namespace mlir;
 
 namespace {
-
-constexpr int64_t kLanes = 16; // f32 (i32) lanes of a 512-bit vector
 
 /// `view` reduced to the dimensions its map `map` gives loops `keep` (in that order, the
 /// last one its last result), every other result a loop of bound 1 in `bounds`: `view`
@@ -66,12 +64,15 @@ std::pair<OpOperand *, OpOperand *> groupTileOperands(linalg::GenericOp tile) {
 }
 
 /// What differs between the dot-product tiles: the marking attribute, the k group, the
-/// operands' and accumulator's element types, and the instruction: `dot(acc, a, b)` for 16
-/// columns, `a` the row's broadcast k group and `b` the panel's 16 column groups.
+/// operands' and accumulator's element types, the accumulator lanes of one instruction (16 for
+/// AVX-512's 512-bit vectors, 4 for NEON's 128-bit ones), and the instruction: `dot(acc, a, b)`
+/// for `lanes` columns, `a` the row's broadcast k group and `b` the panel's `lanes` column
+/// groups.
 struct DotKind {
   llvm::StringRef attr;
   int64_t group;
   Type element, accumulator;
+  int64_t lanes;
   function_ref<Value(OpBuilder &, Location, Value, Value, Value)> dot;
 };
 
@@ -85,7 +86,7 @@ LogicalResult vectorizeGroupTile(RewriterBase &rewriter, linalg::GenericOp tile,
   for (unsigned d = 0; d < bounds.size(); ++d)
     if (d != m && d != n && d != k && bounds[d] != 1)
       return failure();
-  int64_t g = kind.group;
+  int64_t g = kind.group, kLanes = kind.lanes;
   int64_t mBound = bounds[m], nBound = bounds[n];
   int64_t nVectors = llvm::divideCeil(nBound, kLanes), width = nVectors * kLanes;
   if (bounds[k] > g || mBound < 1)
@@ -189,22 +190,32 @@ LogicalResult vectorizeGroupTile(RewriterBase &rewriter, linalg::GenericOp tile,
 }
 
 constexpr llvm::StringLiteral kVpdpbusd = "llvm.x86.avx512.vpdpbusd.512";
+constexpr llvm::StringLiteral kBfdot = "llvm.aarch64.neon.bfdot.v4f32.v8bf16";
 
 } // namespace
 
 bool tlc::isDotProductIntrinsic(Operation *op) {
   auto call = dyn_cast<LLVM::CallIntrinsicOp>(op);
-  return call && call.getIntrin() == kVpdpbusd;
+  return call && (call.getIntrin() == kVpdpbusd || call.getIntrin() == kBfdot);
 }
 
 LogicalResult tlc::vectorizeBF16PairTile(RewriterBase &rewriter, linalg::GenericOp tile,
-                                         ArrayRef<int64_t> bounds) {
+                                         ArrayRef<int64_t> bounds, int64_t lanes) {
   Type f32 = rewriter.getF32Type();
+  auto resultType = VectorType::get({lanes}, f32);
   auto dot = [&](OpBuilder &b, Location loc, Value acc, Value a, Value bv) -> Value {
-    return x86vector::DotBF16Op::create(b, loc, VectorType::get({kLanes}, f32), acc, a, bv);
+    if (lanes == 16)
+      return x86vector::DotBF16Op::create(b, loc, resultType, acc, a, bv);
+    // BFDOT (vector form): lane i += a[2i] * b[2i] + a[2i + 1] * b[2i + 1], the products and
+    // sums in f32 precision (rounded to odd, denormals flushed, unless FEAT_EBF16 is on).
+    return LLVM::CallIntrinsicOp::create(b, loc, resultType, b.getStringAttr(kBfdot),
+                                         ValueRange{acc, a, bv})
+        .getResult(0);
   };
+  if (lanes != 16 && lanes != 4)
+    return failure();
   return vectorizeGroupTile(rewriter, tile, bounds,
-                            {"tlc.bf16_pairs", 2, rewriter.getBF16Type(), f32, dot});
+                            {"tlc.bf16_pairs", 2, rewriter.getBF16Type(), f32, lanes, dot});
 }
 
 LogicalResult tlc::vectorizeInt8QuadTile(RewriterBase &rewriter, linalg::GenericOp tile,
@@ -220,11 +231,11 @@ LogicalResult tlc::vectorizeInt8QuadTile(RewriterBase &rewriter, linalg::Generic
   Type i32 = rewriter.getI32Type();
   auto dot = [&](OpBuilder &b, Location loc, Value acc, Value a, Value bv) -> Value {
     Value u = *aUnsigned ? a : bv, s = *aUnsigned ? bv : a;
-    return LLVM::CallIntrinsicOp::create(b, loc, VectorType::get({kLanes}, i32),
+    return LLVM::CallIntrinsicOp::create(b, loc, VectorType::get({16}, i32),
                                          b.getStringAttr(kVpdpbusd),
                                          ValueRange{acc, u, s})
         .getResult(0);
   };
   return vectorizeGroupTile(rewriter, tile, bounds,
-                            {"tlc.int8_quads", 4, rewriter.getI8Type(), i32, dot});
+                            {"tlc.int8_quads", 4, rewriter.getI8Type(), i32, 16, dot});
 }

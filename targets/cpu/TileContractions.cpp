@@ -309,11 +309,13 @@ LogicalResult fuseFillIntoRegisterTile(RewriterBase &rewriter, linalg::FillOp fi
   return success();
 }
 
-/// Policy: the shape a dot-product register tile (bf16 k pairs, int8 k quads) needs: 32-column
-/// register tiles (two 16-lane vectors), no joined k dimensions, and a left operand with k as
-/// its last, unit-stride axis (a tile row's k group is then one 32-bit load).
-bool dotTileShape(linalg::LinalgOp op, const ContractionLoops &loops, int64_t registerN) {
-  if (registerN != 32 || !loops.joinedK.empty())
+/// Policy: the shape a dot-product register tile (bf16 k pairs, int8 k quads) needs: register
+/// tiles of whole dot-product vectors (`lanes` columns each; 32 columns are two AVX-512
+/// vectors, 8 two NEON ones), no joined k dimensions, and a left operand with k as its last,
+/// unit-stride axis (a tile row's k group is then one 32-bit load).
+bool dotTileShape(linalg::LinalgOp op, const ContractionLoops &loops, int64_t registerN,
+                  int64_t lanes) {
+  if (lanes < 1 || registerN % lanes != 0 || !loops.joinedK.empty())
     return false;
   std::optional<std::tuple<unsigned, unsigned, unsigned>> lhs =
       tlc::matchLhsOperand(op, loops.m, loops.n, loops.k);
@@ -327,9 +329,10 @@ bool dotTileShape(linalg::LinalgOp op, const ContractionLoops &loops, int64_t re
          succeeded(lhsType.getStridesAndOffset(strides, offset)) && strides.back() == 1;
 }
 
-/// Policy: whether `op` may take AVX-512 BF16 register tiles (k pairs): two bf16 operands
+/// Policy: whether `op` may take bf16 dot-product register tiles (k pairs): two bf16 operands
 /// extended to an f32 output, in dotTileShape's shape.
-bool bf16PairCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64_t registerN) {
+bool bf16PairCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64_t registerN,
+                       int64_t lanes) {
   auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
   if (!outType.getElementType().isF32())
     return false;
@@ -339,7 +342,7 @@ bool bf16PairCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64
         tlc::extendedOperandType(op, input->getOperandNumber()) != outType.getElementType())
       return false;
   }
-  return dotTileShape(op, loops, registerN);
+  return dotTileShape(op, loops, registerN, lanes);
 }
 
 /// Policy: whether `op` may take AVX-512 VNNI register tiles (k quads): two i8 operands, one
@@ -357,7 +360,7 @@ bool int8QuadCandidate(linalg::LinalgOp op, const ContractionLoops &loops, int64
       return false;
     unsignedInputs += *isUnsigned;
   }
-  return unsignedInputs == 1 && dotTileShape(op, loops, registerN);
+  return unsignedInputs == 1 && dotTileShape(op, loops, registerN, /*lanes=*/16);
 }
 
 /// One contraction to tile: its loops, and the fill its register tiles start from (null:
@@ -479,7 +482,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
                    ArrayRef<std::pair<linalg::LinalgOp, ContractionLoops>> found) {
     SmallVector<Work> work;
     for (auto [op, loops] : found) {
-      int64_t kGroup = bf16Pairs && bf16PairCandidate(op, loops, registerN)   ? 2
+      int64_t kGroup = bf16Pairs && bf16PairCandidate(op, loops, registerN, dotLanes) ? 2
                        : int8Quads && int8QuadCandidate(op, loops, registerN) ? 4
                                                                               : 1;
       int64_t blockK = kGroup == 2 ? pairsCacheK : kGroup == 4 ? quadsCacheK : cacheK;

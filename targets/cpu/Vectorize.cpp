@@ -233,6 +233,8 @@ struct NumFReductionAsTree : OpRewritePattern<vector::ReductionOp> {
 };
 
 struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     MLIRContext *ctx = &getContext();
@@ -244,14 +246,14 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
     IRRewriter rewriter(ctx);
     for (linalg::LinalgOp op : tiles) {
       rewriter.setInsertionPoint(op);
-      // AVX-512 BF16 k-pair tiles and VNNI int8 k-quad tiles (tlc-tile-contractions'
-      // bf16-pairs, int8-quads): dot products.
+      // bf16 k-pair tiles (AVX-512 BF16, AArch64 BFDOT) and VNNI int8 k-quad tiles
+      // (tlc-tile-contractions' bf16-pairs, int8-quads): dot products.
       bool pairs = op->hasAttr("tlc.bf16_pairs");
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
           generic && (pairs || op->hasAttr("tlc.int8_quads"))) {
         FailureOr<SmallVector<int64_t>> bounds = staticLoopBounds(op);
         if (succeeded(bounds) &&
-            succeeded(pairs ? tlc::vectorizeBF16PairTile(rewriter, generic, *bounds)
+            succeeded(pairs ? tlc::vectorizeBF16PairTile(rewriter, generic, *bounds, dotLanes)
                             : tlc::vectorizeInt8QuadTile(rewriter, generic, *bounds)))
           continue;
       }

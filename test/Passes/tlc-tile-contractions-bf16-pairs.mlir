@@ -1,5 +1,6 @@
 // RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=32 pack-rhs=true pack-lhs=true pack-lhs-min-cols=32 bf16-pairs=true pairs-cache-k=32" -canonicalize -mlir-print-local-scope | FileCheck %s
-// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=16 pack-rhs=true bf16-pairs=true" -canonicalize | FileCheck %s --check-prefix=NARROW
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=8 pack-rhs=true bf16-pairs=true" -canonicalize | FileCheck %s --check-prefix=NARROW
+// RUN: tlc-opt %s -split-input-file -tlc-tile-contractions="cache-m=16 cache-n=64 cache-k=32 register-m=4 register-n=8 pack-rhs=true bf16-pairs=true dot-lanes=4" -canonicalize | FileCheck %s --check-prefix=NEON
 
 // bf16 operands into an f32 accumulator with bf16-pairs (AVX-512 BF16 targets): register
 // tiles of 4 x 32 x 2 over a right-operand panel packed as interleaved k pairs (rows 2p and
@@ -34,8 +35,16 @@
 // CHECK: arith.extf
 // The second strip (columns 32..39).
 // CHECK: memref.subview %[[RHS]][1, %{{.+}}, 0] [1, 1, 64]
+// Register tiles narrower than one dot-product vector (8 columns, 16 AVX-512 lanes) keep the
+// f32 tiles. With AArch64's 4-lane BFDOT (dot-lanes=4) the 8-column NEON tile takes k pairs:
+// each 8-column strip is packed as 16-element rows of interleaved pairs.
 // NARROW-LABEL: func.func @matmul_bf16
 // NARROW-NOT: tlc.bf16_pairs
+// NEON-LABEL: func.func @matmul_bf16
+// NEON: memref.alloca() {alignment = 64 : i64} : memref<5x33x16xbf16>
+// NEON: vector.interleave %{{.+}}, %{{.+}} : vector<8xbf16> -> vector<16xbf16>
+// NEON: linalg.generic
+// NEON-SAME: outs(%{{.+}} : memref<4x8xf32, {{.+}}>) attrs = {tlc.bf16_pairs = array<i64: 0, 1, 2>, tlc.register_tile}
 func.func @matmul_bf16(%a: memref<40x65xbf16>, %b: memref<65x40xbf16>, %c: memref<40x40xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
