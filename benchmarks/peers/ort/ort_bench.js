@@ -6,6 +6,10 @@
 // Node.js call (an async session.run); intra-op threads = THREADS, all graph optimizations.
 //
 //   node ort_bench.js MODEL.onnx THREADS REPEATS WARMUP_SECONDS '[[1,3,224,224], ...]'
+//
+// With ORT_PROFILE_PREFIX set, the session also records ONNX Runtime's per-node profile
+// (enableProfiling; its overhead is in the times), written at the end as
+// ORT_PROFILE_PREFIX_DATE_TIME.json (benchmarks/compare_profiles.py reads it).
 'use strict';
 
 function usage(message) {
@@ -49,6 +53,9 @@ async function main() {
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    ...(process.env.ORT_PROFILE_PREFIX
+            ? {enableProfiling: true, profileFilePrefix: process.env.ORT_PROFILE_PREFIX}
+            : {}),
   });
   if (session.inputNames.length !== shapes.length)
     usage('the model has ' + session.inputNames.length + ' inputs, SHAPES_JSON gives ' +
@@ -70,6 +77,8 @@ async function main() {
   const version = require('onnxruntime-node/package.json').version;
   process.stdout.write(times.map((t) => t.toFixed(9)).join('\n') + '\n# onnxruntime-node ' +
                        version + '\n');
+  if (process.env.ORT_PROFILE_PREFIX)
+    session.endProfiling();
 }
 
 main().catch((e) => {
