@@ -50,6 +50,18 @@ int64_t splitParts(RankedTensorType type, size_t numReduced, int64_t count) {
   return 0;
 }
 
+/// The first of `axes` when they are two or more trailing axes of the static `type`, in
+/// order; -1 otherwise.
+int64_t trailingAxesStart(RankedTensorType type, ArrayRef<int64_t> axes) {
+  int64_t rank = type.getRank(), n = axes.size();
+  if (n < 2 || n >= rank || !type.hasStaticShape())
+    return -1;
+  for (int64_t i = 0; i < n; ++i)
+    if (axes[i] != rank - n + i)
+      return -1;
+  return rank - n;
+}
+
 /// Every reduction, through its identity, combiner and finalizer.
 struct LowerReduction : OpInterfaceRewritePattern<tl::ReductionOpInterface> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
@@ -75,6 +87,14 @@ struct LowerReduction : OpInterfaceRewritePattern<tl::ReductionOpInterface> {
       Value partial = buildReduction(rewriter, loc, reshapeTensor(rewriter, loc, input, rows),
                                      {1}, op.getIdentity(elementType), combine);
       reduced = buildReduction(rewriter, loc, partial, {0}, op.getIdentity(elementType), combine);
+    } else if (int64_t first = trailingAxesStart(inputType, axes); first >= 0) {
+      // Reduced trailing axes (a global pool's H and W) as one row: tlc-vectorize-rows then
+      // reduces each channel's H * W elements in whole vectors and folds the lanes once,
+      // instead of once per row of W (a 14x14 pool: 14 masked rows of 14).
+      SmallVector<int64_t> shape(inputType.getShape().take_front(first));
+      shape.push_back(count);
+      Value rows = reshapeTensor(rewriter, loc, input, RankedTensorType::get(shape, elementType));
+      reduced = buildReduction(rewriter, loc, rows, {first}, op.getIdentity(elementType), combine);
     } else {
       reduced = buildReduction(rewriter, loc, input, axes, op.getIdentity(elementType), combine);
     }

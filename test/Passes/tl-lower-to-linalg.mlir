@@ -216,6 +216,25 @@ func.func @reduce_mean(%x: tensor<4x8xf32>) -> tensor<8xf32> {
 
 // -----
 
+// Trailing reduced axes (a global average pool's H and W) are one row: the input collapsed to
+// [N, C, H * W], reduced along its last axis, divided by H * W, expanded back for keepdims.
+// Axes that are not all trailing keep their own loops.
+// CHECK-LABEL: func.func @reduce_trailing_axes
+// CHECK-SAME: (%[[X:.+]]: tensor<1x32x14x14xf32>)
+// CHECK: %[[RED:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%{{.+}} : tensor<1x32x196xf32>)
+// CHECK: arith.constant 1.960000e+02 : f32
+// CHECK: tensor.expand_shape {{.+}} output_shape [1, 32, 1, 1]
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel", "reduction"]}
+// CHECK-SAME: ins(%[[X]] : tensor<1x32x14x14xf32>)
+func.func @reduce_trailing_axes(%x: tensor<1x32x14x14xf32>) -> (tensor<1x32x1x1xf32>, tensor<1x14xf32>) {
+  %0 = tl.reduce_mean %x axes = [2, 3] keepdims : tensor<1x32x14x14xf32> -> tensor<1x32x1x1xf32>
+  %1 = tl.reduce_sum %x axes = [1, 3] : tensor<1x32x14x14xf32> -> tensor<1x14xf32>
+  return %0, %1 : tensor<1x32x1x1xf32>, tensor<1x14xf32>
+}
+
+// -----
+
 // max/min start from the lowest/highest value of the element type.
 // CHECK-LABEL: func.func @reduce_max_min
 // CHECK: %[[LOW:.+]] = arith.constant -2147483648 : i32
