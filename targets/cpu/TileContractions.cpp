@@ -420,8 +420,9 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
         packing = planPacking(op, loops, /*grouped=*/false);
       int64_t kGroup = grouped ? candidateGroup : 1;
       int64_t registerK = kGroup;
+      int64_t blockM = cacheBlockM(op, loops, packing.blockN, blockK);
       FailureOr<TiledContraction> tiled =
-          tileContraction(rewriter, op, loops, packing.blockN, blockK, registerK);
+          tileContraction(rewriter, op, loops, blockM, packing.blockN, blockK, registerK);
       if (failed(tiled))
         return signalPassFailure();
       if (grouped && failed(markGroupTile(rewriter, loops, *tiled, kGroup)))
@@ -434,7 +435,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
           chooseParallelLoop(loops, iterators, tiled->outer, packing.blockN, blockK);
       if (parallelLoop)
         parallelLoops.push_back(parallelLoop);
-      packOperands(rewriter, loops, packing, *tiled, parallelLoop, blockK, kGroup);
+      packOperands(rewriter, loops, packing, *tiled, parallelLoop, blockM, blockK, kGroup);
       // Peel the register-level m and n loops so full tiles get static shapes (once a
       // canonicalization folds the constant sizes into the subviews).
       // Innermost first, so the outer peel copies an already peeled inner loop.
@@ -568,15 +569,39 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
     return plan;
   }
 
+  /// Policy: the cache-level m block: `cache-m`, or half of m (in whole register tiles) when
+  /// the contraction would otherwise run on one thread: not inside a parallel loop, one m
+  /// block, one n block, no other parallel dimension of more than one iteration, at least two
+  /// register tiles of rows, and `parallel-min-flops` of work per k block (what
+  /// chooseParallelLoop asks of each launch of the m loop). chooseParallelLoop then gives the
+  /// two m blocks to threads (mobilenet_v2's 384 -> 64 projections at 14x14, 9.6 MFLOP, ran
+  /// on one thread of two).
+  int64_t cacheBlockM(linalg::LinalgOp op, const ContractionLoops &loops, int64_t blockN,
+                      int64_t blockK) {
+    if (!parallelOuter || op->getParentOfType<scf::ParallelOp>() || loops.mRange > cacheM ||
+        loops.mRange < 2 * registerM || loops.nRange > blockN)
+      return cacheM;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (unsigned d = 0; d < loops.numLoops; ++d)
+      if (d != loops.m && d != loops.n && iterators[d] == utils::IteratorType::parallel &&
+          ranges[d] != 1)
+        return cacheM;
+    if (2 * loops.mRange * loops.nRange * std::min(blockK, loops.kRange) < parallelMinFlops)
+      return cacheM;
+    return llvm::alignTo(llvm::divideCeil(loops.mRange, 2), registerM);
+  }
+
   /// Level 1: cache blocks (Kc x Nc panels of the right operand, Mc x Kc blocks of the left);
   /// level 2: register tiles registerM x registerN, the k loop innermost (one rank-1 update
   /// per iteration, the accumulators stay in registers across it).
   FailureOr<TiledContraction> tileContraction(IRRewriter &rewriter, linalg::LinalgOp op,
-                                              const ContractionLoops &loops, int64_t blockN,
-                                              int64_t blockK, int64_t registerK) {
+                                              const ContractionLoops &loops, int64_t blockM,
+                                              int64_t blockN, int64_t blockK,
+                                              int64_t registerK) {
     MLIRContext *ctx = &getContext();
     FailureOr<scf::SCFTilingResult> outer =
-        tile(rewriter, op, tileSizes(ctx, loops, cacheM, blockN, blockK, 0),
+        tile(rewriter, op, tileSizes(ctx, loops, blockM, blockN, blockK, 0),
              interchange(loops, {loops.n, loops.k, loops.m}));
     if (failed(outer))
       return op.emitOpError("cache-level tiling failed");
@@ -695,7 +720,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
   /// per thread) or, without one, outside the tiled loops.
   void packOperands(IRRewriter &rewriter, const ContractionLoops &loops,
                     const PackingPlan &packing, TiledContraction &tiled, scf::ForOp parallelLoop,
-                    int64_t blockK, int64_t kGroup) {
+                    int64_t blockM, int64_t blockK, int64_t kGroup) {
     scf::SCFTilingResult &outer = tiled.outer;
     if (packing.rhs) {
       auto [operand, kResult, nResult] = *packing.rhs;
@@ -732,7 +757,7 @@ struct TLCTileContractionsPass : tlc::impl::TLCTileContractionsBase<TLCTileContr
                           packedBufferHome(parallelLoop, outer.loops.front()),
                           mResult,
                           kResult,
-                          std::min<int64_t>(cacheM, loops.mRange),
+                          std::min<int64_t>(blockM, loops.mRange),
                           std::min<int64_t>(blockK, loops.kRange),
                           registerN,
                           /*keepType=*/kGroup > 1};
