@@ -82,6 +82,14 @@ std::optional<unsigned> lastDim(AffineMap map) {
   return dim.getPosition();
 }
 
+/// Whether `op`'s body is elementwise scalar code (vectorizable op by op).
+bool elementwiseBody(linalg::GenericOp op) {
+  for (Operation &bodyOp : op.getBody()->without_terminator())
+    if (bodyOp.getNumRegions() != 0 || !OpTrait::hasElementwiseMappableTraits(&bodyOp))
+      return false;
+  return true;
+}
+
 /// Whether `op` is a pooling op's generic form: a reduction of input 0 over a window whose
 /// shape input 1 gives (its values unused), with an elementwise combiner (max, add). After
 /// tlc-view-window-operands input 0 reads every loop through a plain dimension.
@@ -91,10 +99,7 @@ bool isWindowReduction(linalg::LinalgOp op) {
       !generic.getMatchingBlockArgument(generic.getDpsInputOperand(1)).use_empty() ||
       !generic.getMatchingIndexingMap(generic.getDpsInputOperand(0)).isProjectedPermutation())
     return false;
-  for (Operation &bodyOp : generic.getBody()->without_terminator())
-    if (bodyOp.getNumRegions() != 0 || !OpTrait::hasElementwiseMappableTraits(&bodyOp))
-      return false;
-  return true;
+  return elementwiseBody(generic);
 }
 
 /// Mechanism: whether `op` is a statically shaped multiply-accumulate on buffers with
@@ -147,14 +152,6 @@ int64_t chooseRowTile(int64_t extent, int64_t lanes, int64_t maxLanes) {
     if (extent % t == 0)
       return t;
   return maxLanes;
-}
-
-/// Whether `op`'s body is elementwise scalar code (vectorizable op by op).
-bool elementwiseBody(linalg::GenericOp op) {
-  for (Operation &bodyOp : op.getBody()->without_terminator())
-    if (bodyOp.getNumRegions() != 0 || !OpTrait::hasElementwiseMappableTraits(&bodyOp))
-      return false;
-  return true;
 }
 
 /// Whether the map's results are loop dimensions (a projected permutation) whose last one,
