@@ -96,25 +96,27 @@ def profile_rounds(args):
     why = ort_missing()
     if why:
         sys.exit("compare_profiles.py: ONNX Runtime is not available: " + why)
-    work = tempfile.mkdtemp(prefix="tlc-compare-")
-    so = os.path.join(work, "model.so")
-    subprocess.run([args.tlc, args.model, "--cpu", "native", "--shared", "--profile", "-o", so,
-                    "--name", "m"], check=True)
     env = dict(os.environ, TLC_NUM_THREADS=str(args.threads))
     shape = [int(d) for d in args.shape.split(",")]
     rounds = []
-    for r in range(args.rounds):
-        tlc = subprocess.run([args.tlc_run, so, "--name", "m", "--profile", "--warmup", "10",
-                              "--repeat", str(args.repeats)], capture_output=True, text=True,
-                             env=env, check=True).stdout
-        ort_env = dict(env, ORT_PROFILE_PREFIX=os.path.join(work, "ort%d" % r))
-        ort = subprocess.run(["node", os.path.join(ORT_DIR, "ort_bench.js"), args.model,
-                              str(args.threads), str(args.repeats), "1", json.dumps([shape])],
-                             capture_output=True, text=True, env=ort_env, check=True).stdout
-        written = glob.glob(ort_env["ORT_PROFILE_PREFIX"] + "_*.json")
-        if len(written) != 1:
-            sys.exit("compare_profiles.py: ONNX Runtime wrote no profile (%s)" % ort.strip())
-        rounds.append((tlc_kernels(tlc), ort_nodes(written[0])[0]))
+    with tempfile.TemporaryDirectory(prefix="tlc-compare-") as work:
+        so = os.path.join(work, "model.so")
+        subprocess.run([args.tlc, args.model, "--cpu", "native", "--shared", "--profile", "-o",
+                        so, "--name", "m"], check=True)
+        for r in range(args.rounds):
+            tlc = subprocess.run([args.tlc_run, so, "--name", "m", "--profile", "--warmup", "10",
+                                  "--repeat", str(args.repeats)], capture_output=True,
+                                 text=True, env=env, check=True).stdout
+            prefix = os.path.join(work, "ort%d" % r)
+            ort = subprocess.run(["node", os.path.join(ORT_DIR, "ort_bench.js"), args.model,
+                                  str(args.threads), str(args.repeats), "1",
+                                  json.dumps([shape])],
+                                 capture_output=True, text=True,
+                                 env=dict(env, ORT_PROFILE_PREFIX=prefix), check=True).stdout
+            written = glob.glob(prefix + "_*.json")
+            if len(written) != 1:
+                sys.exit("compare_profiles.py: ONNX Runtime wrote no profile (%s)" % ort.strip())
+            rounds.append((tlc_kernels(tlc), ort_nodes(written[0])[0]))
     return rounds
 
 

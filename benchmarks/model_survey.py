@@ -35,6 +35,12 @@ DEFAULT_MODELS = ("resnet50,resnext50_32x4d,wide_resnet50_2,regnet_y_400mf,dense
                   "efficientnet_b0")
 
 
+def tlc_median(stdout):
+    """The median tlc-run printed, in ms (NaN if it printed none)."""
+    median = re.search(r"median ([0-9.]+) ms", stdout)
+    return float(median.group(1)) if median else float("nan")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tlc", required=True)
@@ -87,9 +93,6 @@ def main():
                               base + ".x.npy", "--expect", base + ".y.npy", "--max-rel",
                               str(args.max_rel), "--repeat", str(args.repeats), "--warmup", "3"],
                              capture_output=True, text=True, env=env)
-        def tlc_median(stdout):
-            median = re.search(r"median ([0-9.]+) ms", stdout)
-            return float(median.group(1)) if median else float("nan")
         tlc_rounds = [tlc_median(run.stdout)]
         verdict = "ok" if run.returncode == 0 else "MISMATCH"
         for _ in range(3):
