@@ -17,11 +17,23 @@ using namespace tlc::fusion;
 
 namespace {
 
+/// Records on `op` the fusion group of the source ops at `locs` and why they fused.
+void recordGroup(Operation *op, ArrayRef<Attribute> locs, StringRef why) {
+  MLIRContext *ctx = op->getContext();
+  std::string reason = "elementwise chain (" + describeBody(op) + ") in one loop nest: " + why.str();
+  NamedAttribute fields[] = {
+      {StringAttr::get(ctx, "kind"), StringAttr::get(ctx, "elementwise")},
+      {StringAttr::get(ctx, "reason"), StringAttr::get(ctx, reason)},
+      {StringAttr::get(ctx, "ops"), ArrayAttr::get(ctx, locs)}};
+  op->setAttr(kGroupAttr, DictionaryAttr::get(ctx, fields));
+}
+
 /// Mechanism: fuses the producer of `operand` into its consumer with upstream's
 /// fuseElementwiseOps, records the group on the fused op and returns it (null on failure).
 Operation *fuse(RewriterBase &rewriter, OpOperand &operand) {
   Operation *consumer = operand.getOwner();
   Operation *producer = operand.get().getDefiningOp();
+  bool returned = isReturnedAlongside(&operand);
   // The consumer's location first: it stays the fused op's primary location (diagnostics, the
   // memory report); the producers' follow.
   Location loc = FusedLoc::get(rewriter.getContext(), {consumer->getLoc(), producer->getLoc()});
@@ -40,17 +52,36 @@ Operation *fuse(RewriterBase &rewriter, OpOperand &operand) {
   if (producer->use_empty())
     rewriter.eraseOp(producer);
 
-  MLIRContext *ctx = rewriter.getContext();
   Operation *op = fused->fusedOp;
+  // Operands read twice (a value and its square) and results nobody reads merged away now:
+  // the canonicalizer would do it later by building a new op, without the group recorded here.
+  if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+    rewriter.setInsertionPoint(generic);
+    FailureOr<linalg::GenericOp> compact =
+        linalg::deduplicateOperandsAndRemoveDeadResults(rewriter, generic, /*removeOutputs=*/false);
+    if (succeeded(compact))
+      op = *compact;
+  }
   op->setLoc(loc);
-  std::string why = "elementwise chain (" + describeBody(op) +
-                    ") in one loop nest: each producer's only use is the next op";
-  NamedAttribute fields[] = {
-      {StringAttr::get(ctx, "kind"), StringAttr::get(ctx, "elementwise")},
-      {StringAttr::get(ctx, "reason"), StringAttr::get(ctx, why)},
-      {StringAttr::get(ctx, "ops"), ArrayAttr::get(ctx, locs)}};
-  op->setAttr(kGroupAttr, DictionaryAttr::get(ctx, fields));
+  recordGroup(op, locs,
+              returned ? "the producer's value is also a result, written by the same loop nest"
+                       : "each producer's only use is the next op");
   return op;
+}
+
+/// Ops fused here whose recorded group a later rewrite dropped (upstream's fusion patterns and
+/// canonicalizations build new ops, keeping the location but not the attribute): the group
+/// again, from the fused location.
+void restoreGroups(func::FuncOp func) {
+  func.walk([](linalg::GenericOp op) {
+    auto fusedLoc = dyn_cast<FusedLoc>(op->getLoc());
+    if (op->hasAttr(kGroupAttr) || !fusedLoc || fusedLoc.getLocations().size() < 2)
+      return;
+    SmallVector<Attribute> locs;
+    for (Location l : fusedLoc.getLocations())
+      locs.push_back(l);
+    recordGroup(op, locs, "the ops' values feed one another element for element");
+  });
 }
 
 /// Upstream's reshape propagation (expanding elementwise ops across expand_shape so more of
@@ -127,6 +158,7 @@ struct TLCFuseElementwisePass : tlc::impl::TLCFuseElementwiseBase<TLCFuseElement
     }
     if (failed(propagateReshapes(getOperation(), maxOps)))
       return signalPassFailure();
+    restoreGroups(getOperation());
   }
 };
 

@@ -128,9 +128,32 @@ int64_t tlc::fusion::chooseTileExtent(int64_t extent, int64_t target, int64_t al
   return best * 4 >= target ? best : extent;
 }
 
+bool tlc::fusion::isReturnedAlongside(OpOperand *operand) {
+  auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+  auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
+  if (!producer || !consumer || producer->hasOneUse())
+    return false;
+  for (OpOperand &use : producer->getUses())
+    if (use.getOwner() != consumer && !isa<func::ReturnOp>(use.getOwner()))
+      return false;
+  // The preserved result is written by the fused loop nest as the producer wrote it: same
+  // loops, each element once (identity maps, no reduction).
+  auto allParallel = [](linalg::GenericOp op) {
+    return op.getNumLoops() == op.getNumParallelLoops();
+  };
+  return allParallel(producer) && allParallel(consumer) &&
+         producer.getNumLoops() == consumer.getNumLoops() &&
+         consumer.getMatchingIndexingMap(operand).isIdentity() &&
+         llvm::all_of(producer->getResults(), [&](OpResult result) {
+           return producer.getIndexingMapMatchingResult(result).isIdentity();
+         });
+}
+
 bool tlc::fusion::shouldFuseElementwise(OpOperand *operand, unsigned maxOps) {
   Operation *producer = operand->get().getDefiningOp();
-  if (!producer || !producer->hasOneUse() || !linalg::areElementwiseOpsFusable(operand))
+  if (!producer || !linalg::areElementwiseOpsFusable(operand))
+    return false;
+  if (!producer->hasOneUse() && !isReturnedAlongside(operand))
     return false;
   // A bounded body keeps each fusion's cost (it clones both bodies) and the fused loop's
   // code size bounded: a chain of thousands of ops becomes a few loop nests, not one.

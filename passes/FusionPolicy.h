@@ -45,8 +45,15 @@ int64_t chooseTileExtent(int64_t extent, int64_t target, int64_t align);
 /// The most operands (inputs and outputs) an elementwise fusion may produce.
 constexpr unsigned kMaxFusedOperands = 24;
 
+/// Whether the producer of `operand` is an elementwise op whose result is also a result of
+/// the function (e.g. a training step's next optimizer state, which the next param's update
+/// reads), consumed element for element by an elementwise `operand` owner: fused, the one loop
+/// nest writes both results and the consumer reads the producer's value from registers.
+bool isReturnedAlongside(mlir::OpOperand *operand);
+
 /// Policy: whether the elementwise producer of `operand` is fused into its consumer (one
-/// loop nest): only when the consumer is its one use and reads each of its elements once (no
+/// loop nest): only when the consumer is its one use (or its other uses are returns, see
+/// isReturnedAlongside) and reads each of its elements once (no
 /// contraction or broadcast reuse), so nothing is computed twice, and the fused body would
 /// hold at most `maxOps` ops and `kMaxFusedOperands` operands.
 bool shouldFuseElementwise(mlir::OpOperand *operand, unsigned maxOps);

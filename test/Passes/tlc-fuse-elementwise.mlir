@@ -62,11 +62,14 @@ func.func @into_contraction(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tenso
 
 #id = affine_map<(i, j) -> (i, j)>
 
-// Negative: the producer has two uses; fusing it into one would compute it twice.
+// Negative: the producer has two consumers; fused into one, the other would still read it
+// from memory or compute it again.
 // CHECK-LABEL: func.func @two_uses
 // CHECK: math.tanh
 // CHECK: linalg.generic
 // CHECK: math.exp
+// CHECK: linalg.generic
+// CHECK: math.log
 // CHECK-NOT: tlc.fusion_group
 func.func @two_uses(%a: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %e = tensor.empty() : tensor<4x8xf32>
@@ -82,7 +85,82 @@ func.func @two_uses(%a: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
     %r = math.exp %x : f32
     linalg.yield %r : f32
   } -> tensor<4x8xf32>
-  return %t, %u : tensor<4x8xf32>, tensor<4x8xf32>
+  %v = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.log %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %u, %v : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// A producer whose other uses are returns (an optimizer's next moments, which the param's
+// update also reads) fuses into its consumer as a second result: one loop nest reads the
+// inputs once and writes both values. The chain goes on through the two-result op.
+// CHECK-LABEL: func.func @returned_alongside
+// CHECK: %[[R:.+]]:3 = linalg.generic
+// CHECK-SAME: reason = "elementwise chain ({{.+}}) in one loop nest: the producer's value is also a result, written by the same loop nest"
+// CHECK-DAG: math.tanh
+// CHECK-DAG: math.exp
+// CHECK: arith.addf
+// CHECK: linalg.yield
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]#{{[0-9]}}, %[[R]]#{{[0-9]}}, %[[R]]#{{[0-9]}}
+func.func @returned_alongside(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>)
+    -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.tanh %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.exp %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %u : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.addf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %s, %t, %u : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// Negative: returned, but read by a reduction (a row sum): its result has other loops.
+// CHECK-LABEL: func.func @returned_into_reduction
+// CHECK: math.tanh
+// CHECK: linalg.generic
+// CHECK-SAME: "reduction"
+func.func @returned_into_reduction(%a: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4x8xf32>) {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %z = tensor.empty() : tensor<4xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.tanh %x : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%t : tensor<4x8xf32>) outs(%z : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.addf %x, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %s, %t : tensor<4xf32>, tensor<4x8xf32>
 }
 
 // -----
