@@ -480,6 +480,12 @@ LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions 
            << "training steps compile for the CPU targets only (for now)";
   if (options.emit == EmitKind::TL)
     return printModule(*module, options.outputPath.empty() ? "-" : options.outputPath);
+  // NAME_train_step passes each next-state output the memory of the state it replaces
+  // (tlc-alias-state-outputs makes that correct).
+  if (signature->train)
+    for (const StateSpec &st : signature->train->state)
+      model.setResultAttr(st.output, "tl.updates",
+                          IntegerAttr::get(IntegerType::get(&context, 64), st.input));
 
   if (failed(runPasses(*module, timing, "lowering to linalg", [&](OpPassManager &pm) {
         buildLowerToLinalgPipeline(pm, strategy);

@@ -65,9 +65,8 @@ void writeTraining(const ModelSignature &sig, llvm::raw_ostream &os) {
     os << "] */\n";
   }
   os << "/* The workspace of " << sig.name << "_train_step: " << sig.name
-     << "_run's, then room for the next state. */\n";
-  os << "#define " << upper << "_TRAIN_WORKSPACE_SIZE (" << upper << "_WORKSPACE_SIZE + " << upper
-     << "_STATE_SIZE)\n\n";
+     << "_run's (the state is updated in place). */\n";
+  os << "#define " << upper << "_TRAIN_WORKSPACE_SIZE " << upper << "_WORKSPACE_SIZE\n\n";
   os << "extern const unsigned char " << sig.name << "_initial_state[];\n\n";
   os << "/* Fills `state` with the params' initial values and zero optimizer state. */\n";
   os << "static inline void " << sig.name << "_init_state(void *state) {\n"
@@ -94,9 +93,8 @@ void writeTraining(const ModelSignature &sig, llvm::raw_ostream &os) {
       os << ", " << cTypeOf(t).first << " *" << t.name;
   os << ", void *workspace) {\n";
   os << "  unsigned char *s = (unsigned char *)state;\n"
-     << "  unsigned char *next = (unsigned char *)workspace + " << upper << "_WORKSPACE_SIZE;\n"
      << "  float lr_value = lr, step_value = (float)step;\n"
-     << "  tlc_status status = " << sig.name << "_run(";
+     << "  return " << sig.name << "_run(";
   bool first = true;
   auto arg = [&](const std::string &text) {
     os << (first ? "" : ", ") << text;
@@ -116,15 +114,12 @@ void writeTraining(const ModelSignature &sig, llvm::raw_ostream &os) {
   for (auto [i, t] : llvm::enumerate(sig.outputs)) {
     std::string ctype = cTypeOf(t).first.str();
     if (const StateSpec *st = byOutput.lookup(i))
-      arg("(" + ctype + " *)(next + " + std::to_string(st->offset) + ")");
+      arg("(" + ctype + " *)(s + " + std::to_string(st->offset) + ")");
     else
       arg(t.name);
   }
   arg("workspace");
-  os << ");\n"
-     << "  if (status == TLC_STATUS_OK)\n"
-     << "    memcpy(state, next, " << upper << "_STATE_SIZE);\n"
-     << "  return status;\n}\n\n";
+  os << ");\n}\n\n";
 }
 
 /// NAME_info and NAME_manifest, which every object exports (docs/generated-abi.md).

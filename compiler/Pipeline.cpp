@@ -106,6 +106,8 @@ void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelNam
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // A training step's next state may be written over its current state (NAME_train_step).
+  pm.addNestedPass<func::FuncOp>(tlc::createTLCAliasStateOutputs());
   // Per-iteration buffers of parallel loops: at most 8 copies, not one per iteration.
   pm.addNestedPass<func::FuncOp>(tlc::createTLCBoundForallReplicas());
   TLCPlanWorkspaceOptions plan;

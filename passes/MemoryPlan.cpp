@@ -272,7 +272,9 @@ findForwardableOutputCopies(func::FuncOp func, const BufferLiveness &liveness) {
       for (Operation *user : v.getUsers())
         if (auto c = dyn_cast<memref::CopyOp>(user); c && c.getSource() == v)
           copy = c;
-      if (!copy || copy->getBlock() != &block)
+      // A copy that must run last (the output may be an input's memory: tlc-alias-state-outputs)
+      // is not forwarded.
+      if (!copy || copy->getBlock() != &block || copy->hasAttr(kCopyLastAttr))
         continue;
       auto arg = dyn_cast<BlockArgument>(copy.getTarget());
       auto argType = dyn_cast<MemRefType>(copy.getTarget().getType());

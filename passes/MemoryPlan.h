@@ -77,7 +77,11 @@ void extendInputsThroughEpilogues(BufferLiveness &liveness);
 llvm::SmallVector<std::pair<unsigned, unsigned>>
 findInPlaceReuse(const BufferLiveness &liveness);
 
-/// Zero-copy outputs: a `memref.copy` into an argument of `func` (an out-param) whose source is
+/// On a `memref.copy` into an out-param that must stay the last write of it: the out-param may
+/// be the memory of an input that ops before the copy read (tlc-alias-state-outputs).
+constexpr llvm::StringLiteral kCopyLastAttr = "tlc.copy_last";
+
+/// Zero-copy outputs (copies marked kCopyLastAttr excepted): a `memref.copy` into an argument of `func` (an out-param) whose source is
 /// an alloc, or reshapes (collapse/expand_shape) of one, that dies at the copy, while the
 /// argument is not used before it. The alloc can then be that argument (reshaped), and the copy
 /// disappears. Returns (alloc index, copy) pairs.

@@ -469,3 +469,21 @@ def TLCAddEntryPoint : Pass<"tlc-add-entry-point", "mlir::ModuleOp"> {
 }
 
 #endif // TLC_PASSES_TD
+
+def TLCAliasStateOutputs : Pass<"tlc-alias-state-outputs", "mlir::func::FuncOp"> {
+  let summary = "Let a training step's next-state outputs share memory with its state inputs";
+  let description = [{
+    On buffers (after bufferization and results as out-params), an argument marked
+    `tl.updates = N` is an output that the caller may pass as the same buffer as argument `N`
+    (a training step's next param or optimizer state over the current one: NAME_train_step
+    updates its state buffer in place). The pass makes the function correct both ways: it
+    keeps the output written directly when one elementwise loop nest writes it while reading
+    argument `N` element for element, after every other reader of argument `N` and before any
+    reader of the output (the usual fused optimizer update); otherwise the value is computed
+    into a buffer of its own and copied over the output at the end. A copy of argument `N`
+    into the output (a state the step leaves as it is) runs only when the two differ. The
+    attribute is removed.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
