@@ -20,6 +20,7 @@
 #include <dlfcn.h>
 #include <numeric>
 #include <utility>
+#include <vector>
 
 using namespace llvm;
 using namespace tlcrun;
@@ -73,22 +74,36 @@ int fail(const std::string &message) {
   return 2;
 }
 
-using RunFn = int (*)(void **);
-
 /// Calls NAME_run(ptr_0, ..., ptr_{N-1}) for the N pointers in `args`.
 template <size_t... I> int callWith(void *fn, void **args, std::index_sequence<I...>) {
   using F = int (*)(decltype((void)I, (void *)nullptr)...);
   return reinterpret_cast<F>(fn)(args[I]...);
 }
-template <size_t N> int callN(void *fn, void **args) {
-  return callWith(fn, args, std::make_index_sequence<N>());
+
+/// The arities tlc-run calls with. Every argument of NAME_run is a pointer, and on the ABIs
+/// tlc targets (x86-64 System V, AArch64 AAPCS64: the caller owns the argument area and
+/// cleans it up) a call passing more pointers than the function takes is that function's own
+/// call: the callee never reads the extra ones. So a model's pointers go in the smallest of
+/// these, padded with nulls (a training step of resnet18 has ~200).
+constexpr size_t kArities[] = {8, 32, 128, 512};
+constexpr size_t kMaxArgs = 512;
+
+/// Calls `fn` with `args`, padded with nulls to the smallest of kArities first.
+int callPadded(void *fn, std::vector<void *> &args) {
+  args.resize(*std::find_if(std::begin(kArities), std::end(kArities),
+                            [&](size_t a) { return a >= args.size(); }),
+              nullptr);
+  switch (args.size()) {
+  case 8:
+    return callWith(fn, args.data(), std::make_index_sequence<8>());
+  case 32:
+    return callWith(fn, args.data(), std::make_index_sequence<32>());
+  case 128:
+    return callWith(fn, args.data(), std::make_index_sequence<128>());
+  default:
+    return callWith(fn, args.data(), std::make_index_sequence<512>());
+  }
 }
-template <size_t... N> int dispatch(size_t n, void *fn, void **args, std::index_sequence<N...>) {
-  using Caller = int (*)(void *, void **);
-  static const Caller table[] = {&callN<N>...};
-  return table[n](fn, args);
-}
-constexpr size_t kMaxArgs = 64;
 
 /// Bytes after each output and after the workspace that a model must leave as they were
 /// (one AVX-512 vector: what a vector store running past a buffer's end reaches).
@@ -223,12 +238,10 @@ int main(int argc, char **argv) {
     for (Tensor &t : m.outputs)
       args.push_back(t.data.data());
     args.push_back(workspace);
-    if (args.size() >= kMaxArgs)
+    if (args.size() > kMaxArgs)
       return fail("models with more than " + std::to_string(kMaxArgs - 1) +
                   " inputs and outputs are not supported");
-    auto once = [&] {
-      return dispatch(args.size(), run, args.data(), std::make_index_sequence<kMaxArgs>());
-    };
+    auto once = [&] { return callPadded(run, args); };
     ProfileTable table;
     if (profile && !findProfile(lib, name, table, error))
       return fail(error);
