@@ -163,7 +163,7 @@ def cases(quick):
     if not q:
         out += [_bf16(c) for c in out if c["name"] in ("resnet18", "mobilenet_v2", "encoder")]
     out += [_train_transformer(q, 6, "none"), _train_transformer(q, 12, "none"),
-            _train_transformer(q, 12, "auto"), _optimizer_update(q)]
+            _train_transformer(q, 12, "auto"), _train_resnet18(q), _optimizer_update(q)]
     out += _einsums(q)
     return out
 
@@ -315,6 +315,24 @@ def _optimizer_update(quick):
             "inputs": [(n,)], "outputs": [()], "py": ("optimizer_adamw", [n])}
 
 
+def _train_resnet18(quick):
+    """One AdamW training step of torchvision's resnet18 (10 classes, batch norm on the batch's
+    statistics) at batch 8 x 3 x 64 x 64: the ONNX file exported for training, compiled with
+    `tlc --train --loss=cross_entropy --optimizer=adamw` (its initializers become the trained
+    params), timed through NAME_train_step; PyTorch eager trains the same module in train mode.
+    Work: the convolutions' and the linear layer's multiply-adds x 2 at 64x64 (torchvision's
+    3.64 GFLOP at 224x224, scaled by the pixel count), x 3 for forward and backward."""
+    b, hw, c = (2, 32, 10) if quick else (8, 64, 10)
+    return {"name": "train_resnet18", "label": "train step resnet18 b%d 3x%dx%d (AdamW, ONNX --train)"
+            % (b, hw, hw), "kind": "flops", "work": 3 * b * 3.64e9 * (hw / 224.0) ** 2,
+            "onnx": {"kind": "model_train", "name": "resnet18", "dims": [b, 3, hw, hw],
+                     "classes": c},
+            "train": True, "classes": c, "extra_outputs": [("logits", b * c)], "ort": False,
+            "tlc_flags": ["--train", "--loss=cross_entropy", "--optimizer=adamw(weight_decay=0.01)"],
+            "inputs": [(b, 3, hw, hw), (b,)], "outputs": [()],
+            "py": ("train_resnet18", [b, 3, hw, hw, c])}
+
+
 def _train_transformer(quick, layers, remat):
     """One AdamW training step of a pre-norm transformer encoder (causal attention, GELU MLP,
     token classification head, cross-entropy; benchmarks/models/gen_transformer_train.py) at
@@ -386,6 +404,14 @@ def export_onnx(spec, path):
         n, c, h, w, f, k, st, pad = spec["dims"]
         module = torch.nn.Conv2d(c, f, k, stride=st, padding=pad, bias=False)
         x = torch.randn(n, c, h, w)
+    elif spec["kind"] == "model_train":
+        # Exported for training: an eval-mode export folds batch norm into the convolutions.
+        import torchvision
+        module = getattr(torchvision.models, spec["name"])(num_classes=spec["classes"])
+        torch.onnx.export(module, torch.randn(*spec["dims"]), path, opset_version=13,
+                          input_names=["x"], output_names=["logits"],
+                          training=torch.onnx.TrainingMode.TRAINING, do_constant_folding=False)
+        return
     else:
         import torchvision
         module = getattr(torchvision.models, spec["name"])()
@@ -482,6 +508,20 @@ def py_worker(framework, op, dims, threads, repeats):
             def fn():
                 opt.zero_grad()
                 forward().backward()
+                opt.step()
+        elif op == "train_resnet18":
+            import torchvision
+            torch.set_grad_enabled(True)
+            bsz, ch, hgt, wid, c = dims
+            torch.manual_seed(0)
+            model = torchvision.models.resnet18(num_classes=c).train()
+            opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01)
+            x = t(bsz, ch, hgt, wid)
+            y = torch.tensor([(i * 2654435761) % c for i in range(bsz)])
+
+            def fn():
+                opt.zero_grad()
+                F.cross_entropy(model(x), y).backward()
                 opt.step()
         elif op == "matmul_bf16":
             n = dims[0]
@@ -795,6 +835,7 @@ int main(int argc, char **argv) {
   int repeats = argc > 1 ? atoi(argv[1]) : 20;
   float *x = buffer(sizeof(float) * NAME_UPPER_INPUT_X_NUMEL, 1), loss = 0;
   LABELS_DECL
+  EXTRA_DECLS
   void *state = NULL, *ws = NULL;
   tlc_status st = tlc_workspace_alloc(NULL, NAME_UPPER_STATE_SIZE, &state);
   if (st == TLC_STATUS_OK)
@@ -803,13 +844,13 @@ int main(int argc, char **argv) {
   NAME_init_state(state);
   int64_t step = 1;
   for (double w0 = now(); st == TLC_STATUS_OK;) {
-    st = NAME_train_step(state, TRAIN_ARGS, 1e-3f, step++, &loss, ws);
+    st = NAME_train_step(state, TRAIN_ARGS, 1e-3f, step++, &lossEXTRA_ARGS, ws);
     if (now() - w0 >= WARMUP_SECONDS) break;
   }
   if (st != TLC_STATUS_OK) { fprintf(stderr, "NAME_train_step: %s\n", tlc_status_string(st)); return 1; }
   for (int r = 0; r < repeats; ++r) {
     double t0 = now();
-    st = NAME_train_step(state, TRAIN_ARGS, 1e-3f, step++, &loss, ws);
+    st = NAME_train_step(state, TRAIN_ARGS, 1e-3f, step++, &lossEXTRA_ARGS, ws);
     double t1 = now();
     if (st != TLC_STATUS_OK) { fprintf(stderr, "NAME_train_step: %s\n", tlc_status_string(st)); return 1; }
     printf("%.9f\n", t1 - t0);
@@ -853,6 +894,9 @@ def build_tlc(case, args, work):
            .replace("LABELS_DECL", LABELS_DECL if labels else "")
            .replace("TRAIN_ARGS", "x, labels" if labels else "x")
            .replace("NCLASSES", str(case.get("classes", 2)))
+           .replace("EXTRA_DECLS", " ".join("float *%s = buffer(sizeof(float) * %d, 0);" % o
+                                            for o in case.get("extra_outputs", [])))
+           .replace("EXTRA_ARGS", "".join(", " + o for o, _ in case.get("extra_outputs", [])))
            .replace("DECLS", decls).replace("ARGS", ", ".join(bufs))
            .replace("NAME_UPPER", name.upper()).replace("NAME", name))
     c = os.path.join(work, name + "_main.c")
