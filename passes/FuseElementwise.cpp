@@ -107,6 +107,13 @@ LogicalResult propagateReshapes(func::FuncOp func, unsigned maxOps) {
     if (contraction && contraction.getNumReductionLoops() > 0 &&
         getElementTypeOrSelf(operand->get().getType()).isInteger(32))
       return false;
+    // Nor a contraction's last output dimension split (a filter gradient [F, C*KH*KW]
+    // reshaped to [F, C, KH, KW]): its innermost loop, the register tile's columns, would shrink
+    // to KW (3).
+    auto expand = dyn_cast<tensor::ExpandShapeOp>(operand->getOwner());
+    if (contraction && contraction.getNumReductionLoops() > 0 && expand &&
+        expand.getReassociationIndices().back().size() > 1)
+      return false;
     return producer && producer->hasOneUse();
   };
   linalg::populateElementwiseOpsFusionPatterns(patterns, policy);

@@ -96,6 +96,56 @@ Value cropAxis(OpBuilder &b, Location loc, Value full, int64_t axis, int64_t top
 }
 } // namespace
 
+namespace {
+/// The filter gradient of a convolution as one GEMM written in the filter's layout:
+/// dW[f, (c, kh, kw)] = sum over (n, oh, ow) of g[f, (n, oh, ow)] * patches[(n, oh, ow), (c, kh,
+/// kw)], the patches gathered from the padded input with the pixels outer. (As a convolution
+/// of the input by the gradient its result comes out [C, F, KH, KW], with only KH x KW output
+/// columns per GEMM, and needs a transpose; the optimizer update then reads it across rows.)
+Value filterGradientGEMM(OpBuilder &b, Location loc, Value x, Value g, RankedTensorType wt,
+                         ArrayRef<int64_t> s, ArrayRef<int64_t> p, ArrayRef<int64_t> d) {
+  RankedTensorType xt = tensorOf(x), gt = tensorOf(g);
+  int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), f = wt.getDimSize(0);
+  int64_t kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  int64_t oh = gt.getDimSize(2), ow = gt.getDimSize(3);
+  Value padded = pad(b, loc, x, {0, 0, p[0], p[1], 0, 0, p[2], p[3]});
+  SmallVector<Value> taps;
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      Value tap = slice(b, loc, padded, {0, 0, i * d[0], j * d[1]}, {n, c, oh, ow},
+                        {1, 1, s[0], s[1]});
+      taps.push_back(reshape(b, loc, transpose(b, loc, tap, {0, 2, 3, 1}), {n, oh, ow, c, 1}));
+    }
+  Value patches = taps.size() == 1
+                      ? taps[0]
+                      : ConcatOp::create(b, loc, taps, b.getI64IntegerAttr(4)).getResult();
+  patches = reshape(b, loc, patches, {n * oh * ow, c * kh * kw});
+  Value rows = reshape(b, loc, transpose(b, loc, g, {1, 0, 2, 3}), {f, n * oh * ow});
+  auto type = RankedTensorType::get({f, c * kh * kw}, xt.getElementType());
+  Value dw = EinsumOp::create(b, loc, type, b.getStringAttr("ij,jk->ik"), ValueRange{rows, patches})
+                 .getResult();
+  return reshape(b, loc, dw, {f, c, kh, kw});
+}
+
+/// The filter gradient of a grouped convolution: the input (channels of a group as the batch,
+/// the batch as channels) convolved with the gradient as filters; strides and dilations trade
+/// places.
+Value filterGradientConv(OpBuilder &b, Location loc, Value x, Value g, RankedTensorType wt,
+                         ArrayRef<int64_t> s, ArrayRef<int64_t> p, ArrayRef<int64_t> d,
+                         int64_t groups) {
+  RankedTensorType xt = tensorOf(x);
+  int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), f = wt.getDimSize(0);
+  int64_t cg = c / groups, kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  Value xr = reshape(b, loc, x, {n, groups, cg, xt.getDimSize(2), xt.getDimSize(3)});
+  xr = reshape(b, loc, transpose(b, loc, xr, {2, 1, 0, 3, 4}),
+               {cg, groups * n, xt.getDimSize(2), xt.getDimSize(3)});
+  Value gr = transpose(b, loc, g, {1, 0, 2, 3});
+  Value dwFull = conv(b, loc, xr, gr, d, p, s, groups);
+  Value dw = slice(b, loc, dwFull, {0, 0, 0, 0}, {cg, f, kh, kw});
+  return transpose(b, loc, dw, {1, 0, 2, 3});
+}
+} // namespace
+
 LogicalResult Conv2DOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &grads) {
   Location loc = getLoc();
   RankedTensorType xt = tensorOf(getInput()), wt = tensorOf(getFilter());
@@ -103,7 +153,7 @@ LogicalResult Conv2DOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &
     return emitError("the gradient of a mixed-precision convolution is not implemented");
   ArrayRef<int64_t> s = getStrides(), p = getPads(), d = getDilations();
   int64_t groups = getGroups();
-  int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), f = wt.getDimSize(0);
+  int64_t c = xt.getDimSize(1), f = wt.getDimSize(0);
   int64_t cg = c / groups, fg = f / groups, kh = wt.getDimSize(2), kw = wt.getDimSize(3);
   grads.assign(getNumOperands(), Value());
 
@@ -117,20 +167,14 @@ LogicalResult Conv2DOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &
   Value dx = cropAxis(b, loc, full, 2, p[0], xt.getDimSize(2));
   grads[0] = cropAxis(b, loc, dx, 3, p[1], xt.getDimSize(3));
 
-  // Filter: the input (channels of a group as the batch, the batch as channels) convolved
-  // with the gradient as filters; strides and dilations trade places.
-  Value xr = reshape(b, loc, getInput(), {n, groups, cg, xt.getDimSize(2), xt.getDimSize(3)});
-  xr = reshape(b, loc, transpose(b, loc, xr, {2, 1, 0, 3, 4}),
-               {cg, groups * n, xt.getDimSize(2), xt.getDimSize(3)});
-  Value gr = transpose(b, loc, g, {1, 0, 2, 3});
-  Value dwFull = conv(b, loc, xr, gr, d, p, s, groups);
-  Value dw = slice(b, loc, dwFull, {0, 0, 0, 0}, {cg, f, kh, kw});
-  grads[1] = transpose(b, loc, dw, {1, 0, 2, 3});
+  grads[1] = groups == 1 ? filterGradientGEMM(b, loc, getInput(), g, wt, s, p, d)
+                         : filterGradientConv(b, loc, getInput(), g, wt, s, p, d, groups);
 
   if (getBias())
     grads[2] = ReduceSumOp::create(b, loc, g, b.getDenseI64ArrayAttr({0, 2, 3}), UnitAttr());
   return success();
 }
+
 
 namespace {
 /// The pooling geometry shared by max and average pooling: `x` padded with `fill` so that

@@ -122,8 +122,8 @@ func.func @second_order(%x: tensor<3xf32>) -> tensor<3xf32> {
 
 // A convolution's input gradient convolves the zero-interleaved result gradient (stride 2:
 // one zero between neighbours) with the flipped, transposed filters at stride 1, then crops the
-// padding; its filter gradient convolves the input (channels as the batch) with the gradient,
-// strides and dilations trading places, cropped to the kernel.
+// padding. Its filter gradient is one GEMM in the filter's layout: the gradient (F x pixels)
+// times the patches of the padded input (pixels x C*KH*KW), one strided slice per tap.
 // CHECK-LABEL: func.func @conv
 // CHECK: tl.gather %{{.+}}[%{{.+}}] axis = 2 : tensor<2x4x3x3xf32>
 // CHECK: tl.gather %{{.+}}[%{{.+}}] axis = 3 : tensor<2x4x3x3xf32>
@@ -131,14 +131,34 @@ func.func @second_order(%x: tensor<3xf32>) -> tensor<3xf32> {
 // CHECK: tl.conv2d %{{.+}}, %{{.+}} strides = [1, 1] pads = [2, 2, 2, 2] dilations = [1, 1] groups = 1 : tensor<1x4x7x7xf32>, tensor<2x4x3x3xf32> -> tensor<1x2x9x9xf32>
 // CHECK: tl.slice %{{.+}} offsets = [0, 0, 1, 0] sizes = [1, 2, 8, 9]
 // CHECK: tl.slice %{{.+}} offsets = [0, 0, 0, 1] sizes = [1, 2, 8, 8]
-// CHECK: tl.conv2d %{{.+}}, %{{.+}} strides = [1, 1] pads = [1, 1, 1, 1] dilations = [2, 2] groups = 1 : tensor<2x1x8x8xf32>, tensor<4x1x4x4xf32> -> tensor<2x4x4x4xf32>
-// CHECK: tl.slice %{{.+}} offsets = [0, 0, 0, 0] sizes = [2, 4, 3, 3]
+// CHECK: %[[P:.+]] = tl.pad %arg0 pads = [0, 0, 1, 1, 0, 0, 1, 1] mode = constant value = 0.000000e+00 : tensor<1x2x8x8xf32> -> tensor<1x2x10x10xf32>
+// CHECK: tl.slice %[[P]] offsets = [0, 0, 0, 0] sizes = [1, 2, 4, 4] strides = [1, 1, 2, 2]
+// CHECK: tl.transpose %{{.+}} perm = [0, 2, 3, 1] : tensor<1x2x4x4xf32> -> tensor<1x4x4x2xf32>
+// CHECK: tl.slice %[[P]] offsets = [0, 0, 2, 2] sizes = [1, 2, 4, 4] strides = [1, 1, 2, 2]
+// CHECK: tl.concat {{.+}} axis = 4 : {{.+}} -> tensor<1x4x4x2x9xf32>
+// CHECK: tl.einsum "ij,jk->ik" %{{.+}}, %{{.+}} : (tensor<4x16xf32>, tensor<16x18xf32>) -> tensor<4x18xf32>
+// CHECK: tl.reshape %{{.+}} : tensor<4x18xf32> -> tensor<4x2x3x3xf32>
 func.func @conv(%x: tensor<1x2x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> (tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32>) {
   %y = tl.conv2d %x, %w strides = [2, 2] pads = [1, 1, 1, 1] dilations = [1, 1] groups = 1 : tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32> -> tensor<1x4x4x4xf32>
   %l = tl.reduce_sum %y axes = [0, 1, 2, 3] : tensor<1x4x4x4xf32> -> tensor<f32>
   %gx = tl.grad %l wrt %x : tensor<f32>, tensor<1x2x8x8xf32>
   %gw = tl.grad %l wrt %w : tensor<f32>, tensor<4x2x3x3xf32>
   return %gx, %gw : tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32>
+}
+
+// -----
+
+// A grouped convolution's filter gradient convolves the input (channels of a group as the
+// batch) with the gradient, strides and dilations trading places, cropped to the kernel.
+// CHECK-LABEL: func.func @conv_grouped
+// CHECK: tl.conv2d %{{.+}}, %{{.+}} strides = [1, 1] pads = [1, 1, 1, 1] dilations = [2, 2] groups = 2 : tensor<1x2x8x8xf32>, tensor<4x1x4x4xf32> -> tensor<1x4x4x4xf32>
+// CHECK: tl.slice %{{.+}} offsets = [0, 0, 0, 0] sizes = [1, 4, 3, 3]
+// CHECK: tl.transpose %{{.+}} perm = [1, 0, 2, 3] : tensor<1x4x3x3xf32> -> tensor<4x1x3x3xf32>
+func.func @conv_grouped(%x: tensor<1x2x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<4x1x3x3xf32> {
+  %y = tl.conv2d %x, %w strides = [2, 2] pads = [1, 1, 1, 1] dilations = [1, 1] groups = 2 : tensor<1x2x8x8xf32>, tensor<4x1x3x3xf32> -> tensor<1x4x4x4xf32>
+  %l = tl.reduce_sum %y axes = [0, 1, 2, 3] : tensor<1x4x4x4xf32> -> tensor<f32>
+  %gw = tl.grad %l wrt %w : tensor<f32>, tensor<4x1x3x3xf32>
+  return %gw : tensor<4x1x3x3xf32>
 }
 
 // -----
