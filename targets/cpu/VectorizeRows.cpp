@@ -75,6 +75,41 @@ void collapseContiguousFills(Operation *root) {
   }
 }
 
+/// Replaces each elementwise loop nest over contiguous buffers whose rows are short (shorter
+/// than four vectors: a convolution filter's [F, C, 3, 3] optimizer update walks rows of 3,
+/// which stayed scalar code) by one loop over all its elements: every operand is read through
+/// the identity map (a contiguous buffer, collapsed to 1-D) or is a scalar.
+void collapseShortRows(Operation *root, RewriterBase &rewriter, int64_t lanes) {
+  SmallVector<linalg::GenericOp> nests;
+  root->walk([&](linalg::GenericOp op) {
+    if (!op.hasPureBufferSemantics() || op.getNumLoops() < 2 || op.hasIndexSemantics() ||
+        op.getNumParallelLoops() != op.getNumLoops())
+      return;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges.back() >= 4 * lanes)
+      return;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      if (map.getNumResults() == 0)
+        continue;
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (!map.isIdentity() || !type ||
+          !memref::CollapseShapeOp::isGuaranteedCollapsible(
+              type, {llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))}))
+        return;
+    }
+    nests.push_back(op);
+  });
+  for (linalg::GenericOp op : nests) {
+    rewriter.setInsertionPoint(op);
+    ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, op.getNumLoops()));
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(cast<linalg::LinalgOp>(op.getOperation()), {all}, rewriter);
+    if (succeeded(collapsed))
+      rewriter.eraseOp(op);
+  }
+}
+
 /// Mechanism: whether `op` qualifies. Buffers, a static row length; every operand either indexes
 /// the innermost loop in its last, unit-stride dimension (and nowhere else) or not at all; map
 /// results are loop dimensions or constants; the body is elementwise-mappable scalar code; for
@@ -229,6 +264,7 @@ struct TLCVectorizeRowsPass : tlc::impl::TLCVectorizeRowsBase<TLCVectorizeRowsPa
     }
     for (auto &[op, t] : blocked)
       tlc::vectorizeBlockedTranspose(rewriter, op, t, lanes);
+    collapseShortRows(getOperation(), rewriter, lanes);
     SmallVector<std::pair<linalg::GenericOp, RowPlan>, 4> work;
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<RowPlan> plan = analyze(op, lanes, minRow))
