@@ -159,9 +159,11 @@ LogicalResult Conv2DOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &
 
   // Input: the zero-interleaved gradient, convolved (stride 1, the same dilations) with the
   // filters flipped and transposed per group, covers the padded input from its first row.
-  Value w = reshape(b, loc, getFilter(), {groups, fg, cg, kh, kw});
+  // Both spatial axes reversed at once: the taps' flattened index i * KW + j, reversed, is
+  // (KH - 1 - i) * KW + (KW - 1 - j) (one pass over the filter instead of two).
+  Value w = reshape(b, loc, getFilter(), {f, cg, kh * kw});
+  w = reshape(b, loc, reverse(b, loc, w, 2), {groups, fg, cg, kh, kw});
   w = reshape(b, loc, transpose(b, loc, w, {0, 2, 1, 3, 4}), {c, fg, kh, kw});
-  w = reverse(b, loc, reverse(b, loc, w, 2), 3);
   int64_t ph = d[0] * (kh - 1), pw = d[1] * (kw - 1);
   Value full = conv(b, loc, interleaveZeros(b, loc, g, s), w, {1, 1}, {ph, pw, ph, pw}, d, groups);
   Value dx = cropAxis(b, loc, full, 2, p[0], xt.getDimSize(2));

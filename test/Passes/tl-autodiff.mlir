@@ -122,11 +122,12 @@ func.func @second_order(%x: tensor<3xf32>) -> tensor<3xf32> {
 
 // A convolution's input gradient convolves the zero-interleaved result gradient (stride 2:
 // one zero between neighbours) with the flipped, transposed filters at stride 1, then crops the
-// padding. Its filter gradient is one GEMM in the filter's layout: the gradient (F x pixels)
+// padding (the filters' taps reversed as one flattened axis). Its filter gradient is one GEMM in the filter's layout: the gradient (F x pixels)
 // times the patches of the padded input (pixels x C*KH*KW), one strided slice per tap.
 // CHECK-LABEL: func.func @conv
-// CHECK: tl.gather %{{.+}}[%{{.+}}] axis = 2 : tensor<2x4x3x3xf32>
-// CHECK: tl.gather %{{.+}}[%{{.+}}] axis = 3 : tensor<2x4x3x3xf32>
+// CHECK: tl.gather %{{.+}}[%{{.+}}] axis = 2 : tensor<4x2x9xf32>
+// CHECK-NOT: tl.gather
+// CHECK: tl.transpose %{{.+}} perm = [0, 2, 1, 3, 4] : tensor<1x4x2x3x3xf32> -> tensor<1x2x4x3x3xf32>
 // CHECK: tl.pad %{{.+}} pads = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1] mode = constant value = 0.000000e+00 : tensor<1x4x4x1x4x1xf32> -> tensor<1x4x4x2x4x2xf32>
 // CHECK: tl.conv2d %{{.+}}, %{{.+}} strides = [1, 1] pads = [2, 2, 2, 2] dilations = [1, 1] groups = 1 : tensor<1x4x7x7xf32>, tensor<2x4x3x3xf32> -> tensor<1x2x9x9xf32>
 // CHECK: tl.slice %{{.+}} offsets = [0, 0, 1, 0] sizes = [1, 2, 8, 9]
