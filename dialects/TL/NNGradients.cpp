@@ -164,10 +164,24 @@ LogicalResult Conv2DOp::buildVJP(OpBuilder &b, Value g, SmallVectorImpl<Value> &
   Value w = reshape(b, loc, getFilter(), {f, cg, kh * kw});
   w = reshape(b, loc, reverse(b, loc, w, 2), {groups, fg, cg, kh, kw});
   w = reshape(b, loc, transpose(b, loc, w, {0, 2, 1, 3, 4}), {c, fg, kh, kw});
+  // Padded so that its output rows are exactly the input's: row y of the full convolution
+  // (padded by d * (k - 1) on both sides) is the input's row y - p_top, so the padding before
+  // is d * (k - 1) - p_top and the padding after makes H rows; where the convolution padded
+  // p_top rows more than that (a negative pad), the full result is cropped instead. (Always
+  // computing the full result and cropping ran resnet18's 2x2 layer-4 gradients on 4x4.)
+  Value spread = interleaveZeros(b, loc, g, s);
+  int64_t h = xt.getDimSize(2), wd = xt.getDimSize(3);
+  int64_t oh = tensorOf(g).getDimSize(2), ow = tensorOf(g).getDimSize(3);
   int64_t ph = d[0] * (kh - 1), pw = d[1] * (kw - 1);
-  Value full = conv(b, loc, interleaveZeros(b, loc, g, s), w, {1, 1}, {ph, pw, ph, pw}, d, groups);
-  Value dx = cropAxis(b, loc, full, 2, p[0], xt.getDimSize(2));
-  grads[0] = cropAxis(b, loc, dx, 3, p[1], xt.getDimSize(3));
+  int64_t top = ph - p[0], left = pw - p[1];
+  int64_t bottom = h - 1 - (oh - 1) * s[0] + p[0], right = wd - 1 - (ow - 1) * s[1] + p[1];
+  if (top >= 0 && left >= 0 && bottom >= 0 && right >= 0) {
+    grads[0] = conv(b, loc, spread, w, {1, 1}, {top, left, bottom, right}, d, groups);
+  } else {
+    Value full = conv(b, loc, spread, w, {1, 1}, {ph, pw, ph, pw}, d, groups);
+    Value dx = cropAxis(b, loc, full, 2, p[0], h);
+    grads[0] = cropAxis(b, loc, dx, 3, p[1], wd);
+  }
 
   grads[1] = groups == 1 ? filterGradientGEMM(b, loc, getInput(), g, wt, s, p, d)
                          : filterGradientConv(b, loc, getInput(), g, wt, s, p, d, groups);

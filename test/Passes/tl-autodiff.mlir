@@ -121,17 +121,16 @@ func.func @second_order(%x: tensor<3xf32>) -> tensor<3xf32> {
 // -----
 
 // A convolution's input gradient convolves the zero-interleaved result gradient (stride 2:
-// one zero between neighbours) with the flipped, transposed filters at stride 1, then crops the
-// padding (the filters' taps reversed as one flattened axis). Its filter gradient is one GEMM in the filter's layout: the gradient (F x pixels)
+// one zero between neighbours) with the flipped, transposed filters at stride 1, padded so
+// that it yields exactly the input's rows (the filters' taps reversed as one flattened axis). Its filter gradient is one GEMM in the filter's layout: the gradient (F x pixels)
 // times the patches of the padded input (pixels x C*KH*KW), one strided slice per tap.
 // CHECK-LABEL: func.func @conv
 // CHECK: tl.gather %{{.+}}[%{{.+}}] axis = 2 : tensor<4x2x9xf32>
 // CHECK-NOT: tl.gather
 // CHECK: tl.transpose %{{.+}} perm = [0, 2, 1, 3, 4] : tensor<1x4x2x3x3xf32> -> tensor<1x2x4x3x3xf32>
 // CHECK: tl.pad %{{.+}} pads = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1] mode = constant value = 0.000000e+00 : tensor<1x4x4x1x4x1xf32> -> tensor<1x4x4x2x4x2xf32>
-// CHECK: tl.conv2d %{{.+}}, %{{.+}} strides = [1, 1] pads = [2, 2, 2, 2] dilations = [1, 1] groups = 1 : tensor<1x4x7x7xf32>, tensor<2x4x3x3xf32> -> tensor<1x2x9x9xf32>
-// CHECK: tl.slice %{{.+}} offsets = [0, 0, 1, 0] sizes = [1, 2, 8, 9]
-// CHECK: tl.slice %{{.+}} offsets = [0, 0, 0, 1] sizes = [1, 2, 8, 8]
+// CHECK: tl.conv2d %{{.+}}, %{{.+}} strides = [1, 1] pads = [1, 1, 2, 2] dilations = [1, 1] groups = 1 : tensor<1x4x7x7xf32>, tensor<2x4x3x3xf32> -> tensor<1x2x8x8xf32>
+// CHECK-NOT: sizes = [1, 2, 8, 8]
 // CHECK: %[[P:.+]] = tl.pad %arg0 pads = [0, 0, 1, 1, 0, 0, 1, 1] mode = constant value = 0.000000e+00 : tensor<1x2x8x8xf32> -> tensor<1x2x10x10xf32>
 // CHECK: tl.slice %[[P]] offsets = [0, 0, 0, 0] sizes = [1, 2, 4, 4] strides = [1, 1, 2, 2]
 // CHECK: tl.transpose %{{.+}} perm = [0, 2, 3, 1] : tensor<1x2x4x4xf32> -> tensor<1x4x4x2xf32>
@@ -145,6 +144,21 @@ func.func @conv(%x: tensor<1x2x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> (tensor<1x2
   %gx = tl.grad %l wrt %x : tensor<f32>, tensor<1x2x8x8xf32>
   %gw = tl.grad %l wrt %w : tensor<f32>, tensor<4x2x3x3xf32>
   return %gx, %gw : tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32>
+}
+
+// -----
+
+// Padding wider than the kernel reaches (a 1x1 convolution padded by 1): the input gradient
+// would need a negative padding, so the full convolution is cropped instead.
+// CHECK-LABEL: func.func @conv_wide_pad
+// CHECK: tl.conv2d %{{.+}}, %{{.+}} strides = [1, 1] pads = [0, 0, 0, 0] dilations = [1, 1] groups = 1 : tensor<1x3x6x6xf32>, tensor<2x3x1x1xf32> -> tensor<1x2x6x6xf32>
+// CHECK: tl.slice %{{.+}} offsets = [0, 0, 1, 0] sizes = [1, 2, 4, 6]
+// CHECK: tl.slice %{{.+}} offsets = [0, 0, 0, 1] sizes = [1, 2, 4, 4]
+func.func @conv_wide_pad(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x1x1xf32>) -> tensor<1x2x4x4xf32> {
+  %y = tl.conv2d %x, %w strides = [1, 1] pads = [1, 1, 1, 1] dilations = [1, 1] groups = 1 : tensor<1x2x4x4xf32>, tensor<3x2x1x1xf32> -> tensor<1x3x6x6xf32>
+  %l = tl.reduce_sum %y axes = [0, 1, 2, 3] : tensor<1x3x6x6xf32> -> tensor<f32>
+  %gx = tl.grad %l wrt %x : tensor<f32>, tensor<1x2x4x4xf32>
+  return %gx : tensor<1x2x4x4xf32>
 }
 
 // -----

@@ -126,6 +126,10 @@ CASES = [
     lambda: conv_case("conv-grouped", [2, 4, 9, 8], [6, 2, 3, 3], [2, 1], [1, 0, 2, 1], [1, 2], 2, True),
     lambda: conv_case("conv-strided", [1, 3, 11, 10], [4, 3, 5, 3], [3, 2], [2, 1, 0, 1], [1, 1], 1, False),
     lambda: conv_case("conv-depthwise", [2, 5, 7, 7], [5, 1, 3, 3], [1, 1], [1, 1, 1, 1], [2, 2], 5, True),
+    # groups = 1: the filter gradient as one GEMM over the patches; the input gradient padded
+    # to the input's rows, or cropped where a padding is wider than the kernel reaches.
+    lambda: conv_case("conv-dilated", [2, 3, 9, 9], [4, 3, 3, 3], [2, 2], [2, 1, 1, 2], [2, 1], 1, True),
+    lambda: conv_case("conv-wide-pad", [1, 2, 5, 5], [3, 2, 1, 1], [1, 1], [1, 1, 1, 1], [1, 1], 1, False),
     lambda: pool_case("maxpool-relu-ties", "max", [2, 3, 8, 9], 3, 2, 1, False, relu=True),
     lambda: pool_case("maxpool-ceil", "max", [1, 2, 7, 7], 2, 2, 0, True),
     lambda: pool_case("avgpool-pad", "avg", [2, 2, 7, 8], 3, 2, 1, False),
