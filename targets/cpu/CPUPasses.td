@@ -104,6 +104,10 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     products) where `tlc::winogradGain` is at least `winograd-min-gain`.
   }];
   let options = [
+    Option<"batchColumnsMaxPixels", "batch-columns-max-pixels", "int64_t", /*default=*/"16",
+           "a convolution over more than one image with fewer output pixels than this takes "
+           "the images as columns of one contraction (im2col [C*KH*KW, N*OH*OW]) instead of "
+           "one product of OH*OW columns per image">,
     Option<"pointwiseRowsMinWidth", "pointwise-rows-min-width", "int64_t", /*default=*/"112",
            "a 1x1 stride-1 convolution that writes a padded tensor's interior keeps its output "
            "rows (and writes them in place) when they are at least this wide">,

@@ -1,4 +1,4 @@
-// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0 phases=false" -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-pixels=16 min-tiles=2 min-tile-pixels=0 min-im2col-bytes=0 phases=false batch-columns-max-pixels=0" -mlir-print-local-scope | FileCheck %s
 // RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions | FileCheck %s --check-prefix=DEFAULT
 
 // With the default thresholds none of these small convolutions is tiled: their whole im2col

@@ -1,6 +1,6 @@
-// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="winograd-min-channels=1 winograd-min-gain=0" -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="winograd-min-channels=1 winograd-min-gain=0 batch-columns-max-pixels=0" -mlir-print-local-scope | FileCheck %s
 // RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="winograd=false tile-im2col=false" -mlir-print-local-scope | FileCheck %s --check-prefix=OFF
-// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="winograd-min-channels=1 winograd-min-gain=0 bf16-dots=true" -mlir-print-local-scope | FileCheck %s --check-prefix=DOTS
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="winograd-min-channels=1 winograd-min-gain=0 bf16-dots=true batch-columns-max-pixels=0" -mlir-print-local-scope | FileCheck %s --check-prefix=DOTS
 
 // Winograd F(2x2, 3x3) of a constant filter over a zero-filled output: the filter is transformed
 // at compile time (U = G g G^T, 16 products per filter/channel pair: here g = [1..9]); the padded

@@ -130,6 +130,10 @@ CASES = [
     # to the input's rows, or cropped where a padding is wider than the kernel reaches.
     lambda: conv_case("conv-dilated", [2, 3, 9, 9], [4, 3, 3, 3], [2, 2], [2, 1, 1, 2], [2, 1], 1, True),
     lambda: conv_case("conv-wide-pad", [1, 2, 5, 5], [3, 2, 1, 1], [1, 1], [1, 1, 1, 1], [1, 1], 1, False),
+    # A batch of images with fewer output pixels than a register tile: the batch joins the
+    # im2col matrix's columns (tlc-lower-convolutions' batch-columns-max-pixels).
+    lambda: conv_case("conv-batch-small", [4, 3, 4, 5], [5, 3, 3, 3], [1, 1], [0, 0, 0, 0], [1, 1], 1, True),
+    lambda: conv_case("conv-batch-strided", [3, 4, 5, 5], [6, 4, 3, 3], [2, 2], [1, 1, 0, 0], [1, 1], 1, False),
     lambda: pool_case("maxpool-relu-ties", "max", [2, 3, 8, 9], 3, 2, 1, False, relu=True),
     lambda: pool_case("maxpool-ceil", "max", [1, 2, 7, 7], 2, 2, 0, True),
     lambda: pool_case("avgpool-pad", "avg", [2, 2, 7, 8], 3, 2, 1, False),
