@@ -17,8 +17,9 @@ FailureOr<int64_t> tlc::onnx_import::loadModelProto(llvm::StringRef bytes, Locat
       reinterpret_cast<const uint8_t *>(bytes.data()), static_cast<int>(bytes.size()));
   stream.SetTotalBytesLimit(INT32_MAX);
   if (bytes.size() > INT32_MAX)
-    return emitError(fileLoc) << "the ONNX model is larger than 2 GiB (external data is not "
-                                 "supported)";
+    return emitError(fileLoc) << "the ONNX model is larger than 2 GiB, more than protobuf "
+                                 "reads: save its tensors as external data (onnx.save_model(..., "
+                                 "save_as_external_data=True))";
   if (!model.ParseFromCodedStream(&stream) || !stream.ConsumedEntireMessage())
     return emitError(fileLoc) << "not a valid ONNX model: the protobuf data is truncated or "
                                  "corrupt";

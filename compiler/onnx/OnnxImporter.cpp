@@ -2,6 +2,7 @@
 #include "compiler/onnx/OnnxImporter.h"
 
 #include "GraphImporter.h"
+#include "ExternalData.h"
 #include "ModelLoader.h"
 #include "Preflight.h"
 
@@ -10,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace tlc;
@@ -51,7 +53,8 @@ OwningOpRef<ModuleOp> tlc::importOnnxModel(llvm::StringRef bytes, llvm::StringRe
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
   onnx::ModelProto model;
   FailureOr<int64_t> opset = onnx_import::loadModelProto(bytes, fileLoc, model);
-  if (failed(opset))
+  if (failed(opset) ||
+      failed(onnx_import::loadExternalData(model, llvm::sys::path::parent_path(path), fileLoc)))
     return nullptr;
   if (failed(onnx_import::preflightCheck(model.graph(), *opset, fileLoc)))
     return nullptr;
