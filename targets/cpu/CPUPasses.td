@@ -649,3 +649,18 @@ def TLCAddCPUDispatch : Pass<"tlc-add-cpu-dispatch", "mlir::ModuleOp"> {
 }
 
 #endif // TLC_TARGETS_CPU_CPUPASSES_TD
+
+def TLCShareEntryAllocas : Pass<"tlc-share-entry-allocas", "mlir::func::FuncOp"> {
+  let summary = "Share one stack buffer among a function's top-level allocas by live range";
+  let description = [{
+    The static `memref.alloca`s at a function's top level (the packed operand panels of the
+    contractions that run on the calling thread, which tlc-tile-contractions allocates at the
+    function's entry) all stayed in the function's frame at once: a 12-layer transformer's
+    training step needed 12.6 MB of stack and overflowed the 8 MB main thread. Each such
+    buffer's live range is the span of top-level ops that use it (or views of it); the pass
+    places them, largest first, at the lowest 64-byte aligned offset of one i8 alloca that no
+    buffer live at the same time overlaps, and replaces each by a `memref.view` of it.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+}
+

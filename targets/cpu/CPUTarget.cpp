@@ -142,6 +142,8 @@ public:
     // LLVM's loop passes take time quadratic in the number of loops in one function, its
     // register allocator and machine scheduler more than linear in a function's size.
     pm.addPass(createTLCSplitLongFunctions());
+    // The calling thread's packing buffers share one frame buffer by live range.
+    pm.addNestedPass<func::FuncOp>(createTLCShareEntryAllocas());
     pm.addNestedPass<func::FuncOp>(createSCFToControlFlowPass());
     // One flat constant per weight: LLVM's nested constant arrays were slow to build and emit.
     pm.addPass(createTLCFlattenConstantGlobals());
