@@ -291,8 +291,19 @@ LogicalResult convertSlice(NodeContext &cx) {
       first = s - (size - 1) * stride;
       reversed.push_back(d);
     }
-    if (size == 0)
+    if (size == 0) {
+      // Shape arithmetic may slice a constant down to nothing (the dimensions after the
+      // second of a rank-2 shape): an empty constant. A computed tensor cannot be empty.
+      if (DenseElementsAttr c = cx.constant(0)) {
+        SmallVector<int64_t> shape(in);
+        shape[d] = 0;
+        cx.setConstant(0, DenseElementsAttr::get(
+                              RankedTensorType::get(shape, c.getType().getElementType()),
+                              ArrayRef<Attribute>{}));
+        return success();
+      }
       return cx.emitError() << "slice of axis " << d << " is empty";
+    }
     offsets[d] = first;
     sizes[d] = size;
     strides[d] = stride;
@@ -301,6 +312,23 @@ LogicalResult convertSlice(NodeContext &cx) {
     return emitSlice(cx, 0, offsets, sizes, strides);
   TLC_TRY(type, tl::sliceType(cx.type(0), offsets, sizes, strides,
                               [&] { return cx.emitError(); }));
+  // A constant input folds on the host, reversed axes walked from their last element (shape
+  // arithmetic: PyTorch's exported F.pad reverses its pads with a step -1 Slice).
+  if (DenseElementsAttr c = cx.constant(0); c && c.getNumElements() <= kFoldLimit * 16) {
+    SmallVector<int64_t> inStrides = rowMajorStrides(cx.shape(0));
+    SmallVector<int64_t> outStrides = rowMajorStrides(type.getShape());
+    cx.setConstant(0, hostRemap(c, type, [&](int64_t i) {
+      int64_t src = 0;
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t coord = (i / outStrides[d]) % sizes[d];
+        if (llvm::is_contained(reversed, d))
+          coord = sizes[d] - 1 - coord;
+        src += (offsets[d] + coord * strides[d]) * inStrides[d];
+      }
+      return src;
+    }));
+    return success();
+  }
   Value y = tl::SliceOp::create(cx.b, cx.loc, type, cx.value(0), offsets, sizes, strides)
                 .getResult();
   for (int64_t d : reversed) {

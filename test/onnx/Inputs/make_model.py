@@ -229,6 +229,23 @@ def build(kind):
              t("upd", np.arange(8, dtype=np.float32).reshape(2, 4)),
              t("cells", np.array([[2, 1], [-3, 3]], np.int64)),
              t("vals", np.array([10, 20], np.float32))], opset=16)
+    if kind == "pad-fold":
+        # PyTorch's F.pad as exported (swin_t's window padding): the pads reversed pairwise by
+        # a step -1 Slice of a constant, an empty Slice of a rank-2 shape ([2:] of [3, 4])
+        # joined to them, the result the Pad's pads: all of it folds at import.
+        i64 = lambda n, v: numpy_helper.from_array(np.array(v, np.int64), n)
+        return model([
+            helper.make_node("Slice", ["pairs", "st", "en", "ax", "sp"], ["rev"], name="rev"),
+            helper.make_node("Transpose", ["rev"], ["revt"], name="tr", perm=[1, 0]),
+            helper.make_node("Reshape", ["revt", "flat"], ["pads0"], name="flatten"),
+            helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+            helper.make_node("Slice", ["shape", "two", "big", "zero"], ["none"], name="empty"),
+            helper.make_node("Concat", ["pads0", "none"], ["pads"], name="cat", axis=0),
+            helper.make_node("Pad", ["x", "pads"], ["y"], name="pad"),
+        ], [vi("x", [3, 4])], [vi("y", None)],
+            [i64("pairs", [[0, 1], [2, 0]]), i64("st", [-1]), i64("en", [-2**63]),
+             i64("ax", [0]), i64("sp", [-1]), i64("flat", [4]), i64("two", [2]),
+             i64("big", [2**63 - 1]), i64("zero", [0])], opset=13)
     if kind == "fold-wrap":
         # Integer reductions of constants that overflow int64 fold wrapping, as the generated
         # code computes (fuzz-onnx: the fold's signed overflow was undefined).
