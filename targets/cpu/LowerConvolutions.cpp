@@ -150,6 +150,13 @@ Value im2colMatrix(RewriterBase &rewriter, Location loc, Value input, int64_t kh
                                          groups);
 }
 
+/// The filter [F, C, KH, KW] as the [F, C * KH * KW] matrix of an im2col contraction.
+Value filterMatrix(RewriterBase &rewriter, Location loc, Value filter, int64_t f, int64_t k) {
+  return tensor::CollapseShapeOp::create(
+      rewriter, loc, RankedTensorType::get({f, k}, getElementTypeOrSelf(filter)), filter,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+}
+
 /// conv_2d_nchw_fchw -> im2col copy (unless 1x1, stride 1) + [F, K] x [N, K, P] contraction.
 LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
   Location loc = op.getLoc();
@@ -165,9 +172,7 @@ LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
   rewriter.setInsertionPoint(op);
 
   Value col = im2colMatrix(rewriter, loc, input, kh, kw, oh, ow, st, dil);
-  Value filter2 = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({f, k}, getElementTypeOrSelf(filter)), filter,
-      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  Value filter2 = filterMatrix(rewriter, loc, filter, f, k);
   auto out3Type = RankedTensorType::get({n, f, p}, et);
   Value out3 = tensor::CollapseShapeOp::create(rewriter, loc, out3Type, init,
                                                ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
@@ -220,9 +225,7 @@ LogicalResult lowerConvBatchColumns(RewriterBase &rewriter, linalg::Conv2DNchwFc
                   .getResult(0);
   col = tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({k, n * p}, et), col,
                                         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
-  Value filter2 = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({f, k}, getElementTypeOrSelf(filter)), filter,
-      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  Value filter2 = filterMatrix(rewriter, loc, filter, f, k);
   // The initial value (a fill, or a bias) in the product's layout.
   Value init3 = tensor::CollapseShapeOp::create(rewriter, loc, RankedTensorType::get({n, f, p}, et),
                                                 init, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
