@@ -658,8 +658,9 @@ def TLCShareEntryAllocas : Pass<"tlc-share-entry-allocas", "mlir::func::FuncOp">
     function's entry) all stayed in the function's frame at once: a 12-layer transformer's
     training step needed 12.6 MB of stack and overflowed the 8 MB main thread. Each such
     buffer's live range is the span of top-level ops that use it (or views of it); the pass
-    places them, largest first, at the lowest 64-byte aligned offset of one i8 alloca that no
-    buffer live at the same time overlaps, and replaces each by a `memref.view` of it.
+    places them in one i8 alloca as tlc-plan-workspace places the workspace's buffers
+    (`tlc::placeGreedyBySize`: largest first, best fit among the buffers live at the same
+    time, 64-byte aligned) and replaces each by a `memref.view` of it.
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }
