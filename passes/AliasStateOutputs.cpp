@@ -41,6 +41,15 @@ void collectUses(Value value, SmallVectorImpl<OpOperand *> &uses) {
   }
 }
 
+/// A new buffer of `out`'s shape and element type at the start of the function's `body`
+/// (tlc-plan-workspace places it in the workspace).
+Value bufferLike(BlockArgument out, Block &body) {
+  auto type = cast<MemRefType>(out.getType());
+  OpBuilder b(&body, body.begin());
+  return memref::AllocOp::create(b, out.getLoc(),
+                                 MemRefType::get(type.getShape(), type.getElementType()));
+}
+
 /// Whether `use` only reads its memref: a linalg op's input or a copy's source.
 bool onlyReads(OpOperand &use) {
   Operation *owner = use.getOwner();
@@ -83,16 +92,16 @@ bool aliasInPlace(BlockArgument in, BlockArgument out, Block &body) {
     Operation *top = topLevel(use->getOwner(), body);
     return top && top->isBeforeInBlock(writer);
   };
+  // Views of `out` may only be scratch before W (e.g. the rows of a gradient reduced in place).
+  SmallVector<OpOperand *> outUses;
+  collectUses(out, outUses);
+  bool viewsBeforeWriter = llvm::all_of(
+      outUses, [&](OpOperand *u) { return u->get() == out || beforeWriter(u); });
   SmallVector<OpOperand *> scratch;
   for (OpOperand &use : out.getUses()) {
     Operation *top = topLevel(use.getOwner(), body);
     if (isa<ViewLikeOpInterface>(use.getOwner())) {
-      // A view used as scratch before W (e.g. the rows of a gradient reduced in place).
-      SmallVector<OpOperand *> viewUses;
-      collectUses(out, viewUses);
-      if (!beforeWriter(&use) || !llvm::all_of(viewUses, [&](OpOperand *u) {
-            return u->get() == out || beforeWriter(u);
-          }))
+      if (!viewsBeforeWriter || !beforeWriter(&use))
         return false;
       scratch.push_back(&use);
     } else if (top == writer.getOperation()) {
@@ -121,10 +130,7 @@ bool aliasInPlace(BlockArgument in, BlockArgument out, Block &body) {
       return false;
   }
   if (!scratch.empty()) {
-    auto type = cast<MemRefType>(out.getType());
-    OpBuilder b(&body, body.begin());
-    Value buffer = memref::AllocOp::create(
-        b, out.getLoc(), MemRefType::get(type.getShape(), type.getElementType()));
+    Value buffer = bufferLike(out, body);
     for (OpOperand *use : scratch)
       use->set(buffer);
   }
@@ -135,16 +141,11 @@ bool aliasInPlace(BlockArgument in, BlockArgument out, Block &body) {
 /// workspace) and copied over `out` at the end.
 void computeAside(BlockArgument out, func::FuncOp func) {
   Block &body = func.getBody().front();
-  Operation *ret = body.getTerminator();
-  OpBuilder b(&body, body.begin());
-  Location loc = func.getLoc();
-  auto type = cast<MemRefType>(out.getType());
-  Value aside = memref::AllocOp::create(b, loc, MemRefType::get(type.getShape(),
-                                                                type.getElementType()));
+  Value aside = bufferLike(out, body);
   out.replaceAllUsesWith(aside);
   // Last, when every reader of `in` has run (aliased, this overwrites `in`).
-  b.setInsertionPoint(ret);
-  auto copy = memref::CopyOp::create(b, loc, aside, out);
+  OpBuilder b(body.getTerminator());
+  auto copy = memref::CopyOp::create(b, func.getLoc(), aside, out);
   copy->setAttr(tlc::kCopyLastAttr, UnitAttr::get(func.getContext()));
 }
 
