@@ -213,27 +213,45 @@ LogicalResult convertConcat(NodeContext &cx) {
   return success();
 }
 
-/// Emits (or folds) a slice of input 0 with normalized positive-stride boxes.
+/// Emits (or folds) a slice of input 0 with normalized positive-stride boxes, walked from
+/// their last element along the axes `reversed` (a negative-step Slice).
 LogicalResult emitSlice(NodeContext &cx, size_t out, ArrayRef<int64_t> offsets,
-                        ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides) {
+                        ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides,
+                        ArrayRef<int64_t> reversed = {}) {
   TLC_TRY(type, tl::sliceType(cx.type(0), offsets, sizes, strides,
                               [&] { return cx.emitError(); }));
+  // A constant input folds on the host (shape arithmetic: PyTorch's exported F.pad reverses
+  // its pads with a step -1 Slice).
   if (DenseElementsAttr c = cx.constant(0); c && c.getNumElements() <= kFoldLimit * 16) {
     int64_t rank = type.getRank();
     SmallVector<int64_t> inStrides = rowMajorStrides(cx.shape(0));
     SmallVector<int64_t> outStrides = rowMajorStrides(type.getShape());
     DenseElementsAttr folded = hostRemap(c, type, [&](int64_t i) {
       int64_t src = 0;
-      for (int64_t d = 0; d < rank; ++d)
-        src += (offsets[d] + (i / outStrides[d]) % sizes[d] * strides[d]) * inStrides[d];
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t coord = (i / outStrides[d]) % sizes[d];
+        if (llvm::is_contained(reversed, d))
+          coord = sizes[d] - 1 - coord;
+        src += (offsets[d] + coord * strides[d]) * inStrides[d];
+      }
       return src;
     });
     cx.setConstant(out, folded);
     return success();
   }
-  cx.setOutput(out, tl::SliceOp::create(cx.b, cx.loc, type, cx.value(0), offsets, sizes,
-                                        strides)
-                        .getResult());
+  Value y = tl::SliceOp::create(cx.b, cx.loc, type, cx.value(0), offsets, sizes, strides)
+                .getResult();
+  for (int64_t d : reversed) {
+    SmallVector<int64_t> rev;
+    for (int64_t i = sizes[d] - 1; i >= 0; --i)
+      rev.push_back(i);
+    auto idxType = RankedTensorType::get({sizes[d]}, cx.b.getI64Type());
+    TLC_TRY(gt, tl::gatherType(cast<RankedTensorType>(y.getType()), idxType, d,
+                               [&] { return cx.emitError(); }));
+    y = tl::GatherOp::create(cx.b, cx.loc, gt, y, cx.constantValue(fromInts(idxType, rev)), d)
+            .getResult();
+  }
+  cx.setOutput(out, y);
   return success();
 }
 
@@ -308,41 +326,7 @@ LogicalResult convertSlice(NodeContext &cx) {
     sizes[d] = size;
     strides[d] = stride;
   }
-  if (reversed.empty())
-    return emitSlice(cx, 0, offsets, sizes, strides);
-  TLC_TRY(type, tl::sliceType(cx.type(0), offsets, sizes, strides,
-                              [&] { return cx.emitError(); }));
-  // A constant input folds on the host, reversed axes walked from their last element (shape
-  // arithmetic: PyTorch's exported F.pad reverses its pads with a step -1 Slice).
-  if (DenseElementsAttr c = cx.constant(0); c && c.getNumElements() <= kFoldLimit * 16) {
-    SmallVector<int64_t> inStrides = rowMajorStrides(cx.shape(0));
-    SmallVector<int64_t> outStrides = rowMajorStrides(type.getShape());
-    cx.setConstant(0, hostRemap(c, type, [&](int64_t i) {
-      int64_t src = 0;
-      for (int64_t d = 0; d < rank; ++d) {
-        int64_t coord = (i / outStrides[d]) % sizes[d];
-        if (llvm::is_contained(reversed, d))
-          coord = sizes[d] - 1 - coord;
-        src += (offsets[d] + coord * strides[d]) * inStrides[d];
-      }
-      return src;
-    }));
-    return success();
-  }
-  Value y = tl::SliceOp::create(cx.b, cx.loc, type, cx.value(0), offsets, sizes, strides)
-                .getResult();
-  for (int64_t d : reversed) {
-    SmallVector<int64_t> rev;
-    for (int64_t i = sizes[d] - 1; i >= 0; --i)
-      rev.push_back(i);
-    auto idxType = RankedTensorType::get({sizes[d]}, cx.b.getI64Type());
-    TLC_TRY(gt, tl::gatherType(cast<RankedTensorType>(y.getType()), idxType, d,
-                               [&] { return cx.emitError(); }));
-    y = tl::GatherOp::create(cx.b, cx.loc, gt, y, cx.constantValue(fromInts(idxType, rev)), d)
-            .getResult();
-  }
-  cx.setOutput(0, y);
-  return success();
+  return emitSlice(cx, 0, offsets, sizes, strides, reversed);
 }
 
 LogicalResult convertSplit(NodeContext &cx) {
