@@ -73,11 +73,13 @@ FailureOr<std::vector<CPUVariant>> tlc::resolveCPUVariants(ArrayRef<std::string>
 FailureOr<OwningOpRef<ModuleOp>> tlc::lowerForCPUDispatch(ModuleOp module, const Target &target,
                                                           ArrayRef<CPUVariant> variants,
                                                           unsigned optLevel,
-                                                          ModelSignature &signature) {
+                                                          ArrayRef<ModelSignature *> models) {
   MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> merged = ModuleOp::create(module.getLoc());
   (*merged)->setDiscardableAttrs(module->getDiscardableAttrDictionary());
-  int64_t workspace = signature.workspaceSize;
+  std::vector<std::string> names;
+  for (const ModelSignature *m : models)
+    names.push_back(m->name);
   for (const CPUVariant &variant : variants) {
     OwningOpRef<ModuleOp> copy = module.clone();
     PassManager pm(ctx);
@@ -86,21 +88,19 @@ FailureOr<OwningOpRef<ModuleOp>> tlc::lowerForCPUDispatch(ModuleOp module, const
     pm.enableVerifier(false);
     if (failed(pm.run(*copy)) || failed(verify(*copy)))
       return failure();
-    if (auto size = (*copy)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
-      workspace = std::max(workspace, size.getInt());
-    if (failed(mergeCPUVariant(*merged, *copy, variant, signature.name)))
+    if (failed(mergeCPUVariant(*merged, *copy, variant, names)))
       return failure();
   }
-  signature.workspaceSize = workspace;
-  TLCAddCPUDispatchOptions dispatch;
-  dispatch.modelName = signature.name;
-  dispatch.arch = target.getName().str();
-  for (const CPUVariant &variant : variants)
-    dispatch.variants.push_back(variant.name);
-  addModelInfo(*merged, signature, dispatch.variants);
-
   PassManager pm(ctx);
-  pm.addPass(createTLCAddCPUDispatch(dispatch));
+  for (ModelSignature *m : models) {
+    TLCAddCPUDispatchOptions dispatch;
+    dispatch.modelName = m->name;
+    dispatch.arch = target.getName().str();
+    for (const CPUVariant &variant : variants)
+      dispatch.variants.push_back(variant.name);
+    addModelInfo(*merged, *m, dispatch.variants);
+    pm.addPass(createTLCAddCPUDispatch(dispatch));
+  }
   if (failed(pm.run(*merged)))
     return failure();
   return merged;

@@ -25,12 +25,12 @@ mlir::FailureOr<std::vector<CPUVariant>> resolveCPUVariants(llvm::ArrayRef<std::
 
 /// Lowers the bufferized `module` once per variant with the target's code generation and
 /// returns one LLVM-dialect module: every variant's functions (suffixed .CPU, internal), one
-/// copy of identical constants, the descriptor NAME_info and the dispatching NAME_run. The
-/// workspace is the largest any variant needs; `signature.workspaceSize` is updated to it.
+/// copy of identical constants, and per model (a training step's object has two) the
+/// descriptor NAME_info and the dispatching NAME_run.
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 lowerForCPUDispatch(mlir::ModuleOp module, const Target &target,
                     llvm::ArrayRef<CPUVariant> variants, unsigned optLevel,
-                    ModelSignature &signature);
+                    llvm::ArrayRef<ModelSignature *> models);
 
 } // namespace tlc
 

@@ -50,6 +50,14 @@ std::string tlc::modelNameFromPath(llvm::StringRef path) {
 
 namespace {
 
+/// The workspace tlc-plan-workspace gave `function` (its arena), 0 if it planned none.
+int64_t plannedArena(ModuleOp module, llvm::StringRef function) {
+  for (const FunctionMemoryReport &f : readMemoryPlan(module))
+    if (f.function == function)
+      return f.arenaSize;
+  return 0;
+}
+
 /// Parses the input by extension into a module whose model function is named `name`;
 /// `int8Contractions` is OnnxImportOptions::int8Contractions, resolved for the target.
 OwningOpRef<ModuleOp> loadModel(const CompileOptions &options, bool int8Contractions,
@@ -471,10 +479,26 @@ LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions 
   if (afterGraph)
     afterGraph(*module);
   std::optional<RematPlan> remat = takeRematRecord(*module);
-  auto model = module->lookupSymbol<func::FuncOp>(name);
-  FailureOr<ModelSignature> signature = extractSignature(model, name);
+  // A training step's object holds two models: the step (NAME_train_run, wrapped by
+  // NAME_train_step) and the inference with the params read from its state (NAME_run).
+  std::optional<TrainFunctions> trainFns = trainFunctions(*module);
+  std::string stepName = trainFns ? trainFns->step : name;
+  auto model = module->lookupSymbol<func::FuncOp>(stepName);
+  FailureOr<ModelSignature> signature = extractSignature(model, stepName);
   if (failed(signature) || failed(extractTrainSpec(*module, *signature)))
     return failure();
+  std::optional<ModelSignature> inference;
+  if (trainFns) {
+    FailureOr<ModelSignature> infer = extractStateInference(
+        module->lookupSymbol<func::FuncOp>(trainFns->model), trainFns->model,
+        *signature->train);
+    if (failed(infer))
+      return failure();
+    inference = std::move(*infer);
+  }
+  SmallVector<ModelSignature *> models{&*signature};
+  if (inference)
+    models.push_back(&*inference);
   if (signature->train && gpu)
     return emitError(model.getLoc())
            << "training steps compile for the CPU targets only (for now)";
@@ -504,14 +528,20 @@ LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions 
   copyRepeatedResults(*module);
   if (failed(runPasses(*module, timing, "bufferization and memory planning",
                        [&](OpPassManager &pm) {
-                         buildBufferizationPipeline(pm, name, strategy);
+                         std::vector<std::string> names;
+                         for (ModelSignature *m : models)
+                           names.push_back(m->name);
+                         buildBufferizationPipeline(pm, names, strategy);
                        })))
     return failure();
+  int64_t workspace = 0;
   if (auto size = (*module)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
-    signature->workspaceSize = size.getInt();
-  if (options.maxWorkspace > 0 && signature->workspaceSize > options.maxWorkspace) {
+    workspace = size.getInt();
+  for (ModelSignature *m : models)
+    m->workspaceSize = models.size() == 1 ? workspace : plannedArena(*module, m->name);
+  if (options.maxWorkspace > 0 && workspace > options.maxWorkspace) {
     InFlightDiagnostic diag = emitError(fileLoc)
-                              << "the workspace needs " << signature->workspaceSize
+                              << "the workspace needs " << workspace
                               << " bytes, more than --max-workspace=" << options.maxWorkspace;
     if (!hasGradients)
       diag << " (the model computes no gradient: there is nothing to rematerialize)";
@@ -522,7 +552,7 @@ LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions 
   if (options.profile) {
     if (failed(runPasses(*module, timing, "profile instrumentation", [&](OpPassManager &pm) {
           TLCInstrumentProfileOptions profile;
-          profile.modelName = name;
+          profile.modelName = signature->name;
           pm.addPass(createTLCInstrumentProfile(profile));
         })))
       return failure();
@@ -531,7 +561,7 @@ LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions 
   if (!variants.empty()) {
     TimingScope dispatchTiming = timing.nest("code generation per cpu, merging, dispatch");
     FailureOr<OwningOpRef<ModuleOp>> merged =
-        lowerForCPUDispatch(*module, *target, variants, options.optLevel, *signature);
+        lowerForCPUDispatch(*module, *target, variants, options.optLevel, models);
     if (failed(merged))
       return failure();
     module = std::move(*merged);
@@ -544,7 +574,8 @@ LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions 
       (*module)->setAttr(kNumInputsAttr, IntegerAttr::get(IntegerType::get(&context, 64),
                                                           signature->inputs.size()));
     else
-      addModelInfo(*module, *signature);
+      for (ModelSignature *m : models)
+        addModelInfo(*module, *m);
     if (failed(runPasses(*module, timing, "code generation to the LLVM dialect",
                          [&](OpPassManager &pm) {
                            target->addCodegenPasses(pm, targetOptions);
@@ -571,11 +602,16 @@ LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions 
   std::vector<std::string> cpuNames;
   for (const CPUVariant &v : variants)
     cpuNames.push_back(v.name);
-  std::string manifest = buildManifest({*signature, options, *target, cpuNames, plan, kernels});
-  if (gpu)
-    (*module)->setAttr(kManifestAttr, StringAttr::get(&context, manifest));
-  else
-    addManifest(*module, name, manifest);
+  for (ModelSignature *m : models) {
+    std::vector<FunctionMemoryReport> own = plan;
+    if (models.size() > 1)
+      llvm::erase_if(own, [&](const FunctionMemoryReport &f) { return f.function != m->name; });
+    std::string manifest = buildManifest({*m, options, *target, cpuNames, own, kernels});
+    if (gpu)
+      (*module)->setAttr(kManifestAttr, StringAttr::get(&context, manifest));
+    else
+      addManifest(*module, m->name, manifest);
+  }
 
   if (options.reportMemory) {
     if (failed(writeReport(options, fileLoc, [&](llvm::raw_ostream &os) {
@@ -653,7 +689,10 @@ LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions 
       writeGPUHeader(*signature, provenance + (options.gpu.empty() ? "" : " " + options.gpu),
                      info, header->os());
     } else {
-      writeHeader(*signature, provenance, header->os());
+      std::vector<ModelSignature> headerModels;
+      for (ModelSignature *m : llvm::reverse(models)) // NAME (the inference) first
+        headerModels.push_back(*m);
+      writeHeader(headerModels, provenance, header->os());
     }
     if (failed(keepOutput(*header, options.headerPath, fileLoc)))
       return failure();

@@ -11,7 +11,10 @@
 namespace tlc {
 
 /// Writes the header for `sig`; `provenance` goes into the opening comment (source, target).
-void writeHeader(const ModelSignature &sig, llvm::StringRef provenance, llvm::raw_ostream &os);
+/// The C header of a CPU object holding `models` (one; a training step's object: NAME, the
+/// inference from the state, then NAME_train, the step, with the training ABI).
+void writeHeader(llvm::ArrayRef<ModelSignature> models, llvm::StringRef provenance,
+                 llvm::raw_ostream &os);
 
 /// What a GPU model's header states about its code.
 struct GPUHeaderInfo {

@@ -5,6 +5,8 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include "llvm/ADT/StringSet.h"
+
 using namespace mlir;
 using namespace tlc;
 
@@ -40,11 +42,14 @@ bool duplicatesConstant(Operation *op, SymbolTable &destSymbols) {
 } // namespace
 
 LogicalResult tlc::mergeCPUVariant(ModuleOp dest, ModuleOp variant, const CPUVariant &cpu,
-                                   llvm::StringRef model) {
+                                   llvm::ArrayRef<std::string> models) {
   MLIRContext *ctx = dest.getContext();
-  if (Operation *info = variant.lookupSymbol((model + "_info").str()))
-    info->erase();
-  std::string runName = (model + "_run").str();
+  llvm::StringSet<> runNames;
+  for (const std::string &model : models) {
+    if (Operation *info = variant.lookupSymbol(model + "_info"))
+      info->erase();
+    runNames.insert(model + "_run");
+  }
   SymbolTable destSymbols(dest), variantSymbols(variant);
   for (Operation &op : llvm::make_early_inc_range(*variant.getBody())) {
     auto symbol = dyn_cast<SymbolOpInterface>(op);
@@ -79,7 +84,7 @@ LogicalResult tlc::mergeCPUVariant(ModuleOp dest, ModuleOp variant, const CPUVar
     if (!fn)
       continue;
     compileFor(fn, cpu);
-    if (name == runName) {
+    if (runNames.contains(name)) {
       SmallVector<Attribute> features;
       for (const std::string &f : cpu.runtimeFeatures)
         features.push_back(StringAttr::get(ctx, f));

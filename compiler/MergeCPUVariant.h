@@ -16,9 +16,10 @@ inline constexpr llvm::StringLiteral kCPUFeaturesAttr = "tlc.cpu_features";
 /// definition is renamed NAME.CPU, made internal and compiled for the cpu (target_cpu,
 /// target_features, prefer_vector_width); constants equal to one already in `dest` are shared,
 /// other symbols that clash are renamed likewise; external declarations are shared; the
-/// descriptor `model`_info is dropped (the object gets one). `variant` is left empty.
+/// descriptors MODEL_info of `models` are dropped (the object gets one each). `variant` is left
+/// empty.
 mlir::LogicalResult mergeCPUVariant(mlir::ModuleOp dest, mlir::ModuleOp variant,
-                                    const CPUVariant &cpu, llvm::StringRef model);
+                                    const CPUVariant &cpu, llvm::ArrayRef<std::string> models);
 
 } // namespace tlc
 

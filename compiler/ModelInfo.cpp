@@ -50,7 +50,7 @@ void tlc::addModelInfo(ModuleOp module, const ModelSignature &sig,
   addBytes(module, sig.name + "_info", text, 1);
   // The training state's initial bytes, which NAME_init_state (in the header) copies.
   if (sig.train)
-    addBytes(module, sig.name + "_initial_state", initialStateBytes(*sig.train), 64);
+    addBytes(module, sig.train->model + "_initial_state", initialStateBytes(*sig.train), 64);
 }
 
 void tlc::addManifest(ModuleOp module, llvm::StringRef name, llvm::StringRef manifest) {

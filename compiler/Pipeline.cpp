@@ -79,7 +79,7 @@ void tlc::buildLowerToLinalgPipeline(OpPassManager &pm, const LoweringStrategy &
   pm.addNestedPass<func::FuncOp>(createTLCSetFastMath());
 }
 
-void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelName,
+void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::ArrayRef<std::string> modelNames,
                                      const LoweringStrategy &strategy) {
   // The recomputation of forward values for the backward pass is fixed once the tensor-level
   // CSE has run: the barriers that kept it from being merged away go.
@@ -114,9 +114,13 @@ void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::StringRef modelNam
   plan.alignment = strategy.workspaceAlignment;
   plan.inputsThroughEpilogues = strategy.epiloguesFusedOnBuffers;
   pm.addPass(tlc::createTLCPlanWorkspace(plan));
+  // A training step's object also infers from its state buffer (NAME_run(state, ...)).
+  pm.addNestedPass<func::FuncOp>(tlc::createTLCStateBuffer());
   if (!strategy.hostEntryPoint)
     return;
-  TLCAddEntryPointOptions entry;
-  entry.modelName = modelName.str();
-  pm.addPass(tlc::createTLCAddEntryPoint(entry));
+  for (const std::string &name : modelNames) {
+    TLCAddEntryPointOptions entry;
+    entry.modelName = name;
+    pm.addPass(tlc::createTLCAddEntryPoint(entry));
+  }
 }

@@ -28,8 +28,9 @@ void buildGraphPipeline(mlir::OpPassManager &pm, const GraphOptions &options = {
 /// tl to linalg on tensors, fusion of elementwise producers, loop order, fast-math flags.
 void buildLowerToLinalgPipeline(mlir::OpPassManager &pm, const LoweringStrategy &strategy);
 /// Tensors to buffers: outputs become caller buffers, intermediates live in one workspace,
-/// and (for host targets) the C entry point `NAME_run` is built.
-void buildBufferizationPipeline(mlir::OpPassManager &pm, llvm::StringRef modelName,
+/// and (for host targets) the C entry point `NAME_run` of each of `modelNames` is built (a
+/// training step's object: the step and the inference from its state).
+void buildBufferizationPipeline(mlir::OpPassManager &pm, llvm::ArrayRef<std::string> modelNames,
                                 const LoweringStrategy &strategy);
 
 } // namespace tlc

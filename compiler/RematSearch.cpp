@@ -61,7 +61,7 @@ LogicalResult tryPolicy(ModuleOp module, GraphOptions graph, const LoweringStrat
   LoweringStrategy planning = strategy;
   planning.hostEntryPoint = false;
   if (failed(runPipeline(module, [&](OpPassManager &pm) {
-        buildBufferizationPipeline(pm, name, planning);
+        buildBufferizationPipeline(pm, {name.str()}, planning);
       })))
     return failure();
   auto size = module->getAttrOfType<IntegerAttr>("tlc.workspace_size");

@@ -111,6 +111,8 @@ LogicalResult tlc::extractTrainSpec(ModuleOp module, ModelSignature &sig) {
   if (!lr || !state || lr.getInt() + 1 >= static_cast<int64_t>(sig.inputs.size()))
     return module.emitError("malformed tl.train attribute");
   TrainSpec train;
+  if (auto model = attr.getAs<StringAttr>("model"))
+    train.model = model.str();
   train.lrInput = lr.getInt();
   train.stepInput = train.lrInput + 1;
   for (Attribute a : state) {
@@ -133,6 +135,42 @@ LogicalResult tlc::extractTrainSpec(ModuleOp module, ModelSignature &sig) {
   }
   sig.train = std::move(train);
   return success();
+}
+
+std::optional<TrainFunctions> tlc::trainFunctions(ModuleOp module) {
+  auto attr = module->getAttrOfType<DictionaryAttr>("tl.train");
+  auto step = attr ? attr.getAs<StringAttr>("step") : StringAttr();
+  auto model = attr ? attr.getAs<StringAttr>("model") : StringAttr();
+  if (!step || !model)
+    return std::nullopt;
+  return TrainFunctions{step.str(), model.str()};
+}
+
+FailureOr<ModelSignature> tlc::extractStateInference(func::FuncOp func, llvm::StringRef name,
+                                                     const TrainSpec &train) {
+  FailureOr<ModelSignature> sig = extractSignature(func, name);
+  if (failed(sig))
+    return failure();
+  Builder b(func.getContext());
+  std::vector<TensorSpec> inputs;
+  inputs.push_back({"state", RankedTensorType::get({train.stateSize}, b.getI8Type()), true});
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    if (!func.getArgAttr(i, "tl.from_state")) {
+      inputs.push_back(sig->inputs[i]);
+      continue;
+    }
+    func.removeArgAttr(i, "tl.from_state");
+    auto st = llvm::find_if(
+        train.state, [&](const StateSpec &s) { return s.name == sig->inputs[i].name; });
+    if (st == train.state.end() || st->type != sig->inputs[i].type)
+      return func.emitError() << "input '" << sig->inputs[i].name
+                              << "' is read from the training state, which has no such tensor";
+    func.setArgAttr(i, "tl.state_offset", b.getI64IntegerAttr(st->offset));
+  }
+  func->setAttr("tl.state_size", b.getI64IntegerAttr(train.stateSize));
+  sig->inputs = std::move(inputs);
+  sig->readsState = true;
+  return sig;
 }
 
 std::string tlc::initialStateBytes(const TrainSpec &train) {

@@ -33,6 +33,7 @@ struct StateSpec {
 /// A model compiled from `train LOSS with OPTIMIZER`: the inputs lr (f32) and step (f32, the
 /// next one) and the state, which the C ABI keeps in one caller-owned buffer.
 struct TrainSpec {
+  std::string model; // NAME: NAME_run infers from the state; the step is NAME_train_run
   unsigned lrInput = 0, stepInput = 0;
   std::vector<StateSpec> state;
   int64_t stateSize = 0; // bytes; each tensor starts at a multiple of 64
@@ -43,6 +44,7 @@ struct ModelSignature {
   std::vector<TensorSpec> inputs, outputs;
   int64_t workspaceSize = 0;
   bool profiled = false; // compiled with --profile: the NAME_profile_* table exists
+  bool readsState = false; // the inference beside a training step: input 0 is its state
   std::optional<TrainSpec> train;
 };
 
@@ -54,6 +56,22 @@ mlir::FailureOr<ModelSignature> extractSignature(mlir::func::FuncOp func, llvm::
 /// Takes the training state the .tl frontend recorded on `module` (attribute `tl.train`) into
 /// `sig.train`, removing the attribute; no-op for other models.
 mlir::LogicalResult extractTrainSpec(mlir::ModuleOp module, ModelSignature &sig);
+
+/// The function names a training step's module holds (recorded by the frontend in `tl.train`):
+/// the step and the inference from the state. Absent for other models.
+struct TrainFunctions {
+  std::string step, model;
+};
+std::optional<TrainFunctions> trainFunctions(mlir::ModuleOp module);
+
+/// The C signature of the inference beside a training step: `func`, whose inputs marked
+/// `tl.from_state` are trained params, becomes NAME_run(state, inputs..., outputs...,
+/// workspace) with `state` (uint8_t[train.stateSize]) first. Marks each such argument with
+/// `tl.state_offset` (its offset in the state buffer) and `func` with `tl.state_size`, which
+/// tlc-state-buffer reads once the function is on buffers.
+mlir::FailureOr<ModelSignature> extractStateInference(mlir::func::FuncOp func,
+                                                      llvm::StringRef name,
+                                                      const TrainSpec &train);
 
 /// The bytes of the initial training state (NAME_initial_state).
 std::string initialStateBytes(const TrainSpec &train);

@@ -470,6 +470,19 @@ def TLCAddEntryPoint : Pass<"tlc-add-entry-point", "mlir::ModuleOp"> {
 
 #endif // TLC_PASSES_TD
 
+def TLCStateBuffer : Pass<"tlc-state-buffer", "mlir::func::FuncOp"> {
+  let summary = "Read a model's marked inputs from one state buffer passed first";
+  let description = [{
+    On buffers, a function marked `tl.state_size = S` gets a first argument
+    `memref<S x i8>` named `state`, and each argument marked `tl.state_offset = K` becomes a
+    `memref.view` of it at byte K (the argument goes). This is NAME_run of a training step's
+    object: the inference with the trained params read from the state buffer NAME_train_step
+    updates. The attributes are removed. An offset or size that does not fit the buffer, or a
+    marked argument that is not a statically shaped identity-layout memref, is an error.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+}
+
 def TLCAliasStateOutputs : Pass<"tlc-alias-state-outputs", "mlir::func::FuncOp"> {
   let summary = "Let a training step's next-state outputs share memory with its state inputs";
   let description = [{

@@ -3,6 +3,9 @@
 
 #include "TL/GradientBuilders.h"
 
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <cmath>
@@ -132,6 +135,64 @@ FailureOr<tl::OptimizerConfig> tlc::parseOptimizerSpec(StringRef spec, std::stri
   return config;
 }
 
+namespace {
+/// The inference function beside a training step: a copy of `func` (before the step is built)
+/// whose trained params are inputs marked `tl.from_state`, computing the outputs other than the
+/// loss (the loss alone when it is the only one; the loss named "loss" when there is no
+/// output), with the inputs those read. NAME_run runs it with the params read from the state.
+LogicalResult addInference(func::FuncOp func, Value loss, ArrayRef<const TrainParam *> trained,
+                           Location loc) {
+  IRMapping mapping;
+  auto infer = cast<func::FuncOp>(func->clone(mapping));
+  OpBuilder b(func.getContext());
+  b.setInsertionPointAfter(func);
+  b.insert(infer);
+  auto named = [&](StringRef name) { return b.getNamedAttr("tl.name", b.getStringAttr(name)); };
+  for (const TrainParam *p : trained) {
+    tl::ConstantOp original = p->constant;
+    auto constant = mapping.lookup(original.getResult()).getDefiningOp<tl::ConstantOp>();
+    unsigned index = infer.getNumArguments();
+    (void)infer.insertArgument(
+        index, constant.getType(),
+        b.getDictionaryAttr({named(p->name), b.getNamedAttr("tl.from_state", b.getUnitAttr())}),
+        constant.getLoc());
+    constant.getResult().replaceAllUsesWith(infer.getArgument(index));
+    constant.erase();
+  }
+  auto ret = cast<func::ReturnOp>(infer.getBody().front().getTerminator());
+  Value inferLoss = mapping.lookup(loss);
+  llvm::BitVector lossResults(infer.getNumResults());
+  for (OpOperand &operand : ret->getOpOperands())
+    if (operand.get() == inferLoss)
+      lossResults.set(operand.getOperandNumber());
+  if (infer.getNumResults() == 0) {
+    for (unsigned i = 0; i < infer.getNumArguments(); ++i)
+      if (auto n = infer.getArgAttrOfType<StringAttr>(i, "tl.name"); n && n.getValue() == "loss")
+        return emitError(loc) << "the program has no output, so NAME_run returns the loss as "
+                                 "'loss', but an input has that name";
+    (void)infer.insertResult(0, inferLoss.getType(), b.getDictionaryAttr({named("loss")}));
+    ret->insertOperands(0, inferLoss);
+  } else if (lossResults.count() < infer.getNumResults()) {
+    for (int i = lossResults.find_last(); i >= 0; i = lossResults.find_prev(i))
+      ret->eraseOperand(i);
+    (void)infer.eraseResults(lossResults);
+  }
+  // What the outputs do not need goes, and the inputs only it read (the labels, typically).
+  for (Operation *op = ret->getPrevNode(); op;) {
+    Operation *prev = op->getPrevNode();
+    if (isOpTriviallyDead(op))
+      op->erase();
+    op = prev;
+  }
+  llvm::BitVector unused(infer.getNumArguments());
+  for (BlockArgument arg : infer.getArguments())
+    if (arg.use_empty())
+      unused.set(arg.getArgNumber());
+  (void)infer.eraseArguments(unused);
+  return success();
+}
+} // namespace
+
 LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<TrainParam> params,
                                      const tl::OptimizerConfig &config, Location loc) {
   auto lossType = cast<RankedTensorType>(loss.getType());
@@ -155,7 +216,7 @@ LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<Tra
     if (auto n = func.getResultAttrOfType<StringAttr>(i, "tl.name"))
       taken.insert(n.getValue());
   SmallVector<std::string> slots = tl::optimizerSlots(config);
-  SmallVector<std::string> added{"lr", "step"};
+  SmallVector<std::string> added{"lr", "step", "state"};
   for (const TrainParam *p : trained) {
     added.push_back(p->name);
     added.push_back(p->name + "_next");
@@ -169,6 +230,11 @@ LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<Tra
       return emitError(loc) << "training adds '" << name
                             << "' to the signature, but the model already uses that name";
 
+  // The step is NAME_train (C: NAME_train_run); NAME is the inference from the state.
+  std::string modelName = func.getSymName().str(), stepName = modelName + "_train";
+  if (failed(addInference(func, loss, trained, loc)))
+    return failure();
+  func.setSymName(stepName);
   MLIRContext *ctx = func.getContext();
   OpBuilder b(ctx);
   auto named = [&](StringRef name) {
@@ -227,7 +293,9 @@ LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<Tra
     state.push_back(b.getDictionaryAttr(fields));
   }
   func->getParentOfType<ModuleOp>()->setAttr(
-      "tl.train", b.getDictionaryAttr({b.getNamedAttr("lr", b.getI64IntegerAttr(lrIndex)),
+      "tl.train", b.getDictionaryAttr({b.getNamedAttr("step", b.getStringAttr(stepName)),
+                                       b.getNamedAttr("model", b.getStringAttr(modelName)),
+                                       b.getNamedAttr("lr", b.getI64IntegerAttr(lrIndex)),
                                        b.getNamedAttr("state", b.getArrayAttr(state))}));
   return success();
 }

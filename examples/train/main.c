@@ -2,7 +2,8 @@
  * deterministically here (100 points per class, the classic toy problem a linear model cannot
  * separate). Full-batch AdamW with a cosine learning rate: prints the loss every 100 steps and
  * the accuracy, saves the state (params and optimizer state) to a file halfway, reloads it into
- * a fresh buffer and goes on from there. Links only spiral.o and libtlcrt. */
+ * a fresh buffer and goes on from there; at the end, classifies the points with spiral_run, the
+ * inference from the trained state. Links only spiral.o and libtlcrt. */
 #include "spiral.h"
 
 #include <math.h>
@@ -75,6 +76,13 @@ int main(int argc, char **argv) {
   }
   printf("final loss %.4f  accuracy %.3f (before the last update)\n", loss,
          accuracy(logits, labels));
+  /* Inference with the trained params, read from the state: spiral_run computes the
+   * outputs other than the loss (the logits) from x alone, and updates nothing. */
+  void *infer_workspace = aligned_alloc(TLC_BUFFER_ALIGNMENT, SPIRAL_WORKSPACE_SIZE);
+  if (!infer_workspace || spiral_run(state, &x[0][0], logits, infer_workspace) != TLC_STATUS_OK)
+    return 1;
+  printf("inference from the trained state: accuracy %.3f\n", accuracy(logits, labels));
+  free(infer_workspace);
   free(state);
   free(workspace);
   return 0;

@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 import numpy as np
-from train_harness import harness_arguments, train_through_c_abi, workspace_size
+from train_harness import harness_arguments, train_through_c_abi, train_workspace_size
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -32,7 +32,7 @@ def run(args, tmp, name, source, policy, batches, extra):
     subprocess.run([args.tlc, tl, "--remat=" + policy, "-o", os.path.join(d, name + ".o"),
                     "--header", os.path.join(d, name + ".h")], check=True)
     losses, state = train_through_c_abi(args, d, name, batches, [1e-3] * STEPS, extra)
-    return losses, state, workspace_size(os.path.join(d, name + ".h"), name)
+    return losses, state, train_workspace_size(os.path.join(d, name + ".h"), name)
 
 
 def main(argv):

@@ -122,7 +122,7 @@ def run_tlc(args, tmp, init, batches, name, call):
     for t, (x, y) in enumerate(batches):
         feeds = [x, y, np.array(lr_at(t, name), np.float32), np.array(t + 1, np.float32)]
         feeds += [state[n] for n in order]
-        cmd = [args.tlc_run, so, "--name", "g"]
+        cmd = [args.tlc_run, so, "--name", "g_train"]
         for i, v in enumerate(feeds):
             path = os.path.join(tmp, "in%d.npy" % i)
             np.save(path, v)
@@ -133,7 +133,7 @@ def run_tlc(args, tmp, init, batches, name, call):
         losses.append(float(np.load(os.path.join(out, "loss.npy"))))
         for n in order:
             state[n] = np.load(os.path.join(out, n + "_next.npy"))
-    return np.array(losses), [state[n] for n in ("w1", "b1", "w2")]
+    return np.array(losses), [state[n] for n in ("w1", "b1", "w2")], None
 
 
 def run_c_abi(args, tmp, init, batches, name, call):
@@ -141,9 +141,21 @@ def run_c_abi(args, tmp, init, batches, name, call):
     tl = write_program(tmp, init, call)
     subprocess.run([args.tlc, tl, "--cpu=" + args.cpu, "-o", os.path.join(tmp, "g.o"), "--header",
                     os.path.join(tmp, "g.h")], check=True)
+    # g_run, the inference from the trained state: the program's only output is the loss, so
+    # it evaluates the loss (of x and labels) without updating anything.
+    infer = {"inputs": ["x", "labels"], "outputs": ["loss"]}
     losses, state = train_through_c_abi(args, tmp, "g", batches,
-                                        [lr_at(t, name) for t in range(STEPS)])
-    return losses, [state[n].reshape(v.shape) for n, v in zip(("w1", "b1", "w2"), init)]
+                                        [lr_at(t, name) for t in range(STEPS)], infer=infer)
+    return (losses, [state[n].reshape(v.shape) for n, v in zip(("w1", "b1", "w2"), init)],
+            float(infer["got"]["loss"][0]))
+
+
+def loss_of(params, batch):
+    """The model's loss on `batch` with `params`, in float64."""
+    w1, b1, w2 = [torch.tensor(p, dtype=torch.float64) for p in params]
+    x, y = batch
+    logits = torch.tanh(torch.tensor(x, dtype=torch.float64) @ w1 + b1) @ w2
+    return torch.nn.functional.cross_entropy(logits, torch.tensor(y)).item()
 
 
 def main(argv):
@@ -172,18 +184,24 @@ def main(argv):
         feed = [(x.astype(np.float64), y) for x, y in batches] if f64 else batches
         ref_losses, ref_params = reference(start, feed, name, factory)
         with tempfile.TemporaryDirectory() as tmp:
-            losses, params = runner(args, tmp, start, feed, name, call)
+            losses, params, infer_loss = runner(args, tmp, start, feed, name, call)
         if runner is run_c_abi:
             name += " (C ABI)"
         errs = [float(np.max(np.abs(losses - ref_losses)) / np.max(np.abs(ref_losses)))]
         errs += [float(np.max(np.abs(p - r)) / np.max(np.abs(r))) for p, r in zip(params, ref_params)]
+        if infer_loss is not None:
+            want = loss_of(ref_params, feed[-1])
+            err = abs(infer_loss - want) / abs(want)
+            errs.append(err)
+            print("%s training %s: g_run from the trained state, loss %.6f vs %.6f (rel %.2g)"
+                  % ("PASS" if err <= args.rtol else "FAIL", name, infer_loss, want, err))
         moved = float(np.max(np.abs(ref_params[0] - init[0])))
         worst = max(errs)
         # In f64 only the order of sums differs.
         if worst > (1e-9 if f64 else args.rtol) or not np.all(np.isfinite(losses)):
             failed += 1
-            print("FAIL training %s: relative errors loss %.3g, w1 %.3g, b1 %.3g, w2 %.3g"
-                  % ((name,) + tuple(errs)))
+            print("FAIL training %s: relative errors loss %.3g, w1 %.3g, b1 %.3g, w2 %.3g%s"
+                  % ((name,) + tuple(errs[:4]) + (", g_run %.3g" % errs[4] if len(errs) > 4 else "",)))
         else:
             print("PASS training %s (loss %.4f -> %.4f, w1 moved %.3g, max relative error %.2g)"
                   % (name, ref_losses[0], ref_losses[-1], moved, worst))

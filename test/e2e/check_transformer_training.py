@@ -15,7 +15,7 @@ import tempfile
 import numpy as np
 import torch
 import torch.nn.functional as F
-from train_harness import harness_arguments, train_through_c_abi, workspace_size
+from train_harness import harness_arguments, train_through_c_abi, train_workspace_size
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "benchmarks", "models"))
@@ -90,7 +90,7 @@ def main(argv):
             flags = [] if default_ws is None else ["--remat=auto"]
             subprocess.run([args.tlc, tl, "-o", os.path.join(d, "gpt.o"), "--header",
                             os.path.join(d, "gpt.h")] + flags, check=True)
-            ws = workspace_size(os.path.join(d, "gpt.h"), "gpt")
+            ws = train_workspace_size(os.path.join(d, "gpt.h"), "gpt")
             smaller = default_ws is None or ws < default_ws
             if default_ws is None:
                 default_ws = ws

@@ -13,7 +13,8 @@ HARNESS = r"""
 #include <stdlib.h>
 #include "NAME.h"
 /* Trains NAME for STEPS steps on the batches in batches.bin (x then labels per step) with the
- * learning rates in lr.bin; writes the losses, then the final state, to result.bin. */
+ * learning rates in lr.bin; writes the losses, then the final state, to result.bin, then what
+ * NAME_run (the inference from the trained state) computes from the last batch. */
 int main(void) {
   enum { STEPS = NSTEPS, XN = UPPER_INPUT_X_NUMEL, LN = UPPER_INPUT_LABELS_NUMEL };
   static float x[STEPS][XN], lrs[STEPS], losses[STEPS];
@@ -38,22 +39,44 @@ int main(void) {
   f = fopen("result.bin", "wb");
   fwrite(losses, sizeof(float), STEPS, f);
   fwrite(state, 1, UPPER_STATE_SIZE, f);
+  INFER
   fclose(f);
   return 0;
 }
 """
 
 
-def train_through_c_abi(args, tmp, name, batches, lrs, extra_outputs=()):
+def infer_call(upper, name, inputs, outputs):
+    """C code that calls NAME_run(state, INPUTS of the last batch, OUTPUTS, workspace) and
+    appends the outputs (float buffers) to result.bin (open as f)."""
+    code = ["void *infer_ws = aligned_alloc(64, %s_WORKSPACE_SIZE ? %s_WORKSPACE_SIZE : 64);"
+            % (upper, upper)]
+    code += ["static float infer_%s[%s_OUTPUT_%s_NUMEL];" % (o, upper, o.upper()) for o in outputs]
+    args = ["state"] + ["%s[STEPS - 1]" % i for i in inputs] + ["infer_" + o for o in outputs]
+    code.append("if (%s_run(%s, infer_ws) != TLC_STATUS_OK) return 4;" % (name, ", ".join(args)))
+    code += ["fwrite(infer_%s, sizeof(float), %s_OUTPUT_%s_NUMEL, f);" % (o, upper, o.upper())
+             for o in outputs]
+    return "\n  ".join(code)
+
+
+def train_through_c_abi(args, tmp, name, batches, lrs, extra_outputs=(), infer=None):
     """Builds and runs the harness for `name` (tmp/NAME.o and tmp/NAME.h already compiled): one
     step per (x, labels) batch at the learning rates `lrs`. `extra_outputs` names the outputs
-    after the loss (float buffers). Returns the losses (float64) and the final state as
-    {state tensor name: float32 array (flat)}."""
+    after the loss (float buffers). `infer`, a dict {"inputs": [...], "outputs": [...]}, has
+    NAME_run (the inference from the trained state) run on the last batch's inputs named
+    (x, labels); its float outputs are returned in infer["got"] = {name: float32 array (flat)}.
+    Returns the losses (float64) and the final state as {state tensor name: float32 array
+    (flat)}."""
     upper = name.upper()
     decls = " ".join("static float %s[%s_OUTPUT_%s_NUMEL];" % (o, upper, o.upper())
                      for o in extra_outputs)
+    # The step is NAME_train (NAME_train_run): its outputs' macros are NAME_TRAIN_OUTPUT_*.
+    decls = decls.replace("%s_OUTPUT_" % upper, "%s_TRAIN_OUTPUT_" % upper)
     src = (HARNESS.replace("NSTEPS", str(len(batches))).replace("EXTRA_DECLS", decls)
            .replace("EXTRA_ARGS", "".join(", " + o for o in extra_outputs))
+           .replace("INFER", infer_call(upper, name, infer["inputs"], infer["outputs"])
+                    if infer else "")
+           .replace("UPPER_INPUT_", "UPPER_TRAIN_INPUT_")
            .replace("UPPER", upper).replace("NAME", name))
     with open(os.path.join(tmp, "main.c"), "w") as f:
         f.write(src)
@@ -73,25 +96,39 @@ def train_through_c_abi(args, tmp, name, batches, lrs, extra_outputs=()):
     prefix = "#define %s_STATE_" % upper
     state = {}
     with open(os.path.join(tmp, name + ".h")) as f:
-        for line in f:
-            if line.startswith(prefix) and "_OFFSET" in line:
-                key = line.split()[1][len(prefix) - len("#define "):-len("_OFFSET")].lower()
-                offset = int(line.split()[2])
-                numel = 1
-                for d in line.split("[")[1].split("]")[0].split(","):
-                    numel *= int(d)
-                state[key] = blob[offset:offset + 4 * numel].view(np.float32)
+        header = f.read()
+    if infer:
+        at = 4 * steps + macro(header, upper + "_STATE_SIZE")
+        infer["got"] = {}
+        for o in infer["outputs"]:
+            n = macro(header, "%s_OUTPUT_%s_NUMEL" % (upper, o.upper()))
+            infer["got"][o] = raw[at:at + 4 * n].view(np.float32)
+            at += 4 * n
+    for line in header.splitlines():
+        if line.startswith(prefix) and "_OFFSET" in line:
+            key = line.split()[1][len(prefix) - len("#define "):-len("_OFFSET")].lower()
+            offset = int(line.split()[2])
+            numel = 1
+            for d in line.split("[")[1].split("]")[0].split(","):
+                numel *= int(d)
+            state[key] = blob[offset:offset + 4 * numel].view(np.float32)
     return losses, state
 
 
-def workspace_size(header, name):
-    """NAME_WORKSPACE_SIZE (bytes) from the generated header `header`."""
-    prefix = "#define %s_WORKSPACE_SIZE " % name.upper()
+def macro(text, name):
+    """The integer value of `#define NAME VALUE` in the header text `text`."""
+    prefix = "#define %s " % name
+    for line in text.splitlines():
+        if line.startswith(prefix):
+            return int(line.split()[2])
+    raise ValueError("the header has no %s" % name)
+
+
+def train_workspace_size(header, name):
+    """NAME_TRAIN_WORKSPACE_SIZE (bytes: the training step's) from the generated header
+    `header`."""
     with open(header) as f:
-        for line in f:
-            if line.startswith(prefix):
-                return int(line.split()[2])
-    raise ValueError("%s has no %s" % (header, prefix.strip()))
+        return macro(f.read(), "%s_TRAIN_WORKSPACE_SIZE" % name.upper())
 
 
 def harness_arguments(description):

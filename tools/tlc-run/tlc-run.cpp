@@ -133,6 +133,15 @@ int main(int argc, char **argv) {
   std::string error;
   if (!findModels(path, lib, models, error))
     return fail(error);
+  // Nothing of a manifest is read before the verifier has checked all of it.
+  auto loadManifest = [&](const ModelSymbols &symbols, Manifest &m) {
+    if (readManifest(symbols.manifest, symbols.manifestSize, m, error))
+      return true;
+    error = "model '" + symbols.name + "' in '" + libraryPath.getValue() + "': its manifest (" +
+            symbols.name + "_manifest, " + std::to_string(symbols.manifestSize) + " bytes) " +
+            error + "; the library is damaged or was not written by this tlc";
+    return false;
+  };
   const ModelSymbols *model = nullptr;
   if (modelName.empty()) {
     std::vector<std::string> names;
@@ -144,6 +153,19 @@ int main(int argc, char **argv) {
     if (names.empty())
       return fail("'" + libraryPath.getValue() +
                   "' holds no tlc model (no NAME_manifest with a NAME_run)");
+    if (names.size() > 1 && describe) {
+      // --describe without --name describes every model (a training step's library: the
+      // inference NAME and the step NAME_train).
+      for (const ModelSymbols &candidate : models) {
+        if (!candidate.identified)
+          continue;
+        Manifest m;
+        if (!loadManifest(candidate, m))
+          return fail(error);
+        printManifest(m, outs());
+      }
+      return 0;
+    }
     if (names.size() > 1)
       return fail("'" + libraryPath.getValue() + "' holds " + std::to_string(names.size()) +
                   " models (" + join(names, ", ") + "); pass --name");
@@ -157,12 +179,9 @@ int main(int argc, char **argv) {
   }
   std::string name = model->name;
   void *run = dlsym(lib, (name + "_run").c_str());
-  // Nothing of the manifest is read before the verifier has checked all of it.
   Manifest m;
-  if (!readManifest(model->manifest, model->manifestSize, m, error))
-    return fail("model '" + name + "' in '" + libraryPath.getValue() + "': its manifest (" + name +
-                "_manifest, " + std::to_string(model->manifestSize) + " bytes) " + error +
-                "; the library is damaged or was not written by this tlc");
+  if (!loadManifest(*model, m))
+    return fail(error);
   if (describe) {
     printManifest(m, outs());
     return 0;
