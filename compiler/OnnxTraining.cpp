@@ -63,11 +63,11 @@ LogicalResult tlc::addOnnxTraining(ModuleOp module, llvm::StringRef name,
   func.walk([&](tl::ConstantOp c) {
     auto cname = c->getAttrOfType<StringAttr>("tl.param");
     auto onnxName = c->getAttrOfType<StringAttr>("tl.onnx_name");
+    c->removeAttr("tl.onnx_name"); // also on running statistics (tl.state_buffer)
     if (!cname || !onnxName)
       return;
     known.insert(onnxName.getValue());
     c->removeAttr("tl.param");
-    c->removeAttr("tl.onnx_name");
     if (!frozen.contains(onnxName.getValue()))
       params.push_back({cname.str(), c});
   });

@@ -2,6 +2,7 @@
 #include "TrainStep.h"
 
 #include "TL/GradientBuilders.h"
+#include "TL/TrainState.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -137,13 +138,15 @@ FailureOr<tl::OptimizerConfig> tlc::parseOptimizerSpec(StringRef spec, std::stri
 
 namespace {
 /// The inference function beside a training step: a copy of `func` (before the step is built)
-/// whose trained params are inputs marked `tl.from_state`, computing the outputs other than the
-/// loss (the loss alone when it is the only one; the loss named "loss" when there is no
-/// output), with the inputs those read. NAME_run runs it with the params read from the state.
+/// whose state tensors (trained params, running statistics) are inputs marked `tl.from_state`,
+/// with the eval side of each train-or-eval marker, computing the outputs other than the loss
+/// (the loss alone when it is the only one; the loss named "loss" when there is no output),
+/// with the inputs those read. NAME_run runs it with the state read from the state buffer.
 LogicalResult addInference(func::FuncOp func, Value loss, ArrayRef<const TrainParam *> trained,
                            Location loc) {
   IRMapping mapping;
   auto infer = cast<func::FuncOp>(func->clone(mapping));
+  tl::resolveTrainOrEval(infer, /*train=*/false);
   OpBuilder b(func.getContext());
   b.setInsertionPointAfter(func);
   b.insert(infer);
@@ -206,6 +209,23 @@ LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<Tra
   }
   if (trained.empty())
     return emitError(loc) << "the loss depends on no float parameter: nothing to train";
+  // State the step updates without training it (batch norm's running statistics): the
+  // constants an importer marked, each with the value of its next state (TL/TrainState.h).
+  llvm::StringMap<Value> nextOf;
+  func.walk([&](Operation *op) {
+    if (auto n = op->getAttrOfType<StringAttr>(tl::kNextStateAttr)) {
+      nextOf[n.getValue()] = op->getResult(0);
+      op->removeAttr(tl::kNextStateAttr);
+    }
+  });
+  SmallVector<TrainParam> buffers;
+  func.walk([&](tl::ConstantOp c) {
+    if (auto n = c->getAttrOfType<StringAttr>(tl::kStateBufferAttr)) {
+      c->removeAttr(tl::kStateBufferAttr);
+      if (nextOf.count(n.getValue()))
+        buffers.push_back({n.str(), c});
+    }
+  });
 
   // The names the step adds must be free.
   llvm::StringSet<> taken;
@@ -225,6 +245,10 @@ LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<Tra
       added.push_back(p->name + "_" + s + "_next");
     }
   }
+  for (const TrainParam &buffer : buffers) {
+    added.push_back(buffer.name);
+    added.push_back(buffer.name + "_next");
+  }
   for (const std::string &name : added)
     if (!taken.insert(name).second)
       return emitError(loc) << "training adds '" << name
@@ -232,8 +256,12 @@ LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<Tra
 
   // The step is NAME_train (C: NAME_train_run); NAME is the inference from the state.
   std::string modelName = func.getSymName().str(), stepName = modelName + "_train";
-  if (failed(addInference(func, loss, trained, loc)))
+  SmallVector<const TrainParam *> stateTensors(trained);
+  for (const TrainParam &buffer : buffers)
+    stateTensors.push_back(&buffer);
+  if (failed(addInference(func, loss, stateTensors, loc)))
     return failure();
+  tl::resolveTrainOrEval(func, /*train=*/true);
   func.setSymName(stepName);
   MLIRContext *ctx = func.getContext();
   OpBuilder b(ctx);
@@ -280,8 +308,16 @@ LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<Tra
     for (auto [i, s] : llvm::enumerate(slots))
       next.emplace_back(p->name + "_" + s + "_next", updated[i + 1], stateInputs[i], Attribute());
   }
+  for (const TrainParam &buffer : buffers) {
+    tl::ConstantOp constant = buffer.constant;
+    unsigned input = func.getNumArguments();
+    Value arg = addInput(buffer.name, constant.getType(), constant.getLoc());
+    constant.getResult().replaceAllUsesWith(arg);
+    next.emplace_back(buffer.name + "_next", nextOf[buffer.name], input, constant.getValue());
+    constant.erase();
+  }
   // The outputs, and the state record for the C ABI (compiler/Signature.h: TrainSpec).
-  SmallVector<Attribute> state;
+  SmallVector<Attribute> stateRecord;
   for (auto &[name, value, input, init] : next) {
     unsigned output = func.getNumResults();
     (void)func.insertResult(output, value.getType(), named(name));
@@ -290,12 +326,12 @@ LogicalResult tlc::buildTrainingStep(func::FuncOp func, Value loss, ArrayRef<Tra
                                        b.getNamedAttr("output", b.getI64IntegerAttr(output))};
     if (init)
       fields.push_back(b.getNamedAttr("init", init));
-    state.push_back(b.getDictionaryAttr(fields));
+    stateRecord.push_back(b.getDictionaryAttr(fields));
   }
   func->getParentOfType<ModuleOp>()->setAttr(
       "tl.train", b.getDictionaryAttr({b.getNamedAttr("step", b.getStringAttr(stepName)),
                                        b.getNamedAttr("model", b.getStringAttr(modelName)),
                                        b.getNamedAttr("lr", b.getI64IntegerAttr(lrIndex)),
-                                       b.getNamedAttr("state", b.getArrayAttr(state))}));
+                                       b.getNamedAttr("state", b.getArrayAttr(stateRecord))}));
   return success();
 }

@@ -13,6 +13,7 @@
 
 #include "TL/Shapes.h"
 #include "TL/SizeLimit.h"
+#include "TL/TrainState.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
@@ -49,6 +50,7 @@ std::string cName(llvm::StringRef name, llvm::StringSet<> &taken) {
 
 /// The float initializers `graph` reads as weights become tl.constant ops now (named, marked
 /// `tl.param`), so no converter folds them: they are the parameters a training step updates.
+/// Batch norm's running statistics likewise, marked as state the step updates untrained.
 void markTrainableWeights(const onnx::GraphProto &graph, ValueTable &values, OpBuilder &b,
                           Location fileLoc, llvm::StringSet<> &cNames) {
   // Per op, the inputs that are weights (BatchNormalization's running statistics are not).
@@ -58,12 +60,18 @@ void markTrainableWeights(const onnx::GraphProto &graph, ValueTable &values, OpB
       {"Mul", {0, 1}},           {"Div", {0, 1}},               {"PRelu", {1}},
       {"BatchNormalization", {1, 2}}, {"LayerNormalization", {1, 2}},
       {"InstanceNormalization", {1, 2}}, {"Gather", {0}},        {"Einsum", {0, 1, 2, 3}}};
+  // Per op, the inputs that are state the step updates without training it (kStateBufferAttr).
+  static const llvm::StringMap<SmallVector<int>> buffers = {{"BatchNormalization", {3, 4}}};
   llvm::StringSet<> done;
   for (const onnx::NodeProto &node : graph.node()) {
     auto it = weights.find(node.op_type());
     if (it == weights.end())
       continue;
-    for (int i : it->second) {
+    SmallVector<int> inputs(it->second);
+    auto bufferIt = buffers.find(node.op_type());
+    if (bufferIt != buffers.end())
+      inputs.append(bufferIt->second);
+    for (int i : inputs) {
       if (i >= node.input_size() || node.input(i).empty() || done.contains(node.input(i)))
         continue;
       auto v = values.find(node.input(i));
@@ -75,7 +83,9 @@ void markTrainableWeights(const onnx::GraphProto &graph, ValueTable &values, OpB
       std::string c = cName(name, cNames);
       auto constant = tl::ConstantOp::create(
           b, NameLoc::get(b.getStringAttr(name), fileLoc), v->second.constant);
-      constant->setAttr("tl.param", b.getStringAttr(c));
+      bool buffer = bufferIt != buffers.end() && llvm::is_contained(bufferIt->second, i);
+      constant->setAttr(buffer ? llvm::StringRef(tl::kStateBufferAttr) : "tl.param",
+                        b.getStringAttr(c));
       constant->setAttr("tl.onnx_name", b.getStringAttr(name));
       v->second = OnnxValue{constant.getResult(), nullptr, v->second.type};
     }

@@ -9,6 +9,7 @@
 #include "TL/NNShapes.h"
 #include "TL/Shapes.h"
 #include "TL/SizeLimit.h"
+#include "TL/TrainState.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -442,20 +443,50 @@ LogicalResult convertBatchNorm(NodeContext &cx) {
     TLC_TRY(bv, channelVector(cx, cx.value(2), rank));
     TLC_TRY(xs, cx.binary<tl::MulOp>(xhat, gv));
     TLC_TRY(y, cx.binary<tl::AddOp>(xs, bv));
-    cx.setOutput(0, y);
     double momentum = cx.attrFloat("momentum", 0.9);
     auto channels = RankedTensorType::get({cx.shape(0)[1]}, et);
-    for (int i = 1; i < std::min(cx.node.output_size(), 5); ++i) {
-      if (cx.node.output(i).empty())
+    // A --train import whose running statistics are initializers keeps them in the training
+    // state, updated by each step as PyTorch does (the batch's unbiased variance); the
+    // inference beside the step normalizes with them.
+    bool stateful = cx.training && llvm::all_of(ArrayRef<int>{3, 4}, [&](int i) {
+      auto c = cx.value(i).getDefiningOp<tl::ConstantOp>();
+      return c && c->hasAttr(tl::kStateBufferAttr);
+    });
+    if (stateful) {
+      TLC_TRY(rm, channelVector(cx, cx.value(3), rank));
+      TLC_TRY(rv, channelVector(cx, cx.value(4), rank));
+      TLC_TRY(rc, cx.binary<tl::SubOp>(x, rm));
+      TLC_TRY(rve, cx.binary<tl::AddOp>(rv, cx.scalar(et, eps)));
+      TLC_TRY(rhat, cx.binary<tl::MulOp>(rc, cx.unary<tl::RsqrtOp>(rve)));
+      TLC_TRY(rs, cx.binary<tl::MulOp>(rhat, gv));
+      TLC_TRY(yEval, cx.binary<tl::AddOp>(rs, bv));
+      y = tl::buildTrainOrEval(cx.b, cx.loc, y, yEval);
+    }
+    cx.setOutput(0, y);
+    int64_t n = cx.shape(0)[0];
+    for (int64_t d = 2; d < rank; ++d)
+      n *= cx.shape(0)[d];
+    for (int i = 1; i < 5; ++i) {
+      bool wanted = i < cx.node.output_size() && !cx.node.output(i).empty();
+      if (!wanted && !(stateful && i <= 2))
         continue;
       Value batch = tl::ReshapeOp::create(cx.b, cx.loc, channels, i % 2 ? mu : var);
       if (i <= 2) { // running_mean, running_var
+        if (stateful && i == 2 && n > 1) {
+          TLC_TRY(unbiased, cx.binary<tl::MulOp>(batch, cx.scalar(et, double(n) / (n - 1))));
+          batch = unbiased;
+        }
         TLC_TRY(kept, cx.binary<tl::MulOp>(cx.value(i + 2), cx.scalar(et, momentum)));
         TLC_TRY(fresh, cx.binary<tl::MulOp>(batch, cx.scalar(et, 1 - momentum)));
         TLC_TRY(running, cx.binary<tl::AddOp>(kept, fresh));
         batch = running;
+        if (stateful)
+          running.getDefiningOp()->setAttr(
+              tl::kNextStateAttr,
+              cx.value(i + 2).getDefiningOp()->getAttr(tl::kStateBufferAttr));
       }
-      cx.setOutput(i, batch); // 3, 4 (before opset 14): the batch's mean and variance
+      if (wanted)
+        cx.setOutput(i, batch); // 3, 4 (before opset 14): the batch's mean and variance
     }
     return success();
   }

@@ -4,15 +4,20 @@ pooling, a linear layer) exported from PyTorch for training takes 50 training st
 ABI (NAME_init_state, NAME_train_step; the initializers become the trained parameters), on a
 fresh random batch per step; its loss at every step and its parameters after the last one must
 match PyTorch training the same module in train mode (batch norm on the batch's statistics;
-torch.autograd + torch.optim, float64) within --rtol of their largest magnitude, and so must the
-logits NAME_run (the inference from the trained state) computes for the last batch. Prints
+torch.autograd + torch.optim, float64) within --rtol of their largest magnitude, and so must
+batch norm's running statistics (kept in the training state) and the logits NAME_run (the
+inference from the trained state, batch norm on the running statistics as in torch's eval mode)
+computes for the last batch. Prints
 `PASS onnx-training <optimizer>` or FAIL lines."""
+import copy
 import os
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
+import onnx
+import onnx.numpy_helper
 import torch
 from train_harness import harness_arguments, train_through_c_abi
 
@@ -57,10 +62,28 @@ def main(argv):
                 rng.integers(0, CLASSES, B).astype(np.int64)) for _ in range(STEPS)]
     failed = 0
     for name, spec, lr, factory in CASES:
-        ref = {k: v.detach().clone().double().requires_grad_(True)
-               for k, v in model.named_parameters()}
+        with tempfile.TemporaryDirectory() as tmp:
+            onnx_path = os.path.join(tmp, "cnn.onnx")
+            # Exported for training: an eval-mode export folds batch norm into the convolution.
+            # The export runs the module in train mode (its running statistics move), so it
+            # exports a copy, and the reference starts from the statistics the file holds.
+            torch.onnx.export(copy.deepcopy(model), torch.zeros(B, C, H, W), onnx_path,
+                              input_names=["x"], output_names=["logits"], opset_version=13,
+                              training=torch.onnx.TrainingMode.TRAINING,
+                              do_constant_folding=False)
+            stats = {i.name: torch.tensor(onnx.numpy_helper.to_array(i), dtype=torch.float64)
+                     for i in onnx.load(onnx_path).graph.initializer if "running" in i.name}
+            subprocess.run([args.tlc, onnx_path, "--train", "--loss=cross_entropy",
+                            "--optimizer=" + spec, "--cpu=" + args.cpu, "-o",
+                            os.path.join(tmp, "cnn.o"), "--header", os.path.join(tmp, "cnn.h")],
+                           check=True)
+            infer = {"inputs": ["x"], "outputs": ["logits"]}
+            losses, state = train_through_c_abi(args, tmp, "cnn", batches, [lr] * STEPS,
+                                                extra_outputs=["logits"], infer=infer)
         ref_model = CNN().double()
-        ref_model.load_state_dict({k: v.detach() for k, v in ref.items()}, strict=False)
+        ref_model.load_state_dict({k: v.detach().double() for k, v in model.named_parameters()},
+                                  strict=False)
+        ref_model.load_state_dict(stats, strict=False)
         ref_model.train()
         opt = factory(ref_model.parameters(), lr)
         ref_losses = []
@@ -71,21 +94,12 @@ def main(argv):
             loss.backward()
             opt.step()
             ref_losses.append(loss.item())
-        with tempfile.TemporaryDirectory() as tmp:
-            onnx = os.path.join(tmp, "cnn.onnx")
-            # Exported for training: an eval-mode export folds batch norm into the convolution.
-            torch.onnx.export(model, torch.zeros(B, C, H, W), onnx, input_names=["x"],
-                              output_names=["logits"], opset_version=13,
-                              training=torch.onnx.TrainingMode.TRAINING,
-                              do_constant_folding=False)
-            subprocess.run([args.tlc, onnx, "--train", "--loss=cross_entropy", "--optimizer=" + spec,
-                            "--cpu=" + args.cpu, "-o", os.path.join(tmp, "cnn.o"), "--header",
-                            os.path.join(tmp, "cnn.h")], check=True)
-            infer = {"inputs": ["x"], "outputs": ["logits"]}
-            losses, state = train_through_c_abi(args, tmp, "cnn", batches, [lr] * STEPS,
-                                                extra_outputs=["logits"], infer=infer)
         errs = {"loss": float(np.max(np.abs(losses - ref_losses)) / np.max(np.abs(ref_losses)))}
-        for k, v in ref_model.named_parameters():
+        # Trained params, and batch norm's running statistics (state the step updates as
+        # torch does: momentum 0.1, the batch's unbiased variance).
+        tracked = list(ref_model.named_parameters()) + [
+            (k, v) for k, v in ref_model.named_buffers() if k.endswith(("running_mean", "running_var"))]
+        for k, v in tracked:
             key = k.replace(".", "_")
             if key not in state:
                 errs[k] = float("inf")
@@ -94,7 +108,8 @@ def main(argv):
             want = v.detach().numpy().reshape(-1)
             errs[k] = float(np.max(np.abs(got - want)) / np.max(np.abs(want)))
         # cnn_run, the inference from the trained state, on the last batch: its batch norm
-        # normalizes with the batch's statistics, as the graph exported for training says.
+        # normalizes with the running statistics, as torch's eval mode does.
+        ref_model.eval()
         with torch.no_grad():
             want = ref_model(torch.tensor(batches[-1][0], dtype=torch.float64)).numpy().reshape(-1)
         errs["cnn_run"] = float(np.max(np.abs(infer["got"]["logits"] - want)) / np.max(np.abs(want)))
@@ -104,7 +119,7 @@ def main(argv):
             print("FAIL onnx-training %s: relative errors %s" % (
                 name, ", ".join("%s %.3g" % kv for kv in errs.items())))
         else:
-            print("PASS onnx-training %s (loss %.4f -> %.4f, %d parameter tensors, max relative "
+            print("PASS onnx-training %s (loss %.4f -> %.4f, %d state tensors, max relative "
                   "error %.2g; cnn_run's logits %.2g)" % (name, ref_losses[0], ref_losses[-1],
                                                          len(errs) - 2, worst, errs["cnn_run"]))
     return 1 if failed else 0

@@ -141,6 +141,23 @@ def build(kind):
             [w, b, fc, numpy_helper.from_array(np.array(0, np.int64), "zero"),
              numpy_helper.from_array(np.array([0], np.int64), "axes0"),
              numpy_helper.from_array(np.array([-1], np.int64), "minus1")])
+    if kind == "cnn-bn":
+        # Batch norm in training mode (before opset 14: its running-statistics outputs).
+        w = numpy_helper.from_array(rs.randn(4, 3, 3, 3).astype(np.float32), "w")
+        gamma = numpy_helper.from_array(rs.rand(4).astype(np.float32) + 0.5, "gamma")
+        beta = numpy_helper.from_array(rs.randn(4).astype(np.float32), "beta")
+        mean = numpy_helper.from_array(np.zeros(4, np.float32), "mean")
+        var = numpy_helper.from_array(np.ones(4, np.float32), "var")
+        fc = numpy_helper.from_array(rs.randn(10, 4).astype(np.float32), "fc")
+        return model([
+            helper.make_node("Conv", ["x", "w"], ["c"], name="conv1", pads=[1, 1, 1, 1]),
+            helper.make_node("BatchNormalization", ["c", "gamma", "beta", "mean", "var"],
+                             ["n", "mean_out", "var_out"], name="bn1", momentum=0.9),
+            helper.make_node("Relu", ["n"], ["r"], name="relu1"),
+            helper.make_node("GlobalAveragePool", ["r"], ["g"], name="gap"),
+            helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+            helper.make_node("Gemm", ["f", "fc"], ["y"], name="fc1", transB=1),
+        ], [vi("x", [2, 3, 8, 8])], [vi("y", [2, 10])], [w, gamma, beta, mean, var, fc])
     if kind == "bad-shape":
         return model([helper.make_node("Add", ["x", "z"], ["y"], name="adder")],
                      [vi("x", [2, 3]), vi("z", [4, 3])], [vi("y", None)])
