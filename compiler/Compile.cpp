@@ -278,7 +278,8 @@ LogicalResult tlc::compile(const CompileOptions &options, MLIRContext &context,
       diag << " " << t->getName();
     return diag << ")";
   }
-  TargetOptions targetOptions{options.cpu, options.optLevel, options.gpu};
+  TargetOptions targetOptions{options.cpu, options.optLevel, options.gpu,
+                              options.largeDataThreshold};
   LoweringStrategy strategy = target->getLoweringStrategy();
   strategy.winograd = options.winograd;
   bool gpu = target->getGPUBackend() != 0;

@@ -57,6 +57,7 @@ struct CompileOptions {
   OnnxTrainOptions trainOptions; // --loss, --optimizer, --freeze
   std::string remat;         // --remat: empty (unset), none, auto, cheap or segments=N
   int64_t maxWorkspace = 0;  // --max-workspace in bytes; 0: no budget
+  uint64_t largeDataThreshold = uint64_t(1) << 30; // --large-data-threshold (TargetOptions)
 };
 
 /// Compiles `options.inputPath` (.tl, .onnx or .mlir). Errors are reported through the context's

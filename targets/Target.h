@@ -76,6 +76,9 @@ struct TargetOptions {
   std::string cpu;
   unsigned optLevel = kDefaultOptLevel;
   std::string gpu; // GPU targets' architecture (--gpu), "" for the target's default
+  /// x86-64: constant data past this many bytes in all goes to the large data sections
+  /// (--large-data-threshold; see ByteConstantData.h).
+  uint64_t largeDataThreshold = uint64_t(1) << 30;
 };
 
 class Target {

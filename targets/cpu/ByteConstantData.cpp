@@ -7,6 +7,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/SwapByteOrder.h"
 
+#include <optional>
+
 void tlc::emitConstantDataAsBytes(llvm::Module &module) {
   using namespace llvm;
   if (!module.getDataLayout().isLittleEndian() || !sys::IsLittleEndianHost)
@@ -35,10 +37,34 @@ void tlc::emitConstantDataAsBytes(llvm::Module &module) {
                                            global.getThreadLocalMode(),
                                            global.getAddressSpace());
     replacement->copyAttributesFrom(&global);
+    if (std::optional<CodeModel::Model> model = global.getCodeModel())
+      replacement->setCodeModel(*model);
     replacement->setAlignment(
         std::max(global.getPointerAlignment(module.getDataLayout()), Align(kAlignment)));
     replacement->takeName(&global);
     global.replaceAllUsesWith(replacement);
     global.eraseFromParent();
   }
+}
+
+unsigned tlc::placeLargeConstantData(llvm::Module &module, uint64_t threshold) {
+  using namespace llvm;
+  constexpr uint64_t kMinLargeBytes = 64 << 10; // LLVM's medium-model threshold
+  const DataLayout &layout = module.getDataLayout();
+  auto bytesOf = [&](const GlobalVariable &g) {
+    return g.hasInitializer() ? layout.getTypeAllocSize(g.getValueType()).getFixedValue() : 0;
+  };
+  uint64_t total = 0;
+  for (const GlobalVariable &global : module.globals())
+    if (global.isConstant())
+      total += bytesOf(global);
+  if (total <= threshold)
+    return 0;
+  unsigned marked = 0;
+  for (GlobalVariable &global : module.globals())
+    if (global.isConstant() && !global.isThreadLocal() && bytesOf(global) >= kMinLargeBytes) {
+      global.setCodeModel(CodeModel::Large);
+      ++marked;
+    }
+  return marked;
 }

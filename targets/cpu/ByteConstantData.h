@@ -1,6 +1,8 @@
 // Constant data as bytes, so the object writer copies it instead of printing each element.
 #pragma once
 
+#include <cstdint>
+
 namespace llvm {
 class Module;
 } // namespace llvm
@@ -15,5 +17,14 @@ namespace tlc {
 /// their element types). Only for little-endian targets on a little-endian host (the raw data
 /// is in host order). Runs after optimization, so the optimizer still sees typed constants.
 void emitConstantDataAsBytes(llvm::Module &module);
+
+/// x86-64's small code model reaches code and data with 32-bit offsets, so everything an object
+/// holds must lie within 2 GiB: a model with more weights (vit_h_14: 2.5 GB) would not link.
+/// When the constant globals of `module` (an x86-64 one) hold more than `threshold` bytes in
+/// all, each of 64 KiB or more gets the large code model (LLVM: `code_model "large"`): it goes
+/// to the large data section .lrodata, which linkers place after the rest, and is addressed
+/// with 64-bit offsets (one instruction more per address, taken once per kernel). Returns the
+/// number of globals marked. Run before partitioning, so every partition addresses them so.
+unsigned placeLargeConstantData(llvm::Module &module, uint64_t threshold);
 
 } // namespace tlc

@@ -270,6 +270,8 @@ public:
     translateTiming.stop();
     llvmModule->setDataLayout(tm->createDataLayout());
     llvmModule->setTargetTriple(tm->getTargetTriple());
+    if (tm->getTargetTriple().getArch() == llvm::Triple::x86_64)
+      placeLargeConstantData(*llvmModule, options.largeDataThreshold);
     bool wide = tm->getTargetTriple().isX86() &&
                 tm->getMCSubtargetInfo()->checkFeatures("+avx512f");
     for (llvm::Function &f : *llvmModule) {

@@ -174,11 +174,38 @@ cl::opt<std::string> maxWorkspace(
     cl::desc("The largest workspace (NAME_WORKSPACE_SIZE) to accept, in bytes (suffixes K, M, "
              "G: powers of 1024); with gradients it implies --remat=auto unless --remat=none"),
     cl::value_desc("bytes"), cl::cat(category));
+cl::opt<std::string> largeDataThreshold(
+    "large-data-threshold",
+    cl::desc("x86-64: when the constant data passes this many bytes in all (default 1G; "
+             "suffixes K, M, G), constants of 64 KiB or more go to the large data sections, "
+             "addressed with 64-bit offsets, so objects with weights over 2 GiB link"),
+    cl::value_desc("bytes"), cl::Hidden, cl::cat(category));
 cl::opt<bool> listOnnxOps("list-onnx-ops",
                           cl::desc("List the ONNX operators the importer converts and exit"),
                           cl::cat(category));
 cl::opt<bool> listTargets("list-targets", cl::desc("List the targets and exit"),
                           cl::cat(category));
+
+/// A positive number of bytes, optionally with K, M or G (powers of 1024), at most 2^50; prints
+/// the error for `--flag=text` otherwise.
+std::optional<uint64_t> parseBytes(llvm::StringRef flag, llvm::StringRef text) {
+  llvm::StringRef digits = text;
+  uint64_t scale = 1;
+  if (digits.consume_back("K") || digits.consume_back("k"))
+    scale = uint64_t(1) << 10;
+  else if (digits.consume_back("M"))
+    scale = uint64_t(1) << 20;
+  else if (digits.consume_back("G"))
+    scale = uint64_t(1) << 30;
+  uint64_t value = 0;
+  if (digits.getAsInteger(10, value) || value == 0 || value > (uint64_t(1) << 50) / scale) {
+    WithColor::error(errs(), "tlc") << "--" << flag << "=" << text
+                                    << ": expected a positive number of bytes, optionally "
+                                       "with K, M or G (at most 2^50 bytes)\n";
+    return std::nullopt;
+  }
+  return value * scale;
+}
 
 /// Errors without a source position print as "tlc: error: ...", file-level ones as
 /// "FILE: error: ..."; the rest go to the source manager handler (file:line:col + caret).
@@ -323,22 +350,16 @@ int main(int argc, char **argv) {
     options.int8Contractions = int8Contractions;
   options.remat = remat;
   if (!maxWorkspace.empty()) {
-    llvm::StringRef text = maxWorkspace;
-    uint64_t scale = 1;
-    if (text.consume_back("K") || text.consume_back("k"))
-      scale = uint64_t(1) << 10;
-    else if (text.consume_back("M"))
-      scale = uint64_t(1) << 20;
-    else if (text.consume_back("G"))
-      scale = uint64_t(1) << 30;
-    uint64_t value = 0;
-    if (text.getAsInteger(10, value) || value == 0 || value > (uint64_t(1) << 50) / scale) {
-      WithColor::error(errs(), "tlc") << "--max-workspace=" << maxWorkspace
-                                      << ": expected a positive number of bytes, optionally "
-                                         "with K, M or G (at most 2^50 bytes)\n";
+    std::optional<uint64_t> bytes = parseBytes("max-workspace", maxWorkspace);
+    if (!bytes)
       return 1;
-    }
-    options.maxWorkspace = int64_t(value * scale);
+    options.maxWorkspace = int64_t(*bytes);
+  }
+  if (!largeDataThreshold.empty()) {
+    std::optional<uint64_t> bytes = parseBytes("large-data-threshold", largeDataThreshold);
+    if (!bytes)
+      return 1;
+    options.largeDataThreshold = *bytes;
   }
   options.train = train;
   options.trainOptions.loss = lossName;
