@@ -19,6 +19,7 @@ import numpy as np
 import onnx
 import onnx.numpy_helper
 import torch
+from reference_optimizers import Lion
 from train_harness import harness_arguments, train_through_c_abi
 
 STEPS, B, C, H, W, CLASSES = 50, 8, 3, 12, 12, 5
@@ -45,6 +46,10 @@ CASES = [
      lambda p, lr: torch.optim.SGD(p, lr=lr, momentum=0.9, weight_decay=0.001)),
     ("adamw", "adamw(weight_decay=0.01)", 0.003,
      lambda p, lr: torch.optim.AdamW(p, lr=lr, weight_decay=0.01)),
+    ("adam", "adam(beta2=0.99, weight_decay=0.001)", 0.003,
+     lambda p, lr: torch.optim.Adam(p, lr=lr, betas=(0.9, 0.99), weight_decay=0.001)),
+    ("lion", "lion(weight_decay=0.01)", 3e-4,
+     lambda p, lr: Lion(p, lr=lr, betas=(0.9, 0.99), weight_decay=0.01)),
 ]
 
 def main(argv):

@@ -5,7 +5,7 @@ optimizer, on a fresh random batch per step and a decaying learning rate passed 
 and its loss at every step and its parameters after the last one must match PyTorch's
 (torch.autograd + torch.optim, float64, from the same initial values) within --rtol of their
 largest magnitude. Lion, which torch 1.13 lacks, is checked against the update rule of Chen et
-al. (2023) written here with torch.autograd gradients. With --runtime-lib, the same run goes
+al. (2023) as reference_optimizers.Lion writes it, with torch.autograd gradients. With --runtime-lib, the same run goes
 through the C training ABI too (NAME_init_state, NAME_train_step on one state buffer, from a
 C program linking the object and libtlcrt). Prints `PASS training <optimizer>` or FAIL lines."""
 import argparse
@@ -16,6 +16,7 @@ import tempfile
 
 import numpy as np
 import torch
+from reference_optimizers import Lion
 from train_harness import train_through_c_abi
 
 STEPS = 50
@@ -32,7 +33,7 @@ output loss
 train loss with %%s
 """ % (B, I, B, I, H, H, H, C)
 
-# (name, tl optimizer call, torch optimizer factory or None for Lion, Lion betas/decay)
+# (name, tl optimizer call, torch optimizer factory)
 CASES = [
     ("sgd", "sgd()", lambda p: torch.optim.SGD(p, lr=1.0)),
     ("sgd-momentum-dampening-decay", "sgd(momentum=0.9, dampening=0.1, weight_decay=0.01)",
@@ -43,12 +44,12 @@ CASES = [
      lambda p: torch.optim.Adam(p, lr=1.0, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.05)),
     ("adamw", "adamw(weight_decay=0.1)",
      lambda p: torch.optim.AdamW(p, lr=1.0, weight_decay=0.1)),
-    ("lion", "lion(beta1=0.9, beta2=0.99, weight_decay=0.1)", None),
+    ("lion", "lion(beta1=0.9, beta2=0.99, weight_decay=0.1)",
+     lambda p: Lion(p, lr=1.0, betas=(0.9, 0.99), weight_decay=0.1)),
     # f64 parameters and data: lr and step stay f32 inputs, cast to the parameters' type.
     ("adamw-f64", "adamw(weight_decay=0.1)",
      lambda p: torch.optim.AdamW(p, lr=1.0, weight_decay=0.1)),
 ]
-LION = (0.9, 0.99, 0.1)
 
 
 def lr_at(t, name):
@@ -63,8 +64,7 @@ def data(rng):
 
 def reference(init, batches, name, factory):
     params = [torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in init]
-    opt = factory(params) if factory else None
-    m = [torch.zeros_like(p) for p in params]
+    opt = factory(params)
     losses = []
     for t, (x, y) in enumerate(batches):
         w1, b1, w2 = params
@@ -75,18 +75,9 @@ def reference(init, batches, name, factory):
         loss.backward()
         losses.append(loss.item())
         lr = float(np.float32(lr_at(t, name)))  # as the f32 lr input carries it
-        if opt:
-            for group in opt.param_groups:
-                group["lr"] = lr
-            opt.step()
-        else:
-            b1_, b2_, wd = LION
-            with torch.no_grad():
-                for p, mi in zip(params, m):
-                    u = b1_ * mi + (1 - b1_) * p.grad
-                    p.mul_(1 - lr * wd)
-                    p.sub_(lr * torch.sign(u))
-                    mi.mul_(b2_).add_((1 - b2_) * p.grad)
+        for group in opt.param_groups:
+            group["lr"] = lr
+        opt.step()
     return np.array(losses), [p.detach().numpy() for p in params]
 
 
