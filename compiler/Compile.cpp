@@ -50,9 +50,9 @@ std::string tlc::modelNameFromPath(llvm::StringRef path) {
 
 namespace {
 
-/// The workspace tlc-plan-workspace gave `function` (its arena), 0 if it planned none.
-int64_t plannedArena(ModuleOp module, llvm::StringRef function) {
-  for (const FunctionMemoryReport &f : readMemoryPlan(module))
+/// The workspace tlc-plan-workspace gave `function` (its arena in `plan`), 0 if none.
+int64_t plannedArena(llvm::ArrayRef<FunctionMemoryReport> plan, llvm::StringRef function) {
+  for (const FunctionMemoryReport &f : plan)
     if (f.function == function)
       return f.arenaSize;
   return 0;
@@ -538,8 +538,13 @@ LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions 
   int64_t workspace = 0;
   if (auto size = (*module)->getAttrOfType<IntegerAttr>("tlc.workspace_size"))
     workspace = size.getInt();
-  for (ModelSignature *m : models)
-    m->workspaceSize = models.size() == 1 ? workspace : plannedArena(*module, m->name);
+  if (models.size() == 1) {
+    signature->workspaceSize = workspace;
+  } else {
+    std::vector<FunctionMemoryReport> planned = readMemoryPlan(*module);
+    for (ModelSignature *m : models)
+      m->workspaceSize = plannedArena(planned, m->name);
+  }
   if (options.maxWorkspace > 0 && workspace > options.maxWorkspace) {
     InFlightDiagnostic diag = emitError(fileLoc)
                               << "the workspace needs " << workspace

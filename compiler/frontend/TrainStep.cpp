@@ -142,7 +142,7 @@ namespace {
 /// with the eval side of each train-or-eval marker, computing the outputs other than the loss
 /// (the loss alone when it is the only one; the loss named "loss" when there is no output),
 /// with the inputs those read. NAME_run runs it with the state read from the state buffer.
-LogicalResult addInference(func::FuncOp func, Value loss, ArrayRef<const TrainParam *> trained,
+LogicalResult addInference(func::FuncOp func, Value loss, ArrayRef<const TrainParam *> state,
                            Location loc) {
   IRMapping mapping;
   auto infer = cast<func::FuncOp>(func->clone(mapping));
@@ -151,7 +151,7 @@ LogicalResult addInference(func::FuncOp func, Value loss, ArrayRef<const TrainPa
   b.setInsertionPointAfter(func);
   b.insert(infer);
   auto named = [&](StringRef name) { return b.getNamedAttr("tl.name", b.getStringAttr(name)); };
-  for (const TrainParam *p : trained) {
+  for (const TrainParam *p : state) {
     tl::ConstantOp original = p->constant;
     auto constant = mapping.lookup(original.getResult()).getDefiningOp<tl::ConstantOp>();
     unsigned index = infer.getNumArguments();

@@ -283,9 +283,7 @@ LogicalResult lowerPointwiseRows(RewriterBase &rewriter, linalg::Conv2DNchwFchwO
   tlc::ConvShape shape = tlc::getConvShape(op);
   MLIRContext *ctx = rewriter.getContext();
   rewriter.setInsertionPoint(op);
-  Value filter2 = tensor::CollapseShapeOp::create(
-      rewriter, loc, RankedTensorType::get({shape.f, shape.c}, shape.elementType), filter,
-      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  Value filter2 = filterMatrix(rewriter, loc, filter, shape.f, shape.c); // 1x1: K = C
   AffineExpr b, m, h, w, k;
   bindDims(ctx, b, m, h, w, k);
   SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {m, k}, ctx),

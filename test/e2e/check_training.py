@@ -62,14 +62,19 @@ def data(rng):
              rng.integers(0, C, B).astype(np.int64)) for _ in range(STEPS)]
 
 
+def mlp_loss(w1, b1, w2, x, y):
+    """The program's loss of the float64 params on one batch (x, labels), as a torch scalar."""
+    logits = torch.tanh(torch.tensor(x, dtype=torch.float64) @ w1 + b1) @ w2
+    return torch.nn.functional.cross_entropy(logits, torch.tensor(y))
+
+
 def reference(init, batches, name, factory):
     params = [torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in init]
     opt = factory(params)
     losses = []
     for t, (x, y) in enumerate(batches):
         w1, b1, w2 = params
-        logits = torch.tanh(torch.tensor(x, dtype=torch.float64) @ w1 + b1) @ w2
-        loss = torch.nn.functional.cross_entropy(logits, torch.tensor(y))
+        loss = mlp_loss(w1, b1, w2, x, y)
         for p in params:
             p.grad = None
         loss.backward()
@@ -143,10 +148,7 @@ def run_c_abi(args, tmp, init, batches, name, call):
 
 def loss_of(params, batch):
     """The model's loss on `batch` with `params`, in float64."""
-    w1, b1, w2 = [torch.tensor(p, dtype=torch.float64) for p in params]
-    x, y = batch
-    logits = torch.tanh(torch.tensor(x, dtype=torch.float64) @ w1 + b1) @ w2
-    return torch.nn.functional.cross_entropy(logits, torch.tensor(y)).item()
+    return mlp_loss(*[torch.tensor(p, dtype=torch.float64) for p in params], *batch).item()
 
 
 def main(argv):
