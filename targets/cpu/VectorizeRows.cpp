@@ -75,36 +75,125 @@ void collapseContiguousFills(Operation *root) {
   }
 }
 
-/// Replaces each elementwise loop nest over contiguous buffers whose rows are short (shorter
-/// than four vectors: a convolution filter's [F, C, 3, 3] optimizer update walks rows of 3,
-/// which stayed scalar code) by one loop over all its elements: every operand is read through
-/// the identity map (a contiguous buffer, collapsed to 1-D) or is a scalar.
+/// Reads each input of an elementwise op that a map indexes at constant positions (a
+/// per-channel gate [1, C, 1, 1] read as (d0, d1, 0, 0)) through a rank-reducing subview that
+/// drops those dimensions, so its map is a plain projection: upstream's loop collapsing
+/// (collapseShortRows) takes no maps with constant results.
+void dropConstantIndexedDims(Operation *root, RewriterBase &rewriter) {
+  SmallVector<linalg::GenericOp> ops;
+  root->walk([&](linalg::GenericOp op) {
+    if (op.hasPureBufferSemantics() && op.getNumParallelLoops() == op.getNumLoops())
+      ops.push_back(op);
+  });
+  for (linalg::GenericOp op : ops) {
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    bool changed = false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = maps[input->getOperandNumber()];
+      auto type = dyn_cast<MemRefType>(input->get().getType());
+      if (!type || map.getNumResults() == 0 ||
+          llvm::none_of(map.getResults(), llvm::IsaPred<AffineConstantExpr>))
+        continue;
+      rewriter.setInsertionPoint(op);
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      SmallVector<AffineExpr> kept;
+      SmallVector<int64_t> keptShape;
+      for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+        strides.push_back(rewriter.getIndexAttr(1));
+        if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+          offsets.push_back(rewriter.getIndexAttr(c.getValue()));
+          sizes.push_back(rewriter.getIndexAttr(1));
+          continue;
+        }
+        offsets.push_back(rewriter.getIndexAttr(0));
+        sizes.push_back(memref::getMixedSize(rewriter, op.getLoc(), input->get(), i));
+        kept.push_back(expr);
+        keptShape.push_back(type.getDimSize(i));
+      }
+      auto reducedType = memref::SubViewOp::inferRankReducedResultType(keptShape, type, offsets,
+                                                                       sizes, strides);
+      Value view = memref::SubViewOp::create(rewriter, op.getLoc(), reducedType, input->get(),
+                                             offsets, sizes, strides);
+      rewriter.modifyOpInPlace(op, [&] { input->set(view); });
+      maps[input->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), map.getNumSymbols(), kept, op.getContext());
+      changed = true;
+    }
+    if (changed)
+      rewriter.modifyOpInPlace(
+          op, [&] { op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps)); });
+  }
+}
+
+/// The first loop of the longest run of trailing loops [first, n) that every operand of `op`
+/// either reads through its last results, in loop order, over dimensions that collapse into
+/// one (contiguous), or does not read at all. n - 1 when there is none longer than one loop.
+unsigned collapsibleSuffix(linalg::GenericOp op) {
+  unsigned n = op.getNumLoops();
+  unsigned first = n - 1;
+  for (unsigned j = n - 1; j-- > 0;) {
+    bool ok = true;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      unsigned reads = 0;
+      for (AffineExpr expr : map.getResults())
+        if (auto dim = dyn_cast<AffineDimExpr>(expr); dim && dim.getPosition() >= j)
+          ++reads;
+      if (reads == 0)
+        continue;
+      unsigned rank = map.getNumResults(), suffix = n - j;
+      if (!type || reads != suffix || rank < suffix) {
+        ok = false;
+        break;
+      }
+      for (unsigned r = 0; r < suffix && ok; ++r) {
+        auto dim = dyn_cast<AffineDimExpr>(map.getResult(rank - suffix + r));
+        ok = dim && dim.getPosition() == j + r;
+      }
+      SmallVector<ReassociationIndices> groups;
+      for (unsigned r = 0; r + suffix < rank; ++r)
+        groups.push_back({static_cast<int64_t>(r)});
+      groups.push_back(llvm::to_vector(llvm::seq<int64_t>(rank - suffix, rank)));
+      if (!ok || !memref::CollapseShapeOp::isGuaranteedCollapsible(type, groups)) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok)
+      break;
+    first = j;
+  }
+  return first;
+}
+
+/// Replaces each elementwise loop nest whose rows are short (shorter than four vectors: a
+/// convolution filter's [F, C, 3, 3] optimizer update walks rows of 3, a squeeze-and-excite
+/// gate multiplies 7x7 or 14x14 planes, which stayed scalar code) by one whose row is the run
+/// of trailing loops every operand walks contiguously or not at all (collapsibleSuffix): the
+/// whole nest when every operand is contiguous and read through the identity, the planes of
+/// [N, C, H, W] under a per-channel operand.
 void collapseShortRows(Operation *root, RewriterBase &rewriter, int64_t lanes) {
-  SmallVector<linalg::GenericOp> nests;
+  SmallVector<std::pair<linalg::GenericOp, unsigned>> nests;
   root->walk([&](linalg::GenericOp op) {
     if (!op.hasPureBufferSemantics() || op.getNumLoops() < 2 || op.hasIndexSemantics() ||
         op.getNumParallelLoops() != op.getNumLoops())
       return;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges.back() >= 4 * lanes)
+    if (ShapedType::isDynamic(ranges.back()) || ranges.back() >= 4 * lanes)
       return;
-    for (OpOperand &operand : op->getOpOperands()) {
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      if (map.getNumResults() == 0)
-        continue;
-      auto type = dyn_cast<MemRefType>(operand.get().getType());
-      if (!map.isIdentity() || !type ||
-          !memref::CollapseShapeOp::isGuaranteedCollapsible(
-              type, {llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))}))
-        return;
-    }
-    nests.push_back(op);
+    unsigned first = collapsibleSuffix(op);
+    if (first + 1 == op.getNumLoops() ||
+        llvm::any_of(ArrayRef(ranges).drop_front(first), ShapedType::isDynamic))
+      return;
+    nests.push_back({op, first});
   });
-  for (linalg::GenericOp op : nests) {
+  for (auto [op, first] : nests) {
     rewriter.setInsertionPoint(op);
-    ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, op.getNumLoops()));
+    ReassociationIndices suffix = llvm::to_vector(llvm::seq<int64_t>(first, op.getNumLoops()));
     FailureOr<linalg::CollapseResult> collapsed =
-        linalg::collapseOpIterationDims(cast<linalg::LinalgOp>(op.getOperation()), {all}, rewriter);
+        linalg::collapseOpIterationDims(cast<linalg::LinalgOp>(op.getOperation()), {suffix},
+                                        rewriter);
     if (succeeded(collapsed))
       rewriter.eraseOp(op);
   }
@@ -264,6 +353,7 @@ struct TLCVectorizeRowsPass : tlc::impl::TLCVectorizeRowsBase<TLCVectorizeRowsPa
     }
     for (auto &[op, t] : blocked)
       tlc::vectorizeBlockedTranspose(rewriter, op, t, lanes);
+    dropConstantIndexedDims(getOperation(), rewriter);
     collapseShortRows(getOperation(), rewriter, lanes);
     SmallVector<std::pair<linalg::GenericOp, RowPlan>, 4> work;
     getOperation().walk([&](linalg::GenericOp op) {

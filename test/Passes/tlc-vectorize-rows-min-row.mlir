@@ -65,3 +65,49 @@ func.func @filter_update(%w: memref<4x2x3x3xf32>, %g: memref<4x2x3x3xf32>, %lr: 
   }
   return
 }
+
+// A squeeze-and-excite gate: [1, C, 14, 14] planes times a per-channel [1, C, 1, 1] value read
+// through constant indices, on a chunk of channels as tlc-parallelize-loops cuts it. The gate
+// is read through a rank-reducing view (its map loses the constant results) and each plane is
+// one row of 196 elements (rows of 14 stayed scalar code: 8x slower in efficientnet_b0).
+// WHOLE-LABEL: func.func @gate_planes
+// WHOLE: %[[G:.+]] = memref.subview %arg1[0, 0, 0, 0] [1, 84, 1, 1] [1, 1, 1, 1] : memref<1x84x1x1xf32, strided<[672, 1, 1, 1], offset: ?>> to memref<1x84xf32, strided<[672, 1], offset: ?>>
+// WHOLE-DAG: memref.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : memref<1x84x14x14xf32, strided<[131712, 196, 14, 1], offset: ?>> into memref<1x84x196xf32, strided<[131712, 196, 1], offset: ?>>
+// WHOLE: scf.for
+// WHOLE: memref.load %[[G]]
+// WHOLE: vector.load %{{.+}} : memref<1x84x196xf32, strided<[131712, 196, 1], offset: ?>>, vector<16xf32>
+// WHOLE: arith.mulf %{{.+}}, %{{.+}} : vector<16xf32>
+// WHOLE: vector.maskedstore
+// WHOLE-NOT: linalg.generic
+// WHOLE: return
+// A plane operand that is not contiguous (a row stride of 16) keeps rows of 14.
+// WHOLE-LABEL: func.func @gate_strided_planes
+// WHOLE-NOT: collapse_shape
+// WHOLE: return
+#plane = affine_map<(a, b, c, d) -> (a, b, c, d)>
+#gate = affine_map<(a, b, c, d) -> (a, b, 0, 0)>
+func.func @gate_planes(%x: memref<1x84x14x14xf32, strided<[131712, 196, 14, 1], offset: ?>>,
+                       %g: memref<1x84x1x1xf32, strided<[672, 1, 1, 1], offset: ?>>) {
+  linalg.generic {indexing_maps = [#plane, #gate, #plane],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %g : memref<1x84x14x14xf32, strided<[131712, 196, 14, 1], offset: ?>>,
+                   memref<1x84x1x1xf32, strided<[672, 1, 1, 1], offset: ?>>)
+      outs(%x : memref<1x84x14x14xf32, strided<[131712, 196, 14, 1], offset: ?>>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func @gate_strided_planes(%x: memref<1x84x14x14xf32, strided<[131712, 256, 16, 1]>>,
+                               %g: memref<1x84x1x1xf32>, %y: memref<1x84x14x14xf32>) {
+  linalg.generic {indexing_maps = [#plane, #gate, #plane],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %g : memref<1x84x14x14xf32, strided<[131712, 256, 16, 1]>>, memref<1x84x1x1xf32>)
+      outs(%y : memref<1x84x14x14xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  return
+}
