@@ -110,6 +110,10 @@ void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::ArrayRef<std::stri
   pm.addNestedPass<func::FuncOp>(tlc::createTLCAliasStateOutputs());
   // Per-iteration buffers of parallel loops: at most 8 copies, not one per iteration.
   pm.addNestedPass<func::FuncOp>(tlc::createTLCBoundForallReplicas());
+  // Depthwise convolutions read their padded input's source (tlc-tile-depthwise masks the
+  // padding lanes), so the source must stay live up to them in the plan.
+  if (strategy.cpuContractionTiles)
+    pm.addNestedPass<func::FuncOp>(tlc::createTLCReadUnpaddedRows());
   TLCPlanWorkspaceOptions plan;
   plan.alignment = strategy.workspaceAlignment;
   plan.inputsThroughEpilogues = strategy.epiloguesFusedOnBuffers;

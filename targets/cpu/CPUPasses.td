@@ -441,6 +441,24 @@ def TLCVectorizeRows : Pass<"tlc-vectorize-rows", "mlir::func::FuncOp"> {
                            "mlir::affine::AffineDialect"];
 }
 
+def TLCReadUnpaddedRows : Pass<"tlc-read-unpadded-rows", "mlir::func::FuncOp"> {
+  let summary = "Depthwise convolutions read their padded input's source (before the memory plan)";
+  let description = [{
+    A depthwise convolution on buffers (tlc-lower-convolutions' generic over
+    (n, c, oh, kh, kw, ow)) whose row input is an alloc filled with a constant and then given
+    the interior of one `memref.copy` of another buffer (a bufferized pad) gets that buffer as
+    a third input, read at (n, c, 0, 0) by no block argument, and `tlc.padded_source =
+    {source = 2, low, map, value}` (the padding before each dimension, the row input's map,
+    the fill value). The source then stays live up to the convolution in the memory plan; a
+    write into its storage between the copy and the convolution (bufferization gives the
+    convolution's output the source's buffer once the copy was its last read) moves, with
+    every later use of that buffer, to an alloc of its own. `tlc-tile-depthwise` reads the
+    rows from the source, the lanes outside it set to the fill value, and erases the padded
+    copy's fill and copy when nothing else reads it. The op stays correct as it is: where the
+    row tiles cannot take it, the padded copy is still made and read.
+  }];
+}
+
 def TLCTileDepthwise : Pass<"tlc-tile-depthwise", "mlir::func::FuncOp"> {
   let summary = "Register tiles for contractions without an m dimension (depthwise convolutions)";
   let description = [{
@@ -464,7 +482,12 @@ def TLCTileDepthwise : Pass<"tlc-tile-depthwise", "mlir::func::FuncOp"> {
     of the output, with unit stride; the row operand reads it as its last dimension at unit
     stride, or (a strided convolution's input, whose innermost dimension is then a tap) as any
     dimension at stride 2, read as a contiguous span of twice the length whose every other
-    element is kept.
+    element is kept. An op with `tlc.padded_source` (tlc-read-unpadded-rows) reads each tap's
+    row from the unpadded source instead: a load masked by column (the lanes outside the
+    source's row take the padding value) from the row clamped into the source, the padding
+    selected for a row outside it; the padded copy's fill and copy are then erased when
+    nothing else reads it. An epilogue whose output may overlap the rows' memory stays a pass
+    of its own.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",

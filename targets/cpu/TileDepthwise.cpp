@@ -10,6 +10,7 @@
 #include "targets/cpu/LoopUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -102,17 +103,59 @@ bool isWindowReduction(linalg::LinalgOp op) {
   return elementwiseBody(generic);
 }
 
+/// A window op's unpadded row source (tlc::kPaddedSourceAttr): the input holding it, the
+/// row input's map before tlc-view-window-operands, the padding before each of its dimensions
+/// and the padding value.
+struct PaddedSource {
+  unsigned input;
+  AffineMap map;
+  SmallVector<int64_t> low;
+  TypedAttr value;
+};
+
+/// Mechanism: `op`'s padded source, if it has one whose block argument is unused and whose
+/// buffer's rows have unit stride (what the masked row reads need).
+std::optional<PaddedSource> paddedSource(linalg::LinalgOp op) {
+  auto attr = op->getAttrOfType<DictionaryAttr>(tlc::kPaddedSourceAttr);
+  if (!attr)
+    return std::nullopt;
+  auto input = attr.getAs<IntegerAttr>("source");
+  auto map = attr.getAs<AffineMapAttr>("map");
+  auto low = attr.getAs<DenseI64ArrayAttr>("low");
+  auto value = attr.getAs<TypedAttr>("value");
+  if (!input || !map || !low || !value || input.getInt() < 0 ||
+      input.getInt() >= op.getNumDpsInputs())
+    return std::nullopt;
+  OpOperand *source = op.getDpsInputOperand(input.getInt());
+  auto type = dyn_cast<MemRefType>(source->get().getType());
+  if (!op.getMatchingBlockArgument(source).use_empty() || !type ||
+      static_cast<int64_t>(low.size()) != type.getRank() ||
+      map.getValue().getNumResults() != type.getRank() || !type.hasStaticShape() ||
+      !unitInnerStride(source->get()))
+    return std::nullopt;
+  return PaddedSource{static_cast<unsigned>(input.getInt()), map.getValue(),
+                      llvm::to_vector(low.asArrayRef()), value};
+}
+
 /// Mechanism: whether `op` is a statically shaped multiply-accumulate on buffers with
 /// reductions, whose dimensions split into those of one input and the output and those of
 /// both inputs (no m, or no n, dimension: tlc-tile-contractions has no register tile for it),
 /// with the output's contiguous dimension also the row input's, at unit stride in both, and not
 /// the other input's; or a window reduction (pooling; isWindowReduction) likewise.
 std::optional<RowAccumulation> matchRowAccumulation(linalg::LinalgOp op) {
+  std::optional<PaddedSource> padded = paddedSource(op);
   if (!op.hasPureBufferSemantics() || op.hasDynamicShape() || op.getNumDpsInits() != 1 ||
-      op.getNumDpsInputs() != 2 || op->hasAttr("tlc.register_tile"))
+      op.getNumDpsInputs() != (padded ? 3u : 2u) || op->hasAttr("tlc.register_tile"))
     return std::nullopt;
   unsigned rowOperand;
-  if (isWindowReduction(op)) {
+  if (padded) {
+    // tlc-lower-convolutions' depthwise form: the padded rows are input 0, the filter input 1.
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || !elementwiseBody(generic) ||
+        op.getIteratorTypesArray()[op.getNumLoops() - 1] != utils::IteratorType::parallel)
+      return std::nullopt;
+    rowOperand = 0;
+  } else if (isWindowReduction(op)) {
     rowOperand = 0;
   } else {
     if (!linalg::isaContractionOpInterface(op))
@@ -251,6 +294,127 @@ Value applyOnVectors(RewriterBase &rewriter, Location loc, Block *body, IRMappin
   return mapping.lookup(body->getTerminator()->getOperand(0));
 }
 
+/// The unpadded source a window op's row tiles read instead of its padded rows.
+struct SourceRows {
+  Value buffer; // the source input of the op before tiling
+  PaddedSource padded;
+};
+
+/// Mechanism: the row of `tile`'s row input (input 0, a view of the padded rows read at
+/// `stride`) for a row of `size` (at most `width`) elements, read from `src` instead: the
+/// loop offsets of the tile (its row view's offsets, through its projected-permutation map)
+/// give the padded coordinates (`src.padded.map`), less the padding the source's; one masked
+/// load of stride * width lanes takes the lanes inside the source's row, the others are the
+/// padding value, as is the whole row when it is outside the source (then read clamped). Lanes before the source's first column read
+/// from a negative column, which a masked load allows (the lane is not accessed).
+Value readSourceRow(RewriterBase &rewriter, Location loc, linalg::GenericOp tile,
+                    const SourceRows &src, int64_t stride, Value size, int64_t width) {
+  OpOperand *rows = tile.getDpsInputOperand(0);
+  auto view = rows->get().getDefiningOp<memref::SubViewOp>();
+  AffineMap tileMap = tile.getMatchingIndexingMap(rows);
+  SmallVector<OpFoldResult> loopOffsets(tile.getNumLoops(), rewriter.getIndexAttr(0));
+  if (view)
+    for (unsigned r = 0; r < tileMap.getNumResults(); ++r)
+      loopOffsets[tileMap.getDimPosition(r)] = view.getMixedOffsets()[r];
+  auto type = cast<MemRefType>(src.buffer.getType());
+  unsigned rank = type.getRank();
+  auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
+  Value zero = index(0);
+  Value inside = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+  SmallVector<Value> at;
+  AffineMap map = src.padded.map;
+  for (unsigned k = 0; k < rank; ++k) {
+    AffineExpr e = map.getResult(k) - src.padded.low[k];
+    Value coord = getValueOrCreateConstantIndexOp(
+        rewriter, loc,
+        affine::makeComposedFoldedAffineApply(
+            rewriter, loc, AffineMap::get(map.getNumDims(), 0, e), loopOffsets));
+    if (k + 1 < rank && (!isa<AffineDimExpr>(map.getResult(k)) || src.padded.low[k] != 0)) {
+      Value ok = arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, coord, zero),
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, coord,
+                                index(type.getDimSize(k))));
+      inside = arith::AndIOp::create(rewriter, loc, inside, ok);
+      coord = arith::SelectOp::create(rewriter, loc, ok, coord, zero);
+    }
+    at.push_back(coord);
+  }
+  // Lanes [-x0, min(W - x0, span)) are inside the source's row, span = the row's extent.
+  Value x0 = at.back();
+  AffineExpr d0 = getAffineDimExpr(0, rewriter.getContext());
+  Value span = getValueOrCreateConstantIndexOp(
+      rewriter, loc,
+      affine::makeComposedFoldedAffineApply(rewriter, loc, d0 * stride - (stride - 1), {size}));
+  Value end = arith::MinSIOp::create(
+      rewriter, loc, arith::SubIOp::create(rewriter, loc, index(type.getShape().back()), x0),
+      span);
+  Value begin = arith::SubIOp::create(rewriter, loc, zero, x0);
+  int64_t lanes = stride * width;
+  auto maskType = VectorType::get({lanes}, rewriter.getI1Type());
+  Value below = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{begin});
+  Value upTo = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{end});
+  Value all = arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(maskType, true));
+  Value mask = arith::AndIOp::create(rewriter, loc, upTo,
+                                     arith::XOrIOp::create(rewriter, loc, below, all));
+  auto vectorType = VectorType::get({lanes}, type.getElementType());
+  Value padding = arith::ConstantOp::create(
+      rewriter, loc, DenseElementsAttr::get(vectorType, cast<Attribute>(src.padded.value)));
+  // A row outside the source reads its clamped row and keeps the padding: the lane mask
+  // depends on the column only (a constant once LLVM unrolls the taps of a whole-row tile).
+  Value wide = arith::SelectOp::create(
+      rewriter, loc, inside,
+      vector::MaskedLoadOp::create(rewriter, loc, vectorType, src.buffer, at, mask, padding),
+      padding);
+  if (stride == 1)
+    return wide;
+  SmallVector<int64_t> kept;
+  for (int64_t i = 0; i < width; ++i)
+    kept.push_back(i * stride);
+  return vector::ShuffleOp::create(rewriter, loc, wide, wide, kept);
+}
+
+/// The buffer a chain of views (subviews, reinterpret casts, reshapes) starts from.
+Value viewRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::ReinterpretCastOp, memref::CollapseShapeOp,
+             memref::ExpandShapeOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// Erases the writes into `root` (fills and copies of it or of its views) when nothing else
+/// uses it: a padded copy whose reader now reads the source. Returns whether it did.
+bool eraseUnreadWrites(RewriterBase &rewriter, Value root) {
+  SmallVector<Operation *> writes;
+  bool onlyWrites = true;
+  std::function<void(Value)> visit = [&](Value v) {
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<memref::SubViewOp, memref::ReinterpretCastOp, memref::CollapseShapeOp,
+              memref::ExpandShapeOp>(user)) {
+        visit(user->getResult(0));
+        continue;
+      }
+      auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+      if (isa<linalg::FillOp, linalg::CopyOp>(user) && dps.isDpsInit(&use))
+        writes.push_back(user);
+      else if (auto copy = dyn_cast<memref::CopyOp>(user); copy && copy.getTarget() == v)
+        writes.push_back(user);
+      else
+        onlyWrites = false;
+    }
+  };
+  visit(root);
+  if (!onlyWrites)
+    return false;
+  for (Operation *write : writes)
+    rewriter.eraseOp(write);
+  return !writes.empty();
+}
+
 /// Mechanism: the row tile `tile` (views of one row of the output and of input `acc.rowOperand`,
 /// and one element of the other input) as vector code on rows of `size` (at most `bound`)
 /// elements: both rows are read as vectors (lanes past `size` masked off), the element is
@@ -262,7 +426,7 @@ Value applyOnVectors(RewriterBase &rewriter, Location loc, Block *body, IRMappin
 /// an `epilogue` (matchRowEpilogue), it runs on the row right after `outer`.
 void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, RowAccumulation acc,
                       Value size, int64_t bound, int64_t lanes, Value fillMask, Operation *outer,
-                      linalg::GenericOp epilogue) {
+                      linalg::GenericOp epilogue, const SourceRows *source) {
   Location loc = tile.getLoc();
   MLIRContext *ctx = tile.getContext();
   rewriter.setInsertionPoint(outer);
@@ -323,10 +487,15 @@ void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, RowAccumul
   for (OpOperand *input : tile.getDpsInputOperands()) {
     Value buffer = input->get();
     Value v;
+    if (source && input->getOperandNumber() == source->padded.input)
+      continue; // the padded source, read in place of the row input
     if (input->getOperandNumber() == acc.rowOperand) {
       std::optional<std::pair<unsigned, int64_t>> access = rowAccess(tile, input, acc.row);
-      v = access->second == 1 ? readRow(buffer, zeros(buffer))
-                              : readStridedRow(buffer, access->second);
+      if (source)
+        v = readSourceRow(rewriter, loc, tile, *source, access->second, size, width);
+      else
+        v = access->second == 1 ? readRow(buffer, zeros(buffer))
+                                : readStridedRow(buffer, access->second);
     } else {
       v = broadcastElement(buffer, zeros(buffer));
     }
@@ -423,6 +592,20 @@ struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePa
     int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
     int64_t rowTile = chooseRowTile(ranges[acc.row], lanes, lanes * vectors);
     linalg::GenericOp epilogue = matchRowEpilogue(op, init);
+    std::optional<PaddedSource> padded = paddedSource(op);
+    std::optional<SourceRows> source;
+    if (padded)
+      source = SourceRows{op.getDpsInputOperand(padded->input)->get(), *padded};
+    Value paddedRows = viewRoot(op.getDpsInputOperand(acc.rowOperand)->get());
+    // On the rows the epilogue writes its output while later rows still read the input: not
+    // into memory the rows are read from (the memory plan may give the epilogue's output the
+    // storage of an input whose last reader is this op, e.g. the padded source).
+    if (epilogue) {
+      Value target = epilogue.getDpsInitOperand(0)->get();
+      if (tlc::mayOverlap(target, op.getDpsInputOperand(acc.rowOperand)->get()) ||
+          (source && tlc::mayOverlap(target, source->buffer)))
+        epilogue = nullptr;
+    }
 
     // Loops: the other parallel dimensions (tiles of 1), the row, then the reductions.
     SmallVector<OpFoldResult> sizes;
@@ -533,17 +716,22 @@ struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePa
         epilogue = nullptr;
       rowTiles.push_back({t, outer, extent});
     }
-    bool fused = false;
+    bool fused = false, allRows = true;
     for (RowTile &t : rowTiles) {
-      if (failed(t.extent) || !elementwiseBody(t.op))
+      if (failed(t.extent) || !elementwiseBody(t.op)) {
+        allRows = false;
         continue; // left to convert-linalg-to-loops (and the epilogue to its own pass)
+      }
       Value row = t.op.getDpsInitOperand(0)->get();
       rowTileToVectors(rewriter, t.op, acc, t.extent->first, t.extent->second, lanes,
-                       fillMasks.lookup(row), t.outer, epilogue);
+                       fillMasks.lookup(row), t.outer, epilogue, source ? &*source : nullptr);
       fused = epilogue != nullptr;
     }
     if (fused)
       rewriter.eraseOp(epilogue);
+    // Every row read the source: the padded copy is not read any more.
+    if (source && allRows)
+      (void)eraseUnreadWrites(rewriter, paddedRows);
   }
 };
 
