@@ -41,12 +41,12 @@ void populateTLRowOpsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// while it runs, so that row's cache misses overlap this row's computation.
 inline constexpr llvm::StringLiteral kPrefetchNextRowAttr = "tlc.prefetch_next_row";
 
-/// A dictionary attribute on a window op (a depthwise convolution as a linalg.generic) whose
-/// row input is a padded copy of another tensor, set by tlc-lower-convolutions:
-/// `{source = I, low = [..], map = M, value = V}`. Input I is the unpadded tensor (read by no
-/// block argument: it only keeps that tensor alive and unaliased up to the op), M the row
-/// input's indexing map, `low` the padding before each of its dimensions and V the padding
-/// value. The op is correct as it stands; tlc-tile-depthwise reads the rows from the source
+/// A dictionary attribute on a window op (a depthwise convolution as a linalg.generic on
+/// buffers) whose row input is a padded copy of another buffer, set by tlc-read-unpadded-rows:
+/// `{source = I, low = [..], map = M, value = V}`. Input I is the unpadded buffer (read by no
+/// block argument: it only keeps that buffer live, and unwritten, up to the op in the memory
+/// plan), M the row input's indexing map, `low` the padding before each of its dimensions and
+/// V the padding value. The op is correct as it stands; tlc-tile-depthwise reads the rows from the source
 /// instead, the lanes outside it set to V, and erases the padded copy it no longer needs.
 inline constexpr llvm::StringLiteral kPaddedSourceAttr = "tlc.padded_source";
 

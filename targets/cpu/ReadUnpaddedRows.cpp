@@ -3,6 +3,7 @@
 // so that tlc-tile-depthwise reads its rows from the source (the padding lanes masked) and the
 // padded copy goes. Runs on buffers before the memory plan, which then sees the source live
 // up to the convolution.
+#include "passes/BufferFills.h"
 #include "targets/cpu/CPUPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,54 +23,35 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `op` only derives a view of its first operand.
-bool isView(Operation *op) {
-  return isa<memref::SubViewOp, memref::ReinterpretCastOp, memref::CollapseShapeOp,
-             memref::ExpandShapeOp>(op);
+/// The view `op` derives from `v`, if it is a view of it (subview, reshape, cast).
+Value viewOf(Operation *op, Value v) {
+  auto view = dyn_cast<ViewLikeOpInterface>(op);
+  return view && view.getViewSource() == v ? view->getResult(0) : Value();
 }
 
-/// The alloc a chain of views starts from (null when it starts elsewhere: an argument).
+/// The alloc behind a view (null when it is behind something else: an argument).
 memref::AllocOp rootAlloc(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto alloc = dyn_cast<memref::AllocOp>(def))
-      return alloc;
-    if (!isView(def))
-      return {};
-    v = def->getOperand(0);
-  }
-  return {};
+  return tlc::rootBuffer(v).getDefiningOp<memref::AllocOp>();
 }
 
 /// Every use of `v` and of the views derived from it.
 void collectUses(Value v, SmallVectorImpl<OpOperand *> &uses) {
   for (OpOperand &use : v.getUses()) {
     uses.push_back(&use);
-    if (isView(use.getOwner()))
-      collectUses(use.getOwner()->getResult(0), uses);
+    if (Value view = viewOf(use.getOwner(), v))
+      collectUses(view, uses);
   }
 }
 
 /// The ancestor of `op` in `block`.
 Operation *inBlock(Operation *op, Block *block) { return block->findAncestorOpInBlock(*op); }
 
-/// The value a chain of views starts from.
-Value viewRoot(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isView(def))
-      break;
-    v = def->getOperand(0);
-  }
-  return v;
-}
-
-/// Whether `root` (a buffer that is not an alloc: an argument, which may be the caller's
-/// output) or a view of it is used by an op after `copy`, up to `op` included.
-bool usedBetween(Value root, Operation *copy, Operation *op) {
-  SmallVector<OpOperand *> uses;
-  collectUses(root, uses);
+/// Whether one of `uses` (of a buffer and its views) is by an op other than a view after
+/// `copy`, up to `op` included, or by one outside `op`'s block.
+bool usedBetween(ArrayRef<OpOperand *> uses, Operation *copy, Operation *op) {
   Block *block = op->getBlock();
   for (OpOperand *use : uses) {
-    if (isView(use->getOwner()))
+    if (viewOf(use->getOwner(), use->get()))
       continue;
     Operation *at = inBlock(use->getOwner(), block);
     if (!at || (copy->isBeforeInBlock(at) && !op->isBeforeInBlock(at)))
@@ -146,15 +128,9 @@ LogicalResult keepUnwritten(RewriterBase &rewriter, memref::AllocOp source, memr
     return failure();
   SmallVector<OpOperand *> uses;
   collectUses(source.getResult(), uses);
-  bool touchedBetween = false;
-  for (OpOperand *use : uses) {
-    Operation *at = inBlock(use->getOwner(), block);
-    if (!at)
-      return failure();
-    if (!isView(use->getOwner()) && copy->isBeforeInBlock(at) && !op->isBeforeInBlock(at))
-      touchedBetween = true;
-  }
-  if (!touchedBetween)
+  if (llvm::any_of(uses, [&](OpOperand *use) { return !inBlock(use->getOwner(), block); }))
+    return failure();
+  if (!usedBetween(uses, copy, op))
     return success();
   // Whether `v` (the alloc or a view of it) exists before the copy's position.
   auto before = [&](Value v) {
@@ -168,10 +144,10 @@ LogicalResult keepUnwritten(RewriterBase &rewriter, memref::AllocOp source, memr
   std::function<Value(Value)> movedValue = [&](Value v) -> Value {
     if (auto it = moved.find(v); it != moved.end())
       return it->second;
-    Operation *def = v.getDefiningOp();
+    auto def = cast<ViewLikeOpInterface>(v.getDefiningOp());
     IRMapping mapping;
-    mapping.map(def->getOperand(0), movedValue(def->getOperand(0)));
-    Value copyOfView = rewriter.clone(*def, mapping)->getResult(0);
+    mapping.map(def.getViewSource(), movedValue(def.getViewSource()));
+    Value copyOfView = rewriter.clone(*def.getOperation(), mapping)->getResult(0);
     moved[v] = copyOfView;
     return copyOfView;
   };
@@ -217,9 +193,14 @@ struct TLCReadUnpaddedRowsPass
       if (!found)
         continue;
       Value source = found->copy.getSource();
+      // A source that is not an alloc (an argument, maybe the caller's output) must not be
+      // used between the copy and the convolution at all.
       memref::AllocOp sourceAlloc = rootAlloc(source);
+      SmallVector<OpOperand *> argumentUses;
+      if (!sourceAlloc)
+        collectUses(tlc::rootBuffer(source), argumentUses);
       if (sourceAlloc ? failed(keepUnwritten(rewriter, sourceAlloc, found->copy, op))
-                      : usedBetween(viewRoot(source), found->copy, op))
+                      : usedBetween(argumentUses, found->copy, op))
         continue;
       // The source joins as an input read at (n, c, 0, 0) by no block argument: the memory
       // plan keeps it live up to here, and tlc-tile-depthwise reads the rows from it.

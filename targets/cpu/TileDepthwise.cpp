@@ -33,12 +33,24 @@ namespace {
 /// Marks of the row tiles and their fills between tiling and vectorization.
 constexpr llvm::StringLiteral kRowTileAttr = "tlc.row_tile", kRowFillAttr = "tlc.row_fill";
 
+/// A window op's unpadded row source (tlc::kPaddedSourceAttr): the input holding it, the
+/// row input's map before tlc-view-window-operands, the padding before each of its dimensions
+/// and the padding value.
+struct PaddedSource {
+  unsigned input;
+  AffineMap map;
+  SmallVector<int64_t> low;
+  TypedAttr value;
+};
+
 /// A row accumulation: `row` is the loop of the output's last (contiguous) dimension, which
 /// the input `rowOperand` reads too (along its last dimension, or at stride 2 along another:
 /// see rowAccess); the other input is read once per row (broadcast along it).
 struct RowAccumulation {
   unsigned row;
   unsigned rowOperand;
+  /// Where the rows come from instead when the op has one (paddedSource).
+  std::optional<PaddedSource> padded;
 };
 
 /// The static stride of dimension `dim` of buffer `v` (its innermost one by default), if it
@@ -102,16 +114,6 @@ bool isWindowReduction(linalg::LinalgOp op) {
     return false;
   return elementwiseBody(generic);
 }
-
-/// A window op's unpadded row source (tlc::kPaddedSourceAttr): the input holding it, the
-/// row input's map before tlc-view-window-operands, the padding before each of its dimensions
-/// and the padding value.
-struct PaddedSource {
-  unsigned input;
-  AffineMap map;
-  SmallVector<int64_t> low;
-  TypedAttr value;
-};
 
 /// Mechanism: `op`'s padded source, if it has one whose block argument is unused and whose
 /// buffer's rows have unit stride (what the masked row reads need).
@@ -182,7 +184,7 @@ std::optional<RowAccumulation> matchRowAccumulation(linalg::LinalgOp op) {
   if (!access || access->second < 1 || access->second > kMaxRowStride ||
       (access->second == 1 && access->first != op.getMatchingIndexingMap(rows).getNumResults() - 1))
     return std::nullopt;
-  return RowAccumulation{*row, rowOperand};
+  return RowAccumulation{*row, rowOperand, std::move(padded)};
 }
 
 /// Policy: the tile's extent along the row. The whole row when it fits `maxLanes`; else the
@@ -374,11 +376,18 @@ Value readSourceRow(RewriterBase &rewriter, Location loc, linalg::GenericOp tile
   return vector::ShuffleOp::create(rewriter, loc, wide, wide, kept);
 }
 
-/// The buffer a chain of views (subviews, reinterpret casts, reshapes) starts from.
+/// Whether `op` takes a view within one buffer (subview, reinterpret cast, reshape: not a
+/// memref.view, which cuts a buffer out of the workspace).
+bool isViewWithin(Operation *op) {
+  return isa<memref::SubViewOp, memref::ReinterpretCastOp, memref::CollapseShapeOp,
+             memref::ExpandShapeOp>(op);
+}
+
+/// The buffer a chain of views within one buffer starts from (a workspace memref.view's
+/// result, an alloc, an argument).
 Value viewRoot(Value v) {
   while (Operation *def = v.getDefiningOp()) {
-    if (!isa<memref::SubViewOp, memref::ReinterpretCastOp, memref::CollapseShapeOp,
-             memref::ExpandShapeOp>(def))
+    if (!isViewWithin(def))
       break;
     v = def->getOperand(0);
   }
@@ -393,8 +402,7 @@ bool eraseUnreadWrites(RewriterBase &rewriter, Value root) {
   std::function<void(Value)> visit = [&](Value v) {
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
-      if (isa<memref::SubViewOp, memref::ReinterpretCastOp, memref::CollapseShapeOp,
-              memref::ExpandShapeOp>(user)) {
+      if (isViewWithin(user)) {
         visit(user->getResult(0));
         continue;
       }
@@ -424,7 +432,7 @@ bool eraseUnreadWrites(RewriterBase &rewriter, Value root) {
 /// tlc-vectorize keeps it in registers across enclosing loops and starts it from the fill.
 /// `outer` is the outermost reduction loop around the tile (the tile itself if none); with
 /// an `epilogue` (matchRowEpilogue), it runs on the row right after `outer`.
-void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, RowAccumulation acc,
+void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, const RowAccumulation &acc,
                       Value size, int64_t bound, int64_t lanes, Value fillMask, Operation *outer,
                       linalg::GenericOp epilogue, const SourceRows *source) {
   Location loc = tile.getLoc();
@@ -578,11 +586,11 @@ struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePa
         found.push_back({op, *acc});
     });
     IRRewriter rewriter(&getContext());
-    for (auto [op, acc] : found)
+    for (auto &[op, acc] : found)
       tileRows(rewriter, op, acc);
   }
 
-  void tileRows(IRRewriter &rewriter, linalg::LinalgOp op, RowAccumulation acc) {
+  void tileRows(IRRewriter &rewriter, linalg::LinalgOp op, const RowAccumulation &acc) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     Value init = op.getDpsInitOperand(0)->get();
@@ -592,10 +600,9 @@ struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePa
     int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
     int64_t rowTile = chooseRowTile(ranges[acc.row], lanes, lanes * vectors);
     linalg::GenericOp epilogue = matchRowEpilogue(op, init);
-    std::optional<PaddedSource> padded = paddedSource(op);
     std::optional<SourceRows> source;
-    if (padded)
-      source = SourceRows{op.getDpsInputOperand(padded->input)->get(), *padded};
+    if (acc.padded)
+      source = SourceRows{op.getDpsInputOperand(acc.padded->input)->get(), *acc.padded};
     Value paddedRows = viewRoot(op.getDpsInputOperand(acc.rowOperand)->get());
     // On the rows the epilogue writes its output while later rows still read the input: not
     // into memory the rows are read from (the memory plan may give the epilogue's output the
