@@ -1,5 +1,6 @@
 // RUN: tlc-opt %s -split-input-file -tlc-read-unpadded-rows | FileCheck %s
 // RUN: tlc-opt %s -split-input-file -tlc-read-unpadded-rows -tlc-view-window-operands -tlc-tile-depthwise="vector-bits=512" | FileCheck %s --check-prefix=ROWS
+// RUN: tlc-opt %s -split-input-file -tlc-read-unpadded-rows -tlc-view-window-operands -tlc-tile-depthwise="vector-bits=512 vectors=1" -canonicalize | FileCheck %s --check-prefix=UNROLL
 
 // A depthwise convolution over a padded copy of %src, its output in %src's storage (as
 // bufferization leaves it once the copy is %src's last read): the output and every later use
@@ -85,5 +86,51 @@ func.func @padded_read_twice(%x: memref<1x4x14x14xf32>, %y: memref<1x4x14x14xf32
     linalg.yield %s : f32
   }
   memref.copy %padded, %z : memref<1x4x16x16xf32> to memref<1x4x16x16xf32>
+  return
+}
+
+// -----
+
+// Rows of two tiles (16 lanes each, vectors=1): the loop over a row's tiles is unrolled, so
+// each tile reads its source columns from a constant offset (here kw - 1 and kw + 15), from
+// which its masks follow without a loop index.
+// UNROLL-DAG: #[[FIRST:.+]] = affine_map<(d0) -> (d0 - 1)>
+// UNROLL-DAG: #[[SECOND:.+]] = affine_map<(d0) -> (d0 + 15)>
+// UNROLL-LABEL: func.func @two_row_tiles
+// UNROLL-NOT: step %c16
+// UNROLL: memref.subview %arg1[0, %{{.+}}, %{{.+}}, 0] [1, 1, 1, 16]
+// UNROLL: scf.for %{{.+}} = %c0 to %c3
+// UNROLL: scf.for %[[KW:.+]] = %c0 to %c3
+// UNROLL: %[[X0:.+]] = affine.apply #[[FIRST]](%[[KW]])
+// UNROLL: vector.maskedload %arg0[%c0, %{{.+}}, %{{.+}}, %[[X0]]]
+// UNROLL: memref.subview %arg1[0, %{{.+}}, %{{.+}}, 16] [1, 1, 1, 16]
+// UNROLL: scf.for %{{.+}} = %c0 to %c3
+// UNROLL: scf.for %[[KW2:.+]] = %c0 to %c3
+// UNROLL: %[[X1:.+]] = affine.apply #[[SECOND]](%[[KW2]])
+// UNROLL: vector.maskedload %arg0[%c0, %{{.+}}, %{{.+}}, %[[X1]]]
+// UNROLL-NOT: vector.maskedload
+#rows = affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh + kh, kw + ow)>
+#taps = affine_map<(n, c, oh, kh, kw, ow) -> (c, kh, kw)>
+#out = affine_map<(n, c, oh, kh, kw, ow) -> (n, c, oh, ow)>
+func.func @two_row_tiles(%x: memref<1x4x14x32xf32>, %y: memref<1x4x14x32xf32>,
+                         %w: memref<4x3x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %padded = memref.alloc() {alignment = 64 : i64} : memref<1x4x16x34xf32>
+  linalg.fill ins(%zero : f32) outs(%padded : memref<1x4x16x34xf32>)
+  %interior = memref.subview %padded[0, 0, 1, 1] [1, 4, 14, 32] [1, 1, 1, 1]
+      : memref<1x4x16x34xf32> to memref<1x4x14x32xf32, strided<[2176, 544, 34, 1], offset: 35>>
+  memref.copy %x, %interior
+      : memref<1x4x14x32xf32> to memref<1x4x14x32xf32, strided<[2176, 544, 34, 1], offset: 35>>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x4x14x32xf32>)
+  linalg.generic {indexing_maps = [#rows, #taps, #out],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction",
+                                    "parallel"]}
+      ins(%padded, %w : memref<1x4x16x34xf32>, memref<4x3x3xf32>)
+      outs(%y : memref<1x4x14x32xf32>) {
+  ^bb0(%in: f32, %tap: f32, %acc: f32):
+    %p = arith.mulf %in, %tap : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
   return
 }
