@@ -102,12 +102,28 @@ def TLCLowerConvolutions : Pass<"tlc-lower-convolutions", "mlir::func::FuncOp"> 
     output channels takes Winograd's F(2x2, 3x3) (filter transformed at compile time, input and
     output transforms over the input's 2x2 stride phases, one contraction batched over the 16
     products) where `tlc::winogradGain` is at least `winograd-min-gain`.
+
+    A convolution of one image that would be one im2col contraction, over at most
+    `channel-vector-max-pixels` output pixels that leave at least 15% of 16-lane vectors empty
+    (7x7: 49 pixels in 64 lanes), with a constant filter of whole strips of
+    `channel-vector-width` output channels, computes its product transposed: T[1, F / w, P, w]
+    (channels innermost, so the register tiles' vectors run along them) from the filter packed
+    at compile time as [F / w, K, w] (each strip's weights one sequential stream), then a
+    transpose of T is the NCHW result (resnet50's 7x7 layers 1.1-1.5x faster, Zen 5).
   }];
   let options = [
     Option<"batchColumnsMaxPixels", "batch-columns-max-pixels", "int64_t", /*default=*/"16",
            "a convolution over more than one image with fewer output pixels than this takes "
            "the images as columns of one contraction (im2col [C*KH*KW, N*OH*OW]) instead of "
            "one product of OH*OW columns per image">,
+    Option<"channelVectorWidth", "channel-vector-width", "int64_t", /*default=*/"32",
+           "a convolution of one image with few output pixels (see channel-vector-max-pixels) "
+           "and a constant filter computes its output transposed, pixels x channels, with the "
+           "filter packed at compile time in strips of this many channels (the register "
+           "tile's columns); 0: never">,
+    Option<"channelVectorMaxPixels", "channel-vector-max-pixels", "int64_t", /*default=*/"64",
+           "channel vectors only for at most this many output pixels (and only where 16-lane "
+           "vectors over the pixels would leave at least 15% of their lanes empty)">,
     Option<"pointwiseRowsMinWidth", "pointwise-rows-min-width", "int64_t", /*default=*/"112",
            "a 1x1 stride-1 convolution that writes a padded tensor's interior keeps its output "
            "rows (and writes them in place) when they are at least this wide">,

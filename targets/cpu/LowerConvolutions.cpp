@@ -190,6 +190,86 @@ LogicalResult lowerConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op) {
   return success();
 }
 
+/// Policy input: the filter of `op` as constant data, if it is a constant of the output's
+/// element type.
+DenseElementsAttr constantFilter(linalg::Conv2DNchwFchwOp op) {
+  DenseElementsAttr filter;
+  if (!matchPattern(op.getInputs()[1], m_Constant(&filter)) ||
+      filter.getElementType() != getElementTypeOrSelf(op.getOutputs()[0]))
+    return {};
+  return filter;
+}
+
+/// conv_2d_nchw_fchw of one image with few output pixels and a constant filter -> im2col
+/// matrix [K, P] (unless 1x1, stride 1) and one contraction whose output's contiguous
+/// dimension is the output channels, in blocks of `channels`: T[o, p, i] += col[k, p] *
+/// Wp[o, k, i], F = o * channels + i, then T transposed into [1, F, OH, OW]. The register tiles'
+/// vectors run along the channels (all lanes in use: 49 pixels take 4 vectors of 16 over the
+/// pixels, 77% of their lanes), Wp, the filter packed at compile time in strips of `channels`
+/// columns, streams through each strip's tiles in order, and each strip's block of T is
+/// contiguous (the transpose reads no rows a multiple of 4 KiB apart, which share cache sets).
+LogicalResult lowerConvChannelVectors(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp op,
+                                      DenseElementsAttr filter, int64_t channels) {
+  Location loc = op.getLoc();
+  Value input = op.getInputs()[0], init = op.getOutputs()[0];
+  auto outType = cast<RankedTensorType>(init.getType());
+  tlc::ConvShape shape = tlc::getConvShape(op);
+  Type et = shape.elementType;
+  int64_t f = shape.f, oh = shape.oh, ow = shape.ow;
+  int64_t k = shape.c * shape.kh * shape.kw, p = oh * ow, blocks = f / channels;
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+
+  Value col = im2colMatrix(rewriter, loc, input, shape.kh, shape.kw, oh, ow, shape.strides,
+                           shape.dilations); // [1, K, P]
+  // Wp[o, k, i] = filter[o * channels + i, k]
+  DenseElementsAttr packed = tlc::tl::transposeElements(
+      filter.reshape(RankedTensorType::get({blocks, channels, k}, et)), {0, 2, 1});
+  if (!packed)
+    return op.emitOpError("packing the filter failed");
+  Value wp = arith::ConstantOp::create(rewriter, loc, packed);
+  // [1, F, P] <-> [1, blocks, P, channels]: the channels split into blocks, then the last two
+  // dimensions swapped.
+  auto productType = RankedTensorType::get({1, blocks, p, channels}, et);
+  auto blockedType = RankedTensorType::get({1, blocks, channels, p}, et);
+  SmallVector<ReassociationIndices> splitChannels = {{0}, {1, 2}, {3}};
+  auto swapLast = [&](Value v, RankedTensorType to) {
+    return linalg::TransposeOp::create(rewriter, loc, v,
+                                       tensor::EmptyOp::create(rewriter, loc, to.getShape(), et),
+                                       ArrayRef<int64_t>{0, 1, 3, 2})
+        ->getResult(0);
+  };
+  // The initial value in the product's layout: a fill stays a fill (of the new shape), anything
+  // else is transposed.
+  Value productInit;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    Value empty = tensor::EmptyOp::create(rewriter, loc, productType.getShape(), et);
+    productInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
+  } else {
+    Value init3 = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({1, f, p}, et), init,
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    productInit = swapLast(
+        tensor::ExpandShapeOp::create(rewriter, loc, blockedType, init3, splitChannels),
+        productType);
+  }
+  // (b, o, pp, i, kk): out[b, o, pp, i] += col[b, kk, pp] * wp[o, kk, i]
+  AffineExpr b, o, pp, i, kk;
+  bindDims(ctx, b, o, pp, i, kk);
+  SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {b, kk, pp}, ctx),
+                                 AffineMap::get(5, 0, {o, kk, i}, ctx),
+                                 AffineMap::get(5, 0, {b, o, pp, i}, ctx)};
+  Value product =
+      tlc::buildMacGeneric(rewriter, loc, col, wp, productInit, maps,
+                           {IT::parallel, IT::parallel, IT::parallel, IT::parallel, IT::reduction});
+  Value out3 = tensor::CollapseShapeOp::create(rewriter, loc,
+                                               RankedTensorType::get({1, f, p}, et),
+                                               swapLast(product, blockedType), splitChannels);
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+      op, outType, out3, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  return success();
+}
+
 /// conv_2d_nchw_fchw over a batch of small images (fewer output pixels than a register tile's
 /// columns) -> an im2col matrix with the batch among its columns, [C * KH * KW, N * OH * OW],
 /// one contraction [F, K] x [K, N * P] -> [F, N * P], and a transpose of that (small) result
@@ -383,6 +463,20 @@ struct TLCLowerConvolutionsPass
            n * (oh / rows) < minTiles;
   }
 
+  /// Policy: one image whose output pixels fill the 16-lane vectors of a register tile's
+  /// columns badly (at most `channel-vector-max-pixels` pixels, at least 15% of the lanes
+  /// empty: 7x7 -> 49 pixels in 64 lanes), of a constant filter whose output channels are
+  /// whole strips of `channel-vector-width`, takes vectors along the channels
+  /// (lowerConvChannelVectors). Returns the filter then.
+  DenseElementsAttr takesChannelVectors(linalg::Conv2DNchwFchwOp conv) {
+    tlc::ConvShape shape = tlc::getConvShape(conv);
+    int64_t p = shape.oh * shape.ow;
+    if (channelVectorWidth <= 0 || shape.n != 1 || p > channelVectorMaxPixels ||
+        shape.f % channelVectorWidth != 0 || 100 * p > 85 * llvm::alignTo(p, 16))
+      return {};
+    return constantFilter(conv);
+  }
+
   /// The shape half of the Winograd policy below (types and the constant filter aside).
   bool takesWinograd(linalg::Conv2DNchwFchwOp conv) {
     tlc::ConvShape shape = tlc::getConvShape(conv);
@@ -430,8 +524,11 @@ struct TLCLowerConvolutionsPass
       Type transform = storage && storage.isBF16() && bf16Dots ? storage : Type();
       return tlc::lowerConvWinograd(rewriter, conv, storage, transform);
     }
-    if (!window || takesWholeIm2col(shape))
+    if (!window || takesWholeIm2col(shape)) {
+      if (DenseElementsAttr filter = takesChannelVectors(conv))
+        return lowerConvChannelVectors(rewriter, conv, filter, channelVectorWidth);
       return lowerConv(rewriter, conv);
+    }
     // The same convolutions, when stride 1, contract the input in place instead of copying
     // its windows per tile.
     if (direct && tlc::canLowerConvDirect(conv)) {
