@@ -200,6 +200,117 @@ DenseElementsAttr constantFilter(linalg::Conv2DNchwFchwOp op) {
   return filter;
 }
 
+/// Mechanism: the elementwise op `epilogue` of a channel-vector convolution's result `result`
+/// ([1, F, OH, OW], its only use) rebuilt over the product `product` ([1, F / w, P, w], see
+/// lowerConvChannelVectors) and its result transposed back into [1, F, OH, OW], so that
+/// tlc-fuse-epilogues runs it on the product's tiles. Each other operand is reshaped (F split
+/// into [F / w, w], OH and OW joined into P) and read through the permuted map; the op keeps
+/// its body, location and attributes. Returns the new NCHW result, or null (nothing changed)
+/// when `epilogue` does not qualify: all loops parallel, one result written through the
+/// identity from an unread init, `result` read through the identity, every other operand
+/// read by the batch, channel and whole (row, column) pairs or at 0 in a unit dimension.
+Value epilogueOnProduct(RewriterBase &rewriter, linalg::GenericOp epilogue, Value result,
+                        Value product, int64_t channels) {
+  auto productType = cast<RankedTensorType>(product.getType());
+  int64_t blocks = productType.getDimSize(1), p = productType.getDimSize(2);
+  if (!epilogue || epilogue.getNumLoops() != 4 ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
+      epilogue.getNumDpsInits() != 1 || epilogue->getNumResults() != 1 ||
+      !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0)).isIdentity() ||
+      !epilogue.getMatchingBlockArgument(epilogue.getDpsInitOperand(0)).use_empty() ||
+      llvm::is_contained(epilogue.getDpsInits(), result))
+    return {};
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = epilogue.getLoc();
+  Type et = productType.getElementType();
+  // Loops of the rebuilt op: (b, o, pp, i); of the epilogue: (b, f, h, w).
+  AffineExpr b, o, pp, i;
+  bindDims(ctx, b, o, pp, i);
+  struct Operand {
+    SmallVector<int64_t> shape;
+    SmallVector<AffineExpr> exprs;
+  };
+  SmallVector<Operand> plans;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    Operand plan;
+    if (input->get() == result) {
+      if (!map.isIdentity())
+        return {};
+      plans.push_back(plan);
+      continue;
+    }
+    if (!type)
+      return {};
+    for (unsigned r = 0; r < map.getNumResults(); ++r) {
+      AffineExpr e = map.getResult(r);
+      if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 0 &&
+                                                    type.getDimSize(r) == 1) {
+        plan.shape.push_back(1);
+        plan.exprs.push_back(e);
+        continue;
+      }
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim)
+        return {};
+      if (dim.getPosition() == 0) {
+        plan.shape.push_back(type.getDimSize(r));
+        plan.exprs.push_back(b);
+      } else if (dim.getPosition() == 1) {
+        llvm::append_values(plan.shape, blocks, channels);
+        llvm::append_values(plan.exprs, o, i);
+      } else if (dim.getPosition() == 2 && r + 1 < map.getNumResults() &&
+                 map.getResult(r + 1) == getAffineDimExpr(3, ctx)) {
+        plan.shape.push_back(p);
+        plan.exprs.push_back(pp);
+        ++r;
+      } else {
+        return {};
+      }
+    }
+    plans.push_back(plan);
+  }
+  rewriter.setInsertionPoint(epilogue);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (auto [input, plan] : llvm::zip(epilogue.getDpsInputOperands(), plans)) {
+    if (input->get() == result) {
+      inputs.push_back(product);
+      maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
+      continue;
+    }
+    inputs.push_back(tlc::reshapeTensor(rewriter, loc, input->get(),
+                                        RankedTensorType::get(plan.shape, et)));
+    maps.push_back(AffineMap::get(4, 0, plan.exprs, ctx));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
+  Type outEt = getElementTypeOrSelf(epilogue->getResult(0).getType());
+  Value empty = tensor::EmptyOp::create(rewriter, loc, productType.getShape(), outEt);
+  auto rebuilt = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{empty.getType()}, inputs, ValueRange{empty}, maps,
+      epilogue.getIteratorTypesArray());
+  rebuilt->setDiscardableAttrs(epilogue->getDiscardableAttrDictionary());
+  rewriter.cloneRegionBefore(epilogue.getRegion(), rebuilt.getRegion(),
+                             rebuilt.getRegion().begin());
+  // Back to NCHW: [1, F / w, P, w] -> [1, F / w, w, P] -> [1, F, P] -> [1, F, OH, OW].
+  auto outType = cast<RankedTensorType>(epilogue->getResult(0).getType());
+  Value swapped =
+      linalg::TransposeOp::create(
+          rewriter, loc, rebuilt.getResult(0),
+          tensor::EmptyOp::create(rewriter, loc, {1, blocks, channels, p}, outEt),
+          ArrayRef<int64_t>{0, 1, 3, 2})
+          ->getResult(0);
+  Value nchw = tensor::ExpandShapeOp::create(
+      rewriter, loc, outType,
+      tensor::CollapseShapeOp::create(rewriter, loc,
+                                      RankedTensorType::get({1, blocks * channels, p}, outEt),
+                                      swapped, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}}),
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  rewriter.replaceOp(epilogue, nchw);
+  return nchw;
+}
+
 /// conv_2d_nchw_fchw of one image with few output pixels and a constant filter -> im2col
 /// matrix [K, P] (unless 1x1, stride 1) and one contraction whose output's contiguous
 /// dimension is the output channels, in blocks of `channels`: T[o, p, i] += col[k, p] *
@@ -262,6 +373,18 @@ LogicalResult lowerConvChannelVectors(RewriterBase &rewriter, linalg::Conv2DNchw
   Value product =
       tlc::buildMacGeneric(rewriter, loc, col, wp, productInit, maps,
                            {IT::parallel, IT::parallel, IT::parallel, IT::parallel, IT::reduction});
+  // An elementwise epilogue (bias, activation, residual add) moves onto the product, where
+  // tlc-fuse-epilogues runs it on the register tiles' output; the transpose then follows it.
+  Value result = op->getResult(0);
+  if (result.hasOneUse())
+    if (Value nchw = epilogueOnProduct(
+            rewriter, dyn_cast<linalg::GenericOp>(*result.getUsers().begin()), result, product,
+            channels)) {
+      (void)nchw;
+      rewriter.eraseOp(op);
+      return success();
+    }
+  rewriter.setInsertionPointAfterValue(product);
   Value out3 = tensor::CollapseShapeOp::create(rewriter, loc,
                                                RankedTensorType::get({1, f, p}, et),
                                                swapLast(product, blockedType), splitChannels);
@@ -472,7 +595,7 @@ struct TLCLowerConvolutionsPass
     tlc::ConvShape shape = tlc::getConvShape(conv);
     int64_t p = shape.oh * shape.ow;
     if (channelVectorWidth <= 0 || shape.n != 1 || p > channelVectorMaxPixels ||
-        shape.f % channelVectorWidth != 0 || 100 * p > 85 * llvm::alignTo(p, 16))
+        shape.f % channelVectorWidth != 0 || 100 * p > 85 * static_cast<int64_t>(llvm::alignTo(p, 16)))
       return {};
     return constantFilter(conv);
   }

@@ -1,4 +1,5 @@
 // RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-im2col=false channel-vector-width=4" -mlir-print-local-scope | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-lower-convolutions="tile-im2col=false channel-vector-width=4" -tlc-fuse-epilogues | FileCheck %s --check-prefix=FUSED
 
 // A 1x1 convolution over 3x3 pixels (9 of 16 lanes) with a constant filter takes channel
 // vectors: the filter [8, 2, 1, 1] is packed at compile time as Wp[o, k, i] = W[4 * o + i, k]
@@ -86,4 +87,79 @@ func.func @partial_strip(%in: tensor<1x2x3x3xf32>, %init: tensor<1x6x3x3xf32>) -
   %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%in, %w : tensor<1x2x3x3xf32>, tensor<6x2x1x1xf32>) outs(%init : tensor<1x6x3x3xf32>) -> tensor<1x6x3x3xf32>
   return %0 : tensor<1x6x3x3xf32>
+}
+
+// -----
+
+// The convolution's elementwise epilogue (bias, residual, ReLU) moves onto the product: its
+// other operands reshaped (channels split into [2, 4], pixels joined) and read through the
+// permuted maps, so tlc-fuse-epilogues runs it on the register tiles; the transpose follows it.
+// tlc-fuse-epilogues then runs it on each output tile of the product, before the transpose.
+// FUSED-LABEL: func.func @epilogue_moves
+// FUSED: %[[TILES:.+]] = scf.forall
+// FUSED: linalg.fill
+// FUSED: linalg.generic
+// FUSED: arith.mulf
+// FUSED: linalg.generic
+// FUSED: arith.maximumf
+// FUSED: tlc.fusion_group = {kind = "contraction+epilogue"
+// FUSED: linalg.transpose ins(%[[TILES]] : tensor<1x2x9x4xf32>)
+// CHECK-LABEL: func.func @epilogue_moves
+// CHECK-SAME: (%{{.+}}: tensor<1x2x3x3xf32>, %[[BIAS:.+]]: tensor<8xf32>, %[[RES:.+]]: tensor<1x8x3x3xf32>)
+// CHECK: %[[T:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<1x2x9x4xf32>)
+// CHECK: %[[B2:.+]] = tensor.expand_shape %[[BIAS]] {{\[}}[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+// CHECK: %[[R1:.+]] = tensor.collapse_shape %[[RES]]
+// CHECK: %[[R4:.+]] = tensor.expand_shape %[[R1]] {{\[}}[0, 1, 2, 3]] output_shape [1, 2, 4, 9] : tensor<72xf32> into tensor<1x2x4x9xf32>
+// CHECK: %[[EP:.+]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK-SAME: ins(%[[T]], %[[B2]], %[[R4]] : tensor<1x2x9x4xf32>, tensor<2x4xf32>, tensor<1x2x4x9xf32>) outs(%{{.+}} : tensor<1x2x9x4xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[TT:.+]] = linalg.transpose ins(%[[EP]] : tensor<1x2x9x4xf32>) outs(%{{.+}} : tensor<1x2x4x9xf32>) permutation = [0, 1, 3, 2]
+// CHECK: %[[Y3:.+]] = tensor.collapse_shape %[[TT]]
+// CHECK: %[[Y:.+]] = tensor.expand_shape %[[Y3]] {{\[}}[0], [1], [2, 3]] output_shape [1, 8, 3, 3]
+// CHECK: return %[[Y]]
+func.func @epilogue_moves(%in: tensor<1x2x3x3xf32>, %bias: tensor<8xf32>, %res: tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x2x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x3x3xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x2x3x3xf32>, tensor<8x2x1x1xf32>) outs(%init : tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(b, f, h, w) -> (b, f, h, w)>, affine_map<(b, f, h, w) -> (f)>,
+                                        affine_map<(b, f, h, w) -> (b, f, h, w)>, affine_map<(b, f, h, w) -> (b, f, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0, %bias, %res : tensor<1x8x3x3xf32>, tensor<8xf32>, tensor<1x8x3x3xf32>) outs(%e : tensor<1x8x3x3xf32>) {
+  ^bb0(%x: f32, %b: f32, %r: f32, %o: f32):
+    %s = arith.addf %x, %b : f32
+    %t = arith.addf %s, %r : f32
+    %m = arith.maximumf %t, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x3x3xf32>
+  return %1 : tensor<1x8x3x3xf32>
+}
+
+// -----
+
+// An epilogue operand read by rows alone (no whole pixel index) stays where it was: after the
+// transpose.
+// CHECK-LABEL: func.func @epilogue_reads_rows
+// CHECK: %[[TT:.+]] = linalg.transpose
+// CHECK: %[[Y3:.+]] = tensor.collapse_shape %[[TT]]
+// CHECK: %[[Y:.+]] = tensor.expand_shape %[[Y3]]
+// CHECK: linalg.generic {{.+}} ins(%[[Y]], %{{.+}} : tensor<1x8x3x3xf32>, tensor<1x8x3xf32>)
+func.func @epilogue_reads_rows(%in: tensor<1x2x3x3xf32>, %rows: tensor<1x8x3xf32>) -> tensor<1x8x3x3xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x2x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x3x3xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x2x3x3xf32>, tensor<8x2x1x1xf32>) outs(%init : tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(b, f, h, w) -> (b, f, h, w)>, affine_map<(b, f, h, w) -> (b, f, h)>,
+                                        affine_map<(b, f, h, w) -> (b, f, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0, %rows : tensor<1x8x3x3xf32>, tensor<1x8x3xf32>) outs(%e : tensor<1x8x3x3xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %s = arith.addf %x, %r : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x3x3xf32>
+  return %1 : tensor<1x8x3x3xf32>
 }
