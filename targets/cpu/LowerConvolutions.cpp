@@ -222,7 +222,6 @@ Value epilogueOnProduct(RewriterBase &rewriter, linalg::GenericOp epilogue, Valu
     return {};
   MLIRContext *ctx = rewriter.getContext();
   Location loc = epilogue.getLoc();
-  Type et = productType.getElementType();
   // Loops of the rebuilt op: (b, o, pp, i); of the epilogue: (b, f, h, w).
   AffineExpr b, o, pp, i;
   bindDims(ctx, b, o, pp, i);
@@ -280,8 +279,9 @@ Value epilogueOnProduct(RewriterBase &rewriter, linalg::GenericOp epilogue, Valu
       maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
       continue;
     }
-    inputs.push_back(tlc::reshapeTensor(rewriter, loc, input->get(),
-                                        RankedTensorType::get(plan.shape, et)));
+    inputs.push_back(tlc::reshapeTensor(
+        rewriter, loc, input->get(),
+        RankedTensorType::get(plan.shape, getElementTypeOrSelf(input->get()))));
     maps.push_back(AffineMap::get(4, 0, plan.exprs, ctx));
   }
   maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));

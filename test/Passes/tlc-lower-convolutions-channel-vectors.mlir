@@ -163,3 +163,32 @@ func.func @epilogue_reads_rows(%in: tensor<1x2x3x3xf32>, %rows: tensor<1x8x3xf32
   } -> tensor<1x8x3x3xf32>
   return %1 : tensor<1x8x3x3xf32>
 }
+
+// -----
+
+// An operand of another element type (an i1 mask) keeps its type through the reshape.
+// CHECK-LABEL: func.func @epilogue_mask
+// CHECK-SAME: (%{{.+}}: tensor<1x2x3x3xf32>, %[[MASK:.+]]: tensor<1x8x3x3xi1>)
+// CHECK: %[[M1:.+]] = tensor.collapse_shape %[[MASK]] {{\[}}[0, 1, 2, 3]] : tensor<1x8x3x3xi1> into tensor<72xi1>
+// CHECK: %[[M4:.+]] = tensor.expand_shape %[[M1]] {{\[}}[0, 1, 2, 3]] output_shape [1, 2, 4, 9] : tensor<72xi1> into tensor<1x2x4x9xi1>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.+}}, %[[M4]] : tensor<1x2x9x4xf32>, tensor<1x2x4x9xi1>)
+// CHECK: arith.select
+// CHECK: linalg.transpose
+func.func @epilogue_mask(%in: tensor<1x2x3x3xf32>, %mask: tensor<1x8x3x3xi1>) -> tensor<1x8x3x3xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x2x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x3x3xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x2x3x3xf32>, tensor<8x2x1x1xf32>) outs(%init : tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(b, f, h, w) -> (b, f, h, w)>, affine_map<(b, f, h, w) -> (b, f, h, w)>,
+                                        affine_map<(b, f, h, w) -> (b, f, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0, %mask : tensor<1x8x3x3xf32>, tensor<1x8x3x3xi1>) outs(%e : tensor<1x8x3x3xf32>) {
+  ^bb0(%x: f32, %m: i1, %o: f32):
+    %s = arith.select %m, %x, %zero : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x3x3xf32>
+  return %1 : tensor<1x8x3x3xf32>
+}
