@@ -200,17 +200,42 @@ DenseElementsAttr constantFilter(linalg::Conv2DNchwFchwOp op) {
   return filter;
 }
 
+/// `v` [1, a, b, c] transposed into [1, a, c, b].
+Value swapLastTwo(RewriterBase &rewriter, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  std::swap(shape[2], shape[3]);
+  return linalg::TransposeOp::create(
+             rewriter, loc, v, tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType()),
+             ArrayRef<int64_t>{0, 1, 3, 2})
+      ->getResult(0);
+}
+
+/// A channel-vector product's layout [1, F / w, P, w] back to NCHW `nchwType` [1, F, OH, OW]:
+/// the last two dimensions swapped, the channels joined, the pixels split.
+Value productToNCHW(RewriterBase &rewriter, Location loc, Value product,
+                    RankedTensorType nchwType) {
+  auto type = cast<RankedTensorType>(product.getType());
+  auto channelsType =
+      RankedTensorType::get({1, nchwType.getDimSize(1), type.getDimSize(2)}, type.getElementType());
+  Value channels = tensor::CollapseShapeOp::create(
+      rewriter, loc, channelsType, swapLastTwo(rewriter, loc, product),
+      ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}});
+  return tensor::ExpandShapeOp::create(rewriter, loc, nchwType, channels,
+                                       ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+}
+
 /// Mechanism: the elementwise op `epilogue` of a channel-vector convolution's result `result`
 /// ([1, F, OH, OW], its only use) rebuilt over the product `product` ([1, F / w, P, w], see
 /// lowerConvChannelVectors) and its result transposed back into [1, F, OH, OW], so that
 /// tlc-fuse-epilogues runs it on the product's tiles. Each other operand is reshaped (F split
 /// into [F / w, w], OH and OW joined into P) and read through the permuted map; the op keeps
-/// its body, location and attributes. Returns the new NCHW result, or null (nothing changed)
-/// when `epilogue` does not qualify: all loops parallel, one result written through the
-/// identity from an unread init, `result` read through the identity, every other operand
-/// read by the batch, channel and whole (row, column) pairs or at 0 in a unit dimension.
-Value epilogueOnProduct(RewriterBase &rewriter, linalg::GenericOp epilogue, Value result,
-                        Value product, int64_t channels) {
+/// its body (moved), location and attributes. Fails (nothing changed) when `epilogue` does
+/// not qualify: all loops parallel, one result written through the identity from an unread
+/// init, `result` read through the identity, every other operand read by the batch, channel
+/// and whole (row, column) pairs or at 0 in a unit dimension.
+LogicalResult epilogueOnProduct(RewriterBase &rewriter, linalg::GenericOp epilogue, Value result,
+                                Value product, int64_t channels) {
   auto productType = cast<RankedTensorType>(product.getType());
   int64_t blocks = productType.getDimSize(1), p = productType.getDimSize(2);
   if (!epilogue || epilogue.getNumLoops() != 4 ||
@@ -219,7 +244,7 @@ Value epilogueOnProduct(RewriterBase &rewriter, linalg::GenericOp epilogue, Valu
       !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0)).isIdentity() ||
       !epilogue.getMatchingBlockArgument(epilogue.getDpsInitOperand(0)).use_empty() ||
       llvm::is_contained(epilogue.getDpsInits(), result))
-    return {};
+    return failure();
   MLIRContext *ctx = rewriter.getContext();
   Location loc = epilogue.getLoc();
   // Loops of the rebuilt op: (b, o, pp, i); of the epilogue: (b, f, h, w).
@@ -236,12 +261,12 @@ Value epilogueOnProduct(RewriterBase &rewriter, linalg::GenericOp epilogue, Valu
     Operand plan;
     if (input->get() == result) {
       if (!map.isIdentity())
-        return {};
+        return failure();
       plans.push_back(plan);
       continue;
     }
     if (!type)
-      return {};
+      return failure();
     for (unsigned r = 0; r < map.getNumResults(); ++r) {
       AffineExpr e = map.getResult(r);
       if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 0 &&
@@ -252,7 +277,7 @@ Value epilogueOnProduct(RewriterBase &rewriter, linalg::GenericOp epilogue, Valu
       }
       auto dim = dyn_cast<AffineDimExpr>(e);
       if (!dim)
-        return {};
+        return failure();
       if (dim.getPosition() == 0) {
         plan.shape.push_back(type.getDimSize(r));
         plan.exprs.push_back(b);
@@ -265,7 +290,7 @@ Value epilogueOnProduct(RewriterBase &rewriter, linalg::GenericOp epilogue, Valu
         plan.exprs.push_back(pp);
         ++r;
       } else {
-        return {};
+        return failure();
       }
     }
     plans.push_back(plan);
@@ -291,24 +316,12 @@ Value epilogueOnProduct(RewriterBase &rewriter, linalg::GenericOp epilogue, Valu
       rewriter, loc, TypeRange{empty.getType()}, inputs, ValueRange{empty}, maps,
       epilogue.getIteratorTypesArray());
   rebuilt->setDiscardableAttrs(epilogue->getDiscardableAttrDictionary());
-  rewriter.cloneRegionBefore(epilogue.getRegion(), rebuilt.getRegion(),
-                             rebuilt.getRegion().begin());
-  // Back to NCHW: [1, F / w, P, w] -> [1, F / w, w, P] -> [1, F, P] -> [1, F, OH, OW].
-  auto outType = cast<RankedTensorType>(epilogue->getResult(0).getType());
-  Value swapped =
-      linalg::TransposeOp::create(
-          rewriter, loc, rebuilt.getResult(0),
-          tensor::EmptyOp::create(rewriter, loc, {1, blocks, channels, p}, outEt),
-          ArrayRef<int64_t>{0, 1, 3, 2})
-          ->getResult(0);
-  Value nchw = tensor::ExpandShapeOp::create(
-      rewriter, loc, outType,
-      tensor::CollapseShapeOp::create(rewriter, loc,
-                                      RankedTensorType::get({1, blocks * channels, p}, outEt),
-                                      swapped, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}}),
-      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-  rewriter.replaceOp(epilogue, nchw);
-  return nchw;
+  rewriter.inlineRegionBefore(epilogue.getRegion(), rebuilt.getRegion(),
+                              rebuilt.getRegion().begin());
+  rewriter.replaceOp(epilogue,
+                     productToNCHW(rewriter, loc, rebuilt.getResult(0),
+                                   cast<RankedTensorType>(epilogue->getResult(0).getType())));
+  return success();
 }
 
 /// conv_2d_nchw_fchw of one image with few output pixels and a constant filter -> im2col
@@ -339,17 +352,7 @@ LogicalResult lowerConvChannelVectors(RewriterBase &rewriter, linalg::Conv2DNchw
   if (!packed)
     return op.emitOpError("packing the filter failed");
   Value wp = arith::ConstantOp::create(rewriter, loc, packed);
-  // [1, F, P] <-> [1, blocks, P, channels]: the channels split into blocks, then the last two
-  // dimensions swapped.
   auto productType = RankedTensorType::get({1, blocks, p, channels}, et);
-  auto blockedType = RankedTensorType::get({1, blocks, channels, p}, et);
-  SmallVector<ReassociationIndices> splitChannels = {{0}, {1, 2}, {3}};
-  auto swapLast = [&](Value v, RankedTensorType to) {
-    return linalg::TransposeOp::create(rewriter, loc, v,
-                                       tensor::EmptyOp::create(rewriter, loc, to.getShape(), et),
-                                       ArrayRef<int64_t>{0, 1, 3, 2})
-        ->getResult(0);
-  };
   // The initial value in the product's layout: a fill stays a fill (of the new shape), anything
   // else is transposed.
   Value productInit;
@@ -357,12 +360,15 @@ LogicalResult lowerConvChannelVectors(RewriterBase &rewriter, linalg::Conv2DNchw
     Value empty = tensor::EmptyOp::create(rewriter, loc, productType.getShape(), et);
     productInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty).getResult(0);
   } else {
+    // [1, F, OH, OW] -> [1, F, P] -> [1, blocks, channels, P] -> [1, blocks, P, channels]
     Value init3 = tensor::CollapseShapeOp::create(
         rewriter, loc, RankedTensorType::get({1, f, p}, et), init,
         ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-    productInit = swapLast(
-        tensor::ExpandShapeOp::create(rewriter, loc, blockedType, init3, splitChannels),
-        productType);
+    productInit =
+        swapLastTwo(rewriter, loc,
+                    tensor::ExpandShapeOp::create(
+                        rewriter, loc, RankedTensorType::get({1, blocks, channels, p}, et), init3,
+                        ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}}));
   }
   // (b, o, pp, i, kk): out[b, o, pp, i] += col[b, kk, pp] * wp[o, kk, i]
   AffineExpr b, o, pp, i, kk;
@@ -376,20 +382,14 @@ LogicalResult lowerConvChannelVectors(RewriterBase &rewriter, linalg::Conv2DNchw
   // An elementwise epilogue (bias, activation, residual add) moves onto the product, where
   // tlc-fuse-epilogues runs it on the register tiles' output; the transpose then follows it.
   Value result = op->getResult(0);
-  if (result.hasOneUse())
-    if (Value nchw = epilogueOnProduct(
-            rewriter, dyn_cast<linalg::GenericOp>(*result.getUsers().begin()), result, product,
-            channels)) {
-      (void)nchw;
-      rewriter.eraseOp(op);
-      return success();
-    }
+  if (result.hasOneUse() &&
+      succeeded(epilogueOnProduct(rewriter, dyn_cast<linalg::GenericOp>(*result.getUsers().begin()),
+                                  result, product, channels))) {
+    rewriter.eraseOp(op);
+    return success();
+  }
   rewriter.setInsertionPointAfterValue(product);
-  Value out3 = tensor::CollapseShapeOp::create(rewriter, loc,
-                                               RankedTensorType::get({1, f, p}, et),
-                                               swapLast(product, blockedType), splitChannels);
-  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-      op, outType, out3, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  rewriter.replaceOp(op, productToNCHW(rewriter, loc, product, outType));
   return success();
 }
 
@@ -595,7 +595,8 @@ struct TLCLowerConvolutionsPass
     tlc::ConvShape shape = tlc::getConvShape(conv);
     int64_t p = shape.oh * shape.ow;
     if (channelVectorWidth <= 0 || shape.n != 1 || p > channelVectorMaxPixels ||
-        shape.f % channelVectorWidth != 0 || 100 * p > 85 * static_cast<int64_t>(llvm::alignTo(p, 16)))
+        shape.f % channelVectorWidth != 0 ||
+        100 * p > 85 * static_cast<int64_t>(llvm::alignTo(p, 16)))
       return {};
     return constantFilter(conv);
   }

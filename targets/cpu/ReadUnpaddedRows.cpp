@@ -218,8 +218,7 @@ struct TLCReadUnpaddedRowsPass
           rewriter, op.getLoc(), TypeRange{},
           ValueRange{op.getDpsInputOperand(0)->get(), op.getDpsInputOperand(1)->get(), source},
           op.getDpsInits(), maps, op.getIteratorTypesArray());
-      for (NamedAttribute attr : op->getDiscardableAttrs())
-        marked->setAttr(attr.getName(), attr.getValue());
+      marked->setDiscardableAttrs(op->getDiscardableAttrDictionary());
       // The body, with the source's (unused) block argument after the two inputs'.
       Region &body = marked.getRegion();
       rewriter.inlineRegionBefore(op.getRegion(), body, body.end());

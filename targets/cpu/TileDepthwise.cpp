@@ -15,8 +15,8 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
-#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
@@ -312,8 +312,9 @@ struct SourceRows {
 /// loop offsets of the tile (its row view's offsets, through its projected-permutation map)
 /// give the padded coordinates (`src.padded.map`), less the padding the source's; one masked
 /// load of stride * width lanes takes the lanes inside the source's row, the others are the
-/// padding value, as is the whole row when it is outside the source (then read clamped). Lanes before the source's first column read
-/// from a negative column, which a masked load allows (the lane is not accessed).
+/// padding value, as is the whole row when it is outside the source (then read clamped).
+/// Lanes before the source's first column read from a negative column, which a masked load
+/// allows (the lane is not accessed).
 Value readSourceRow(RewriterBase &rewriter, Location loc, linalg::GenericOp tile,
                     const SourceRows &src, int64_t stride, Value size, int64_t width) {
   OpOperand *rows = tile.getDpsInputOperand(0);
