@@ -503,13 +503,22 @@ def TLCTileDepthwise : Pass<"tlc-tile-depthwise", "mlir::func::FuncOp"> {
     source's row take the padding value) from the row clamped into the source, the padding
     selected for a row outside it; the padded copy's fill and copy are then erased when
     nothing else reads it. An epilogue whose output may overlap the rows' memory stays a pass
-    of its own.
+    of its own. A tile of at most `straight-line-steps` vector steps (rows x vectors per row x
+    taps) is instead straight-line code over all its taps and several output rows (the
+    largest divisor of the output's second-to-last dimension whose accumulators take at most
+    half of `registers`), with constant indices: one accumulator per row starting from the
+    fill's value (the fill erased), a padded source's rows outside it folded to the padding,
+    the epilogue on each finished row before its only write.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
            "the target's vector register width in bits (lanes = bits / 32)">,
     Option<"vectors", "vectors", "int64_t", /*default=*/"4",
            "vector registers per tile row (accumulators)">,
+    Option<"registers", "registers", "int64_t", /*default=*/"16",
+           "the target's vector registers (a straight-line tile's accumulators take up to half)">,
+    Option<"straightLineSteps", "straight-line-steps", "int64_t", /*default=*/"512",
+           "most vector steps (rows x vectors per row x taps) of a tile written as straight-line code over all its taps and several rows (0: none)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::memref::MemRefDialect",
                            "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",

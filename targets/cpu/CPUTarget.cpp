@@ -90,6 +90,7 @@ public:
     // Depthwise convolutions: rows of the output accumulated in registers over all taps.
     TLCTileDepthwiseOptions depthwise;
     depthwise.vectorBits = regs.bits;
+    depthwise.registers = regs.count;
     pm.addNestedPass<func::FuncOp>(createTLCTileDepthwise(depthwise));
     pm.addPass(createCanonicalizerPass());
     TLCVectorizeOptions vectorize;

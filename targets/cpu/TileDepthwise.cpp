@@ -4,7 +4,9 @@
 // contiguous dimension, written here as vector code (the row read, updated with the input
 // row times the other operand's value broadcast, and written back, per reduction step), which
 // tlc-vectorize keeps in registers across all reduction steps (taps): the row is written once.
-// Pooling (max, sum) takes the same tiles, its combiner in place of the multiply-add.
+// A small enough tile is instead straight-line code over all its taps and several output rows
+// (one accumulator per row, every index a constant). Pooling (max, sum) takes the same tiles,
+// its combiner in place of the multiply-add.
 #include "passes/BufferFills.h"
 #include "targets/cpu/CPUPasses.h"
 #include "targets/cpu/LoopUtils.h"
@@ -316,7 +318,8 @@ struct SourceRows {
 /// Lanes before the source's first column read from a negative column, which a masked load
 /// allows (the lane is not accessed).
 Value readSourceRow(RewriterBase &rewriter, Location loc, linalg::GenericOp tile,
-                    const SourceRows &src, int64_t stride, Value size, int64_t width) {
+                    const SourceRows &src, int64_t stride, Value size, int64_t width,
+                    ArrayRef<int64_t> point = {}) {
   OpOperand *rows = tile.getDpsInputOperand(0);
   auto view = rows->get().getDefiningOp<memref::SubViewOp>();
   AffineMap tileMap = tile.getMatchingIndexingMap(rows);
@@ -324,6 +327,12 @@ Value readSourceRow(RewriterBase &rewriter, Location loc, linalg::GenericOp tile
   if (view)
     for (unsigned r = 0; r < tileMap.getNumResults(); ++r)
       loopOffsets[tileMap.getDimPosition(r)] = view.getMixedOffsets()[r];
+  // A point within the tile (straight-line tiles: a row and a tap) moves the loop offsets.
+  AffineExpr d0 = getAffineDimExpr(0, rewriter.getContext());
+  for (auto [d, p] : llvm::enumerate(point))
+    if (p != 0)
+      loopOffsets[d] =
+          affine::makeComposedFoldedAffineApply(rewriter, loc, d0 + p, {loopOffsets[d]});
   auto type = cast<MemRefType>(src.buffer.getType());
   unsigned rank = type.getRank();
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
@@ -335,8 +344,8 @@ Value readSourceRow(RewriterBase &rewriter, Location loc, linalg::GenericOp tile
     AffineExpr e = map.getResult(k) - src.padded.low[k];
     Value coord = getValueOrCreateConstantIndexOp(
         rewriter, loc,
-        affine::makeComposedFoldedAffineApply(
-            rewriter, loc, AffineMap::get(map.getNumDims(), 0, e), loopOffsets));
+        affine::makeComposedFoldedAffineApply(rewriter, loc, AffineMap::get(map.getNumDims(), 0, e),
+                                              loopOffsets));
     if (k + 1 < rank && (!isa<AffineDimExpr>(map.getResult(k)) || src.padded.low[k] != 0)) {
       Value ok = arith::AndIOp::create(
           rewriter, loc,
@@ -350,21 +359,19 @@ Value readSourceRow(RewriterBase &rewriter, Location loc, linalg::GenericOp tile
   }
   // Lanes [-x0, min(W - x0, span)) are inside the source's row, span = the row's extent.
   Value x0 = at.back();
-  AffineExpr d0 = getAffineDimExpr(0, rewriter.getContext());
   Value span = getValueOrCreateConstantIndexOp(
       rewriter, loc,
       affine::makeComposedFoldedAffineApply(rewriter, loc, d0 * stride - (stride - 1), {size}));
   Value end = arith::MinSIOp::create(
-      rewriter, loc, arith::SubIOp::create(rewriter, loc, index(type.getShape().back()), x0),
-      span);
+      rewriter, loc, arith::SubIOp::create(rewriter, loc, index(type.getShape().back()), x0), span);
   Value begin = arith::SubIOp::create(rewriter, loc, zero, x0);
   int64_t lanes = stride * width;
   auto maskType = VectorType::get({lanes}, rewriter.getI1Type());
   Value below = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{begin});
   Value upTo = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{end});
   Value all = arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(maskType, true));
-  Value mask = arith::AndIOp::create(rewriter, loc, upTo,
-                                     arith::XOrIOp::create(rewriter, loc, below, all));
+  Value mask =
+      arith::AndIOp::create(rewriter, loc, upTo, arith::XOrIOp::create(rewriter, loc, below, all));
   auto vectorType = VectorType::get({lanes}, type.getElementType());
   Value padding = arith::ConstantOp::create(
       rewriter, loc, DenseElementsAttr::get(vectorType, cast<Attribute>(src.padded.value)));
@@ -429,6 +436,147 @@ bool eraseUnreadWrites(RewriterBase &rewriter, Value root) {
   return !writes.empty();
 }
 
+/// Vector code on the rows of one row tile: `width` lanes, the first `size` of them the row
+/// (`mask` off the others, null when they are all of it).
+struct RowVectors {
+  RewriterBase &rewriter;
+  Location loc;
+  int64_t width;
+  Value size, mask;
+
+  MLIRContext *ctx() const { return rewriter.getContext(); }
+  VectorType vectorOf(Type t) const { return VectorType::get({width}, getElementTypeOrSelf(t)); }
+  Value index(int64_t v) const { return arith::ConstantIndexOp::create(rewriter, loc, v); }
+  Value padding(Type et) const {
+    return arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(et));
+  }
+  static AffineMap rowMap(Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    return AffineMap::getMinorIdentityMap(type.getRank(), 1, type.getContext());
+  }
+  /// The indices of `buffer` (a tile's operand, read through the projected permutation `map`)
+  /// at loop `point` within the tile (an empty point: its origin).
+  SmallVector<Value> at(Value buffer, AffineMap map, ArrayRef<int64_t> point = {}) const {
+    SmallVector<Value> indices;
+    for (unsigned r = 0; r < static_cast<unsigned>(cast<MemRefType>(buffer.getType()).getRank());
+         ++r)
+      indices.push_back(index(point.empty() ? 0 : point[map.getDimPosition(r)]));
+    return indices;
+  }
+  /// The row of `buffer` along its last dimension from `indices` (masked like the output row).
+  Value readRow(Value buffer, ValueRange indices) const {
+    Type et = getElementTypeOrSelf(buffer.getType());
+    return vector::TransferReadOp::create(rewriter, loc, vectorOf(et), buffer, indices,
+                                          rowMap(buffer), padding(et), mask,
+                                          rewriter.getBoolArrayAttr({true}));
+  }
+  void writeRow(Value row, Value buffer, ValueRange indices) const {
+    vector::TransferWriteOp::create(rewriter, loc, Type(), row, buffer, indices, rowMap(buffer),
+                                    mask, rewriter.getBoolArrayAttr({true}));
+  }
+  /// The element of `buffer` at `indices`, broadcast along the row.
+  Value broadcastElement(Value buffer, ValueRange indices) const {
+    Value element = memref::LoadOp::create(rewriter, loc, buffer, indices);
+    return vector::BroadcastOp::create(rewriter, loc, vectorOf(buffer.getType()), element);
+  }
+  /// A row read at stride s from `indices`: the s * (size - 1) + 1 elements it spans, read as
+  /// one contiguous vector of s * width lanes (those past the span masked off), then every
+  /// s-th lane.
+  Value readStridedRow(Value buffer, int64_t stride, ValueRange indices) const {
+    Type et = getElementTypeOrSelf(buffer.getType());
+    auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
+    AffineExpr d0 = getAffineDimExpr(0, ctx());
+    OpFoldResult span =
+        affine::makeComposedFoldedAffineApply(rewriter, loc, d0 * stride - (stride - 1), {size});
+    // The flat offset of `indices`: the buffer's offset plus each index times its stride.
+    OpFoldResult offset = metadata.getOffset();
+    for (auto [i, s] : llvm::zip(indices, metadata.getStrides()))
+      if (getConstantIntValue(i) != 0)
+        offset = affine::makeComposedFoldedAffineApply(
+            rewriter, loc, d0 + getAffineDimExpr(1, ctx()) * getAffineDimExpr(2, ctx()),
+            {offset, OpFoldResult(i), OpFoldResult(s)});
+    auto flatType = MemRefType::get({ShapedType::kDynamic}, et,
+                                    StridedLayoutAttr::get(ctx(), ShapedType::kDynamic, {1}));
+    Value flat = memref::ReinterpretCastOp::create(
+        rewriter, loc, flatType, metadata.getBaseBuffer(), offset, ArrayRef<OpFoldResult>{span},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    Value wide = vector::TransferReadOp::create(
+        rewriter, loc, VectorType::get({stride * width}, et), flat, ValueRange{index(0)},
+        AffineMap::getMinorIdentityMap(1, 1, ctx()), padding(et), Value(),
+        rewriter.getBoolArrayAttr({false}));
+    SmallVector<int64_t> kept;
+    for (int64_t i = 0; i < width; ++i)
+      kept.push_back(i * stride);
+    return vector::ShuffleOp::create(rewriter, loc, wide, wide, kept);
+  }
+  /// The value of `tile`'s input `input` at loop `point` (its row or its broadcast element),
+  /// or null for the padded source (read in place of the row input).
+  Value readInput(linalg::GenericOp tile, OpOperand *input, const RowAccumulation &acc,
+                  const SourceRows *source, ArrayRef<int64_t> point = {}) const {
+    Value buffer = input->get();
+    AffineMap map = tile.getMatchingIndexingMap(input);
+    if (source && input->getOperandNumber() == source->padded.input)
+      return Value();
+    if (input->getOperandNumber() != acc.rowOperand)
+      return broadcastElement(buffer, at(buffer, map, point));
+    std::optional<std::pair<unsigned, int64_t>> access = rowAccess(tile, input, acc.row);
+    if (source)
+      return readSourceRow(rewriter, loc, tile, *source, access->second, size, width, point);
+    return access->second == 1 ? readRow(buffer, at(buffer, map, point))
+                               : readStridedRow(buffer, access->second, at(buffer, map, point));
+  }
+};
+
+/// A row to write: its value, the buffer and the indices.
+struct RowWrite {
+  Value row, buffer;
+  SmallVector<Value> indices;
+};
+
+/// Mechanism: the epilogue (matchRowEpilogue) on one finished row `finished` of the tile's
+/// output `out` (a subview of the op's output), `rowOffset` rows past the tile's first: its
+/// other operands read at the row's position (along it, or once), its body on vectors; the
+/// result's write into its output's row is returned, for the caller to make.
+RowWrite epilogueOnRow(const RowVectors &io, linalg::GenericOp epilogue, Value out, Value finished,
+                       int64_t rowOffset) {
+  RewriterBase &rewriter = io.rewriter;
+  Location loc = io.loc;
+  auto view = out.getDefiningOp<memref::SubViewOp>();
+  SmallVector<Value> position =
+      getValueOrCreateConstantIndexOp(rewriter, loc, view.getMixedOffsets());
+  unsigned rowDim = position.size() - 1;
+  SmallVector<Value> outAt(position.size(), io.index(0));
+  if (rowOffset != 0) {
+    position[rowDim - 1] =
+        arith::AddIOp::create(rewriter, loc, position[rowDim - 1], io.index(rowOffset));
+    outAt[rowDim - 1] = io.index(rowOffset);
+  }
+  IRMapping mapping;
+  OpOperand *init = epilogue.getDpsInitOperand(0);
+  Value target = init->get();
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    Value buffer = input->get(), v;
+    AffineMap map = epilogue.getMatchingIndexingMap(input);
+    SmallVector<Value> indices;
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      indices.push_back(position[map.getDimPosition(r)]);
+    if (buffer == view.getSource())
+      v = finished;
+    else if (map.getResultPosition(getAffineDimExpr(rowDim, io.ctx())))
+      v = io.readRow(buffer, indices);
+    else
+      v = io.broadcastElement(buffer, indices);
+    mapping.map(epilogue.getMatchingBlockArgument(input), v);
+  }
+  // Only an epilogue writing `out` itself may read its output (then the finished row).
+  mapping.map(epilogue.getMatchingBlockArgument(init), finished);
+  Value row = applyOnVectors(rewriter, loc, epilogue.getBody(), mapping,
+                             [&](Type t) { return io.vectorOf(t); });
+  if (target == view.getSource())
+    return {row, out, outAt};
+  return {row, target, position};
+}
+
 /// Mechanism: the row tile `tile` (views of one row of the output and of input `acc.rowOperand`,
 /// and one element of the other input) as vector code on rows of `size` (at most `bound`)
 /// elements: both rows are read as vectors (lanes past `size` masked off), the element is
@@ -442,121 +590,109 @@ void rowTileToVectors(RewriterBase &rewriter, linalg::GenericOp tile, const RowA
                       Value size, int64_t bound, int64_t lanes, Value fillMask, Operation *outer,
                       linalg::GenericOp epilogue, const SourceRows *source) {
   Location loc = tile.getLoc();
-  MLIRContext *ctx = tile.getContext();
   rewriter.setInsertionPoint(outer);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   int64_t width = vectorWidth(bound, lanes);
-  Value mask = fillMask ? fillMask : rowMask(rewriter, loc, size, width);
+  RowVectors io{rewriter, loc, width, size,
+                fillMask ? fillMask : rowMask(rewriter, loc, size, width)};
   rewriter.setInsertionPoint(tile);
-  auto zeros = [&](Value buffer) {
-    return SmallVector<Value>(cast<MemRefType>(buffer.getType()).getRank(), zero);
-  };
-  auto rowMap = [&](Value buffer) {
-    return AffineMap::getMinorIdentityMap(cast<MemRefType>(buffer.getType()).getRank(), 1, ctx);
-  };
-  auto vectorOf = [&](Type t) { return VectorType::get({width}, getElementTypeOrSelf(t)); };
-  auto padding = [&](Type et) {
-    return arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(et));
-  };
-  ArrayAttr inBounds = rewriter.getBoolArrayAttr({true});
-  // The row of `buffer` along its last dimension from `at` (masked like the output row).
-  auto readRow = [&](Value buffer, ValueRange at) -> Value {
-    Type et = getElementTypeOrSelf(buffer.getType());
-    return vector::TransferReadOp::create(rewriter, loc, vectorOf(et), buffer, at, rowMap(buffer),
-                                          padding(et), mask, inBounds);
-  };
-  auto writeRow = [&](Value row, Value buffer, ValueRange at) {
-    vector::TransferWriteOp::create(rewriter, loc, Type(), row, buffer, at, rowMap(buffer), mask,
-                                    inBounds);
-  };
-  // The element of `buffer` at `at`, broadcast along the row.
-  auto broadcastElement = [&](Value buffer, ValueRange at) -> Value {
-    Value element = memref::LoadOp::create(rewriter, loc, buffer, at);
-    return vector::BroadcastOp::create(rewriter, loc, vectorOf(buffer.getType()), element);
-  };
-  // A row read at stride s: the s * (size - 1) + 1 elements it spans, read as one contiguous
-  // vector of s * width lanes (those past the span masked off), then every s-th lane.
-  auto readStridedRow = [&](Value buffer, int64_t stride) -> Value {
-    Type et = getElementTypeOrSelf(buffer.getType());
-    auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
-    AffineExpr d0 = getAffineDimExpr(0, ctx);
-    OpFoldResult span =
-        affine::makeComposedFoldedAffineApply(rewriter, loc, d0 * stride - (stride - 1), {size});
-    auto flatType = MemRefType::get({ShapedType::kDynamic}, et,
-                                    StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {1}));
-    Value flat = memref::ReinterpretCastOp::create(
-        rewriter, loc, flatType, metadata.getBaseBuffer(), OpFoldResult(metadata.getOffset()),
-        ArrayRef<OpFoldResult>{span}, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
-    Value wide =
-        vector::TransferReadOp::create(rewriter, loc, VectorType::get({stride * width}, et), flat,
-                                       ValueRange{zero}, AffineMap::getMinorIdentityMap(1, 1, ctx),
-                                       padding(et), Value(), rewriter.getBoolArrayAttr({false}));
-    SmallVector<int64_t> lanes;
-    for (int64_t i = 0; i < width; ++i)
-      lanes.push_back(i * stride);
-    return vector::ShuffleOp::create(rewriter, loc, wide, wide, lanes);
-  };
-  Block *body = tile.getBody();
   IRMapping mapping;
-  for (OpOperand *input : tile.getDpsInputOperands()) {
-    Value buffer = input->get();
-    Value v;
-    if (source && input->getOperandNumber() == source->padded.input)
-      continue; // the padded source, read in place of the row input
-    if (input->getOperandNumber() == acc.rowOperand) {
-      std::optional<std::pair<unsigned, int64_t>> access = rowAccess(tile, input, acc.row);
-      if (source)
-        v = readSourceRow(rewriter, loc, tile, *source, access->second, size, width);
-      else
-        v = access->second == 1 ? readRow(buffer, zeros(buffer))
-                                : readStridedRow(buffer, access->second);
-    } else {
-      v = broadcastElement(buffer, zeros(buffer));
-    }
-    mapping.map(tile.getMatchingBlockArgument(input), v);
+  for (OpOperand *input : tile.getDpsInputOperands())
+    if (Value v = io.readInput(tile, input, acc, source))
+      mapping.map(tile.getMatchingBlockArgument(input), v);
+  OpOperand *init = tile.getDpsInitOperand(0);
+  Value out = init->get();
+  SmallVector<Value> outAt = io.at(out, tile.getMatchingIndexingMap(init));
+  mapping.map(tile.getMatchingBlockArgument(init), io.readRow(out, outAt));
+  io.writeRow(applyOnVectors(rewriter, loc, tile.getBody(), mapping,
+                             [&](Type t) { return io.vectorOf(t); }),
+              out, outAt);
+  if (epilogue) {
+    // The epilogue on the finished row, after all reduction steps: the row read back (which
+    // store-to-load forwarding takes from the accumulators).
+    rewriter.setInsertionPointAfter(outer);
+    RowWrite write = epilogueOnRow(
+        io, epilogue, out, io.readRow(out, io.at(out, tile.getMatchingIndexingMap(init))), 0);
+    io.writeRow(write.row, write.buffer, write.indices);
   }
-  Value out = tile.getDpsInitOperand(0)->get();
-  SmallVector<Value> outAt = zeros(out);
-  mapping.map(tile.getMatchingBlockArgument(tile.getDpsInitOperand(0)), readRow(out, outAt));
-  writeRow(applyOnVectors(rewriter, loc, body, mapping, vectorOf), out, outAt);
   rewriter.eraseOp(tile);
-  if (!epilogue)
-    return;
+}
 
-  // The epilogue on the finished row, after all reduction steps: the row read back (which
-  // store-to-load forwarding takes from the accumulators), the epilogue's other operands
-  // read at the row's position (along it, or once), its body on vectors, the result written
-  // to its output's row.
-  rewriter.setInsertionPointAfter(outer);
-  auto view = out.getDefiningOp<memref::SubViewOp>();
-  SmallVector<Value> position =
-      getValueOrCreateConstantIndexOp(rewriter, loc, view.getMixedOffsets());
-  Value finished = readRow(out, outAt);
-  IRMapping epilogueMapping;
-  OpOperand *epilogueInit = epilogue.getDpsInitOperand(0);
-  Value target = epilogueInit->get();
-  unsigned rowDim = position.size() - 1;
-  for (OpOperand *input : epilogue.getDpsInputOperands()) {
-    Value buffer = input->get(), v;
-    AffineMap map = epilogue.getMatchingIndexingMap(input);
-    SmallVector<Value> at;
-    for (unsigned r = 0; r < map.getNumResults(); ++r)
-      at.push_back(position[map.getDimPosition(r)]);
-    if (buffer == view.getSource())
-      v = finished;
-    else if (map.getResultPosition(getAffineDimExpr(rowDim, ctx)))
-      v = readRow(buffer, at);
-    else
-      v = broadcastElement(buffer, at);
-    epilogueMapping.map(epilogue.getMatchingBlockArgument(input), v);
+/// Mechanism: the row tile `tile` of `rows` output rows (loop `rowsDim`, if any) and all of
+/// its reduction steps (none tiled) as straight-line vector code with constant indices: one
+/// accumulator per row (from `fillValue`, the output's fill, if it has one; else read), the
+/// body applied per tap and row (an input that does not depend on the row read once per
+/// tap), then the `epilogue` on each finished row before its only write. Every tap's row is
+/// known here: a padded source's rows outside it, and its column masks, fold to constants.
+void straightLineTile(RewriterBase &rewriter, linalg::GenericOp tile, const RowAccumulation &acc,
+                      Value size, int64_t bound, int64_t lanes, std::optional<unsigned> rowsDim,
+                      Value fillValue, linalg::GenericOp epilogue, const SourceRows *source) {
+  Location loc = tile.getLoc();
+  rewriter.setInsertionPoint(tile);
+  int64_t width = vectorWidth(bound, lanes);
+  RowVectors io{rewriter, loc, width, size, rowMask(rewriter, loc, size, width)};
+  SmallVector<int64_t> ranges = tile.getStaticLoopRanges();
+  int64_t rows = rowsDim ? ranges[*rowsDim] : 1;
+  SmallVector<unsigned> reductions;
+  int64_t taps = 1;
+  for (auto [d, iterator] : llvm::enumerate(tile.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction) {
+      reductions.push_back(d);
+      taps *= ranges[d];
+    }
+  OpOperand *init = tile.getDpsInitOperand(0);
+  Value out = init->get();
+  AffineMap outMap = tile.getMatchingIndexingMap(init);
+  SmallVector<int64_t> point(tile.getNumLoops(), 0);
+  auto rowAt = [&](int64_t r) {
+    if (rowsDim)
+      point[*rowsDim] = r;
+  };
+  SmallVector<Value> accumulators;
+  for (int64_t r = 0; r < rows; ++r) {
+    rowAt(r);
+    accumulators.push_back(fillValue ? vector::BroadcastOp::create(
+                                           rewriter, loc, io.vectorOf(out.getType()), fillValue)
+                                     : io.readRow(out, io.at(out, outMap, point)));
   }
-  // Only an epilogue writing `out` itself may read its output (then the finished row).
-  epilogueMapping.map(epilogue.getMatchingBlockArgument(epilogueInit), finished);
-  Value finishedRow = applyOnVectors(rewriter, loc, epilogue.getBody(), epilogueMapping, vectorOf);
-  if (target == view.getSource())
-    writeRow(finishedRow, out, outAt);
-  else
-    writeRow(finishedRow, target, position);
+  auto vectorOf = [&](Type t) { return io.vectorOf(t); };
+  for (int64_t t = 0; t < taps; ++t) {
+    int64_t rest = t;
+    for (unsigned d : llvm::reverse(reductions)) {
+      point[d] = rest % ranges[d];
+      rest /= ranges[d];
+    }
+    rowAt(0);
+    IRMapping perTap; // the inputs that do not depend on the row
+    for (OpOperand *input : tile.getDpsInputOperands())
+      if (!rowsDim || !tile.getMatchingIndexingMap(input).isFunctionOfDim(*rowsDim))
+        if (Value v = io.readInput(tile, input, acc, source, point))
+          perTap.map(tile.getMatchingBlockArgument(input), v);
+    for (int64_t r = 0; r < rows; ++r) {
+      rowAt(r);
+      IRMapping mapping = perTap;
+      for (OpOperand *input : tile.getDpsInputOperands())
+        if (rowsDim && tile.getMatchingIndexingMap(input).isFunctionOfDim(*rowsDim))
+          if (Value v = io.readInput(tile, input, acc, source, point))
+            mapping.map(tile.getMatchingBlockArgument(input), v);
+      mapping.map(tile.getMatchingBlockArgument(init), accumulators[r]);
+      accumulators[r] = applyOnVectors(rewriter, loc, tile.getBody(), mapping, vectorOf);
+    }
+  }
+  // The output itself is written unless the epilogue overwrites it; the epilogue reads all
+  // its rows before any write (its other inputs read once for all rows).
+  Value target = epilogue ? epilogue.getDpsInitOperand(0)->get() : Value();
+  auto view = out.getDefiningOp<memref::SubViewOp>();
+  SmallVector<RowWrite> writes;
+  for (int64_t r = 0; r < rows; ++r) {
+    rowAt(r);
+    if (!epilogue || target != view.getSource())
+      writes.push_back({accumulators[r], out, io.at(out, outMap, point)});
+    if (epilogue)
+      writes.push_back(epilogueOnRow(io, epilogue, out, accumulators[r], r));
+  }
+  for (RowWrite &write : writes)
+    io.writeRow(write.row, write.buffer, write.indices);
+  rewriter.eraseOp(tile);
 }
 
 /// The fill `fill` of one row tile's output as a vector write of the value, in the form of
@@ -580,6 +716,43 @@ Value rowFillToVector(RewriterBase &rewriter, linalg::FillOp fill, Value size, i
       rewriter.getBoolArrayAttr({true}));
   rewriter.eraseOp(fill);
   return mask;
+}
+
+/// The output's dimension before its row (a convolution's output rows), when the output's
+/// map reads it as its second-to-last result through a parallel loop.
+std::optional<unsigned> rowsDimension(linalg::LinalgOp op, unsigned row) {
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (map.getNumResults() < 2)
+    return std::nullopt;
+  auto dim = dyn_cast<AffineDimExpr>(map.getResult(map.getNumResults() - 2));
+  if (!dim || dim.getPosition() == row ||
+      op.getIteratorTypesArray()[dim.getPosition()] != utils::IteratorType::parallel)
+    return std::nullopt;
+  return dim.getPosition();
+}
+
+/// Whether straightLineTile can index `op`'s operands at any point: every one it reads
+/// (all but a padded source's rows and source) and its output through plain loop dimensions.
+bool indexableByPoint(linalg::LinalgOp op, const RowAccumulation &acc) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    unsigned n = operand.getOperandNumber();
+    if (acc.padded && (n == acc.padded->input || n == acc.rowOperand))
+      continue;
+    if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation())
+      return false;
+  }
+  return true;
+}
+
+/// Policy: the output rows of a straight-line tile: the largest divisor of the extent that
+/// keeps the tile's accumulators (rows times the vectors of a row) within half the vector
+/// registers, which leaves the rest for the rows read and the broadcast weights.
+int64_t chooseTileRows(int64_t extent, int64_t vectorsPerRow, int64_t registers) {
+  int64_t most = std::max<int64_t>(1, registers / 2 / vectorsPerRow);
+  for (int64_t r = std::min(extent, most); r > 1; --r)
+    if (extent % r == 0)
+      return r;
+  return 1;
 }
 
 struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePass> {
@@ -620,12 +793,38 @@ struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePa
         epilogue = nullptr;
     }
 
-    // Loops: the other parallel dimensions (tiles of 1), the row, then the reductions.
+    // A tile small enough runs all its taps as straight-line code, over several output rows
+    // (one accumulator each: independent chains, and rows a later row's taps read again).
+    int64_t taps = 1;
+    for (unsigned d = 0; d < ranges.size(); ++d)
+      if (iterators[d] == utils::IteratorType::reduction)
+        taps *= ranges[d];
+    std::optional<unsigned> rowsDim = rowsDimension(op, acc.row);
+    // A strided row is read as stride times as many vectors.
+    std::optional<std::pair<unsigned, int64_t>> access =
+        rowAccess(op, op.getDpsInputOperand(acc.rowOperand), acc.row);
+    int64_t vectorsPerRow =
+        llvm::divideCeil(vectorWidth(rowTile, lanes), lanes) * (access ? access->second : 1);
+    int64_t rowsPerTile = rowsDim ? chooseTileRows(ranges[*rowsDim], vectorsPerRow, registers) : 1;
+    bool straight =
+        indexableByPoint(op, acc) && rowsPerTile * vectorsPerRow * taps <= straightLineSteps;
+    if (!straight)
+      rowsDim.reset();
+
+    // Loops: the other parallel dimensions (tiles of 1, the rows of a straight-line tile
+    // excepted), the row, then the reductions (not tiled in a straight-line tile).
     SmallVector<OpFoldResult> sizes;
     SmallVector<int64_t> order;
+    unsigned numLoops = 0;
     for (unsigned d = 0; d < ranges.size(); ++d) {
-      sizes.push_back(rewriter.getIndexAttr(d == acc.row ? rowTile : 1));
-      if (d != acc.row && iterators[d] == utils::IteratorType::parallel)
+      bool reduction = iterators[d] == utils::IteratorType::reduction;
+      int64_t size = d == acc.row              ? rowTile
+                     : d == rowsDim            ? rowsPerTile
+                     : (straight && reduction) ? 0
+                                               : 1;
+      sizes.push_back(rewriter.getIndexAttr(size));
+      numLoops += size != 0;
+      if (d != acc.row && !reduction)
         order.push_back(d);
     }
     order.push_back(acc.row);
@@ -637,7 +836,7 @@ struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePa
     rewriter.setInsertionPoint(op);
     FailureOr<scf::SCFTilingResult> tiled =
         scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), options);
-    if (failed(tiled) || tiled->tiledOps.size() != 1 || tiled->loops.size() != order.size())
+    if (failed(tiled) || tiled->tiledOps.size() != 1 || tiled->loops.size() != numLoops)
       return; // left to convert-linalg-to-loops
     rewriter.eraseOp(op);
     tiled->tiledOps.front()->setAttr(kRowTileAttr, rewriter.getUnitAttr());
@@ -745,12 +944,20 @@ struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePa
         continue; // left to convert-linalg-to-loops (and the epilogue to its own pass)
       }
       Value row = t.op.getDpsInitOperand(0)->get();
-      rowTileToVectors(rewriter, t.op, acc, t.extent->first, t.extent->second, lanes,
-                       fillMasks.lookup(row), t.outer, epilogue, source ? &*source : nullptr);
+      if (straight)
+        straightLineTile(rewriter, t.op, acc, t.extent->first, t.extent->second, lanes, rowsDim,
+                         fill ? fill.getInputs()[0] : Value(), epilogue,
+                         source ? &*source : nullptr);
+      else
+        rowTileToVectors(rewriter, t.op, acc, t.extent->first, t.extent->second, lanes,
+                         fillMasks.lookup(row), t.outer, epilogue, source ? &*source : nullptr);
       fused = epilogue != nullptr;
     }
     if (fused)
       rewriter.eraseOp(epilogue);
+    // Every straight-line tile started from the fill's value: the fill is not read.
+    if (straight && fill && allRows)
+      rewriter.eraseOp(fill);
     // Every row read the source: the padded copy is not read any more.
     if (source && allRows)
       (void)eraseUnreadWrites(rewriter, paddedRows);

@@ -1,6 +1,6 @@
 // RUN: tlc-opt %s -split-input-file -tlc-read-unpadded-rows | FileCheck %s
-// RUN: tlc-opt %s -split-input-file -tlc-read-unpadded-rows -tlc-view-window-operands -tlc-tile-depthwise="vector-bits=512" | FileCheck %s --check-prefix=ROWS
-// RUN: tlc-opt %s -split-input-file -tlc-read-unpadded-rows -tlc-view-window-operands -tlc-tile-depthwise="vector-bits=512 vectors=1" -canonicalize | FileCheck %s --check-prefix=UNROLL
+// RUN: tlc-opt %s -split-input-file -tlc-read-unpadded-rows -tlc-view-window-operands -tlc-tile-depthwise="vector-bits=512 straight-line-steps=0" | FileCheck %s --check-prefix=ROWS
+// RUN: tlc-opt %s -split-input-file -tlc-read-unpadded-rows -tlc-view-window-operands -tlc-tile-depthwise="vector-bits=512 vectors=1 straight-line-steps=0" -canonicalize | FileCheck %s --check-prefix=UNROLL
 
 // A depthwise convolution over a padded copy of %src, its output in %src's storage (as
 // bufferization leaves it once the copy is %src's last read): the output and every later use

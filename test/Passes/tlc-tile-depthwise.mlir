@@ -1,5 +1,5 @@
-// RUN: tlc-opt %s -split-input-file -tlc-tile-depthwise="vector-bits=512" -canonicalize | FileCheck %s
-// RUN: tlc-opt %s -split-input-file -tlc-tile-depthwise="vector-bits=512" -canonicalize -tlc-vectorize -canonicalize | FileCheck %s --check-prefix=REGS
+// RUN: tlc-opt %s -split-input-file -tlc-tile-depthwise="vector-bits=512 straight-line-steps=0" -canonicalize | FileCheck %s
+// RUN: tlc-opt %s -split-input-file -tlc-tile-depthwise="vector-bits=512 straight-line-steps=0" -canonicalize -tlc-vectorize -canonicalize | FileCheck %s --check-prefix=REGS
 
 // A depthwise convolution as tlc-view-window-operands leaves it (the input a strided view of
 // [n, c, kh, oh, kw, ow]): no dimension of the weights and the output is missing from the
