@@ -337,7 +337,16 @@ Value readSourceRow(RewriterBase &rewriter, Location loc, linalg::GenericOp tile
   unsigned rank = type.getRank();
   auto index = [&](int64_t v) { return arith::ConstantIndexOp::create(rewriter, loc, v); };
   Value zero = index(0);
-  Value inside = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+  int64_t lanes = stride * width;
+  auto vectorType = VectorType::get({lanes}, type.getElementType());
+  auto splat = [&](VectorType t) {
+    return arith::ConstantOp::create(rewriter, loc,
+                                     DenseElementsAttr::get(t, cast<Attribute>(src.padded.value)));
+  };
+  // Rows the tile's point places statically (straight-line tiles) are checked here: one
+  // outside the source is the padding, one inside needs no test. The others are tested at run
+  // time (`inside`, null if none is).
+  Value inside;
   SmallVector<Value> at;
   AffineMap map = src.padded.map;
   for (unsigned k = 0; k < rank; ++k) {
@@ -347,40 +356,52 @@ Value readSourceRow(RewriterBase &rewriter, Location loc, linalg::GenericOp tile
         affine::makeComposedFoldedAffineApply(rewriter, loc, AffineMap::get(map.getNumDims(), 0, e),
                                               loopOffsets));
     if (k + 1 < rank && (!isa<AffineDimExpr>(map.getResult(k)) || src.padded.low[k] != 0)) {
-      Value ok = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, coord, zero),
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, coord,
-                                index(type.getDimSize(k))));
-      inside = arith::AndIOp::create(rewriter, loc, inside, ok);
-      coord = arith::SelectOp::create(rewriter, loc, ok, coord, zero);
+      if (std::optional<int64_t> c = getConstantIntValue(coord)) {
+        if (*c < 0 || *c >= type.getDimSize(k))
+          return splat(VectorType::get({width}, type.getElementType()));
+      } else {
+        Value ok = arith::AndIOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, coord, zero),
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, coord,
+                                  index(type.getDimSize(k))));
+        inside = inside ? arith::AndIOp::create(rewriter, loc, inside, ok) : ok;
+        coord = arith::SelectOp::create(rewriter, loc, ok, coord, zero);
+      }
     }
     at.push_back(coord);
   }
   // Lanes [-x0, min(W - x0, span)) are inside the source's row, span = the row's extent.
   Value x0 = at.back();
-  Value span = getValueOrCreateConstantIndexOp(
-      rewriter, loc,
-      affine::makeComposedFoldedAffineApply(rewriter, loc, d0 * stride - (stride - 1), {size}));
-  Value end = arith::MinSIOp::create(
-      rewriter, loc, arith::SubIOp::create(rewriter, loc, index(type.getShape().back()), x0), span);
-  Value begin = arith::SubIOp::create(rewriter, loc, zero, x0);
-  int64_t lanes = stride * width;
+  OpFoldResult span =
+      affine::makeComposedFoldedAffineApply(rewriter, loc, d0 * stride - (stride - 1), {size});
+  int64_t columns = type.getShape().back();
   auto maskType = VectorType::get({lanes}, rewriter.getI1Type());
-  Value below = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{begin});
-  Value upTo = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{end});
-  Value all = arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(maskType, true));
-  Value mask =
-      arith::AndIOp::create(rewriter, loc, upTo, arith::XOrIOp::create(rewriter, loc, below, all));
-  auto vectorType = VectorType::get({lanes}, type.getElementType());
-  Value padding = arith::ConstantOp::create(
-      rewriter, loc, DenseElementsAttr::get(vectorType, cast<Attribute>(src.padded.value)));
+  Value mask;
+  std::optional<int64_t> x0Const = getConstantIntValue(x0), spanConst = getConstantIntValue(span);
+  if (x0Const && spanConst) {
+    SmallVector<bool> bits;
+    for (int64_t i = 0; i < lanes; ++i)
+      bits.push_back(i >= -*x0Const && i < std::min(columns - *x0Const, *spanConst));
+    mask = arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(maskType, bits));
+  } else {
+    Value end = arith::MinSIOp::create(rewriter, loc,
+                                       arith::SubIOp::create(rewriter, loc, index(columns), x0),
+                                       getValueOrCreateConstantIndexOp(rewriter, loc, span));
+    Value begin = arith::SubIOp::create(rewriter, loc, zero, x0);
+    Value below = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{begin});
+    Value upTo = vector::CreateMaskOp::create(rewriter, loc, maskType, ValueRange{end});
+    Value all = arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(maskType, true));
+    mask = arith::AndIOp::create(rewriter, loc, upTo,
+                                 arith::XOrIOp::create(rewriter, loc, below, all));
+  }
+  Value padding = splat(vectorType);
   // A row outside the source reads its clamped row and keeps the padding: the lane mask
   // depends on the column only (a constant once LLVM unrolls the taps of a whole-row tile).
-  Value wide = arith::SelectOp::create(
-      rewriter, loc, inside,
-      vector::MaskedLoadOp::create(rewriter, loc, vectorType, src.buffer, at, mask, padding),
-      padding);
+  Value wide =
+      vector::MaskedLoadOp::create(rewriter, loc, vectorType, src.buffer, at, mask, padding);
+  if (inside)
+    wide = arith::SelectOp::create(rewriter, loc, inside, wide, padding);
   if (stride == 1)
     return wide;
   SmallVector<int64_t> kept;
@@ -885,6 +906,22 @@ struct TLCTileDepthwisePass : tlc::impl::TLCTileDepthwiseBase<TLCTileDepthwisePa
       std::optional<APInt> trips = rowLoop.getStaticTripCount();
       if (trips && trips->ugt(1) && trips->ule(kMaxUnrolledRowTiles))
         (void)loopUnrollFull(rowLoop);
+    }
+    // A straight-line tile's loops of one iteration (a tile of all the rows, a row of one
+    // tile) go first, so its offsets are constants when its code is written (a padded source's
+    // row tests and column masks then fold right there, not in the canonicalizer).
+    if (straight) {
+      llvm::SetVector<scf::ForOp> single;
+      getOperation().walk([&](linalg::GenericOp g) {
+        if (!g->hasAttr(kRowTileAttr))
+          return;
+        for (auto loop = g->getParentOfType<scf::ForOp>(); loop;
+             loop = loop->getParentOfType<scf::ForOp>())
+          if (std::optional<APInt> trips = loop.getStaticTripCount(); trips && trips->isOne())
+            single.insert(loop);
+      });
+      for (scf::ForOp loop : single)
+        (void)loop.promoteIfSingleIteration(rewriter);
     }
     // Every row tile (the peeled one included) and its fill as vector code on its row.
     SmallVector<linalg::GenericOp> tiles;
