@@ -297,6 +297,7 @@ public:
     };
     PartitionCodegen partitionCodegen;
     partitionCodegen.beforeCodegen = beforeCodegen;
+    partitionCodegen.out = &os;
     bool objectFile = kind == OutputKind::Object;
     TimingScope optimizeTiming =
         timing.nest("optimize (LLVM -O" + std::to_string(options.optLevel) + ")");
@@ -321,10 +322,8 @@ public:
                                ? ", with their code generation; objects joined by lld -r"
                                : ""));
     optimizeTiming.stop();
-    if (partitionCodegen.emitted) {
-      os.write(partitionCodegen.object.data(), partitionCodegen.object.size());
+    if (partitionCodegen.emitted)
       return success();
-    }
     beforeCodegen(*llvmModule);
     if (kind == OutputKind::LLVMIR) {
       llvmModule->print(os, nullptr);

@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 
@@ -30,14 +31,14 @@ llvm::Error optimizeLLVMModule(llvm::Module &module, llvm::TargetMachine &tm, un
 ///
 /// With `codegen`, a partitioned module's pieces also get their code generated on the worker
 /// threads: each optimized piece goes through `codegen->beforeCodegen` and becomes an object,
-/// the module's data (what no partition defines) another one, and the objects are joined into
-/// `codegen->object` with the symbols that were internal before the split made local again
+/// the module's data (what no partition defines) another one, and the objects are joined and
+/// written to `codegen->out` with the symbols that were internal before the split made local again
 /// (RelocatableLink.h); `codegen->emitted` is then set and `module` is left without function
 /// bodies. Only for ELF targets and with an ld.lld (findLLD); otherwise (and for modules
 /// optimized whole) `module` is optimized in place and the caller generates its code.
 struct PartitionCodegen {
   llvm::function_ref<void(llvm::Module &)> beforeCodegen;
-  llvm::SmallVector<char, 0> object;
+  llvm::raw_ostream *out = nullptr;
   bool emitted = false;
 };
 llvm::Expected<unsigned> optimizeLLVMModuleInParallel(
@@ -45,9 +46,8 @@ llvm::Expected<unsigned> optimizeLLVMModuleInParallel(
     llvm::function_ref<std::unique_ptr<llvm::TargetMachine>()> makeTargetMachine,
     PartitionCodegen *codegen = nullptr);
 
-/// Generates the object file of `module` for `tm` into `object`.
-llvm::Error emitObject(llvm::Module &module, llvm::TargetMachine &tm,
-                       llvm::SmallVectorImpl<char> &object);
+/// Generates the object file of `module` for `tm` into `os`.
+llvm::Error emitObject(llvm::Module &module, llvm::TargetMachine &tm, llvm::raw_pwrite_stream &os);
 
 /// Whether the optimizer leaves out `pass` (a pass class name, e.g. "LoopLoadEliminationPass")
 /// of the default pipeline: passes that leave tlc's code unchanged, at a measurable cost.

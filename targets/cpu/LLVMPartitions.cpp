@@ -201,17 +201,19 @@ Error emitJoinedObject(Module &module, TargetMachine &tm, StringRef lld,
   if (verifyModule(module, &errs()))
     return createStringError(inconvertibleErrorCode(), "the data module does not verify");
   codegen.beforeCodegen(module);
-  SmallVector<char, 0> data;
-  if (Error err = emitObject(module, tm, data))
-    return err;
-  objects.insert(objects.begin(), std::move(data));
+  // The data's object (the weights: up to gigabytes) is generated straight into its file.
+  SmallVector<ObjectWriter> writers;
+  writers.push_back([&](raw_pwrite_stream &os) { return emitObject(module, tm, os); });
+  for (const SmallVector<char, 0> &object : objects)
+    writers.push_back([&object](raw_pwrite_stream &os) {
+      os.write(object.data(), object.size());
+      return Error::success();
+    });
   std::vector<std::string> local;
   for (const Externalized &symbol : saved)
     local.push_back(symbol.name);
-  Expected<SmallVector<char, 0>> joined = linkRelocatable(lld, objects, local);
-  if (!joined)
-    return joined.takeError();
-  codegen.object = std::move(*joined);
+  if (Error err = linkRelocatable(lld, writers, local, *codegen.out))
+    return err;
   codegen.emitted = true;
   return Error::success();
 }
@@ -219,8 +221,7 @@ Error emitJoinedObject(Module &module, TargetMachine &tm, StringRef lld,
 } // namespace
 
 llvm::Error tlc::emitObject(llvm::Module &module, llvm::TargetMachine &tm,
-                           llvm::SmallVectorImpl<char> &object) {
-  raw_svector_ostream os(object);
+                           llvm::raw_pwrite_stream &os) {
   legacy::PassManager codegen;
   if (tm.addPassesToEmitFile(codegen, os, nullptr, CodeGenFileType::ObjectFile))
     return createStringError(inconvertibleErrorCode(),
@@ -278,7 +279,7 @@ llvm::Expected<unsigned> tlc::optimizeLLVMModuleInParallel(
   // Policy: without an ld.lld to join the objects, code is generated after relinking, on
   // one thread.
   std::optional<std::string> lld;
-  if (codegen && tm.getTargetTriple().isOSBinFormatELF())
+  if (codegen && codegen->out && tm.getTargetTriple().isOSBinFormatELF())
     lld = findLLD();
   if (!lld)
     codegen = nullptr;
@@ -310,7 +311,8 @@ llvm::Expected<unsigned> tlc::optimizeLLVMModuleInParallel(
     for (GlobalValue &gv : (*piece)->global_values())
       if ((gv.isDeclaration() || gv.hasAvailableExternallyLinkage()) && !gv.use_empty())
         referenced[p].push_back(gv.getName().str());
-    if (Error err = emitObject(**piece, *workerTM, objects[p]))
+    raw_svector_ostream os(objects[p]);
+    if (Error err = emitObject(**piece, *workerTM, os))
       errors[p] = toString(std::move(err));
   };
   if (threads <= 1) {

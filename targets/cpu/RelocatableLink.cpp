@@ -1,11 +1,10 @@
-// ld.lld -r, run as a program, and llvm-objcopy --localize-symbol as a library
-// (RelocatableLink.h).
+// ld.lld -r, run as a program, and the joined object's symbols made local (RelocatableLink.h).
 #include "targets/cpu/RelocatableLink.h"
 
-#include "llvm/ObjCopy/CommonConfig.h"
-#include "llvm/ObjCopy/ELF/ELFConfig.h"
-#include "llvm/ObjCopy/ELF/ELFObjcopy.h"
-#include "llvm/Object/ELFObjectFile.h"
+#include "targets/cpu/ElfLocalize.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -36,38 +35,46 @@ struct TemporaryDirectory {
   }
 };
 
-Error writeFile(const std::string &path, ArrayRef<char> bytes) {
+/// A file made by `write`, which gets a seekable stream (the object writer patches headers).
+Error writeFile(const std::string &path, const tlc::ObjectWriter &write) {
   std::error_code ec;
   raw_fd_ostream os(path, ec, sys::fs::OF_None);
   if (ec)
     return createStringError(ec, "cannot write '" + path + "': " + ec.message());
-  os.write(bytes.data(), bytes.size());
+  if (Error err = write(os))
+    return err;
   os.close();
   if (os.has_error())
     return createStringError(os.error(), "cannot write '" + path + "'");
   return Error::success();
 }
 
-/// `object` with the symbols named in `names` made local.
-Expected<SmallVector<char, 0>> localizeSymbols(MemoryBufferRef object, ArrayRef<std::string> names) {
-  Expected<std::unique_ptr<object::ObjectFile>> file = object::ObjectFile::createObjectFile(object);
+/// Writes the file at `path` to `out` with the symbols in `localize` made local, through a
+/// private (copy-on-write) mapping: only the pages of the symbol table and the relocations are
+/// copied.
+Error writeLocalized(const std::string &path, ArrayRef<std::string> localize, raw_ostream &out) {
+  Expected<sys::fs::file_t> file = sys::fs::openNativeFileForRead(path);
   if (!file)
     return file.takeError();
-  auto *elf = dyn_cast<object::ELFObjectFileBase>(file->get());
-  if (!elf)
-    return createStringError(inconvertibleErrorCode(), "the linked object is not ELF");
-  objcopy::CommonConfig config;
-  auto passOn = [](Error err) { return err; };
-  for (const std::string &name : names)
-    if (Error err = config.SymbolsToLocalize.addMatcher(
-            objcopy::NameOrPattern::create(name, objcopy::MatchStyle::Literal, passOn)))
-      return std::move(err);
-  objcopy::ELFConfig elfConfig;
-  SmallVector<char, 0> result;
-  raw_svector_ostream os(result);
-  if (Error err = objcopy::elf::executeObjcopyOnBinary(config, elfConfig, *elf, os))
-    return std::move(err);
-  return result;
+  scope_exit closeFile([&] { sys::fs::closeFile(*file); });
+  sys::fs::file_status status;
+  if (std::error_code ec = sys::fs::status(*file, status))
+    return createStringError(ec, "cannot read the joined object: " + ec.message());
+  uint64_t size = status.getSize();
+  if (size == 0)
+    return createStringError(inconvertibleErrorCode(), "the joined object is empty");
+  std::error_code ec;
+  sys::fs::mapped_file_region region(*file, sys::fs::mapped_file_region::priv, size, 0, ec);
+  if (ec)
+    return createStringError(ec, "cannot map the joined object: " + ec.message());
+  StringSet<> names;
+  for (const std::string &name : localize)
+    names.insert(name);
+  MutableArrayRef<char> bytes(region.data(), size);
+  if (Error err = tlc::localizeSymbolsInPlace(bytes, names))
+    return err;
+  out.write(bytes.data(), bytes.size());
+  return Error::success();
 }
 
 } // namespace
@@ -88,17 +95,16 @@ std::optional<std::string> tlc::findLLD() {
   return std::nullopt;
 }
 
-Expected<SmallVector<char, 0>> tlc::linkRelocatable(StringRef lld,
-                                                    ArrayRef<SmallVector<char, 0>> objects,
-                                                    ArrayRef<std::string> localize) {
+Error tlc::linkRelocatable(StringRef lld, ArrayRef<ObjectWriter> objects,
+                          ArrayRef<std::string> localize, raw_ostream &out) {
   TemporaryDirectory dir;
   if (std::error_code ec = sys::fs::createUniqueDirectory("tlc-link", dir.path))
     return createStringError(ec, "cannot create a temporary directory: " + ec.message());
   std::vector<std::string> inputs;
-  for (auto [i, object] : llvm::enumerate(objects)) {
+  for (auto [i, write] : llvm::enumerate(objects)) {
     inputs.push_back(dir.file("part" + std::to_string(i) + ".o"));
-    if (Error err = writeFile(inputs.back(), object))
-      return std::move(err);
+    if (Error err = writeFile(inputs.back(), write))
+      return err;
   }
   std::string output = dir.file("linked.o");
   std::string messages = dir.file("messages.txt");
@@ -116,9 +122,5 @@ Expected<SmallVector<char, 0>> tlc::linkRelocatable(StringRef lld,
     return createStringError(inconvertibleErrorCode(), "joining the partitions' objects (" +
                                                            lld + " -r) failed: " + said);
   }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> linked = MemoryBuffer::getFile(output);
-  if (!linked)
-    return createStringError(linked.getError(), "cannot read the joined object: " +
-                                                    linked.getError().message());
-  return localizeSymbols((*linked)->getMemBufferRef(), localize);
+  return writeLocalized(output, localize, out);
 }

@@ -1,13 +1,14 @@
 // One relocatable object from several (ld.lld -r), with chosen symbols made local afterwards
-// (llvm-objcopy --localize-symbol, as a library): how the objects of a module's partitions,
-// generated on separate threads, become the one object tlc writes.
+// (ElfLocalize.h): how the objects of a module's partitions, generated on separate threads,
+// become the one object tlc writes.
 #pragma once
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -18,12 +19,16 @@ namespace tlc {
 /// none (code is then generated on one thread).
 std::optional<std::string> findLLD();
 
-/// Links the ELF relocatable objects `objects` (in this order) into one relocatable object
-/// with `lld -r` (findLLD's), then gives each symbol named in `localize` local binding. The objects
-/// pass through files in a fresh temporary directory, removed afterwards. Errors carry lld's
-/// or objcopy's message.
-llvm::Expected<llvm::SmallVector<char, 0>>
-linkRelocatable(llvm::StringRef lld, llvm::ArrayRef<llvm::SmallVector<char, 0>> objects,
-                llvm::ArrayRef<std::string> localize);
+/// Writes one input object of a link into the (seekable) file stream it is given.
+using ObjectWriter = std::function<llvm::Error(llvm::raw_pwrite_stream &)>;
+
+/// Links the ELF relocatable objects `objects` write (in this order) into one relocatable
+/// object with `lld -r` (findLLD's), gives each defined symbol named in `localize` local
+/// binding, and writes the result to `out`. The objects pass through files in a fresh
+/// temporary directory, removed afterwards: each writer writes its file directly, and the
+/// joined object goes from its file to `out`, so a model's weights are copied once per step,
+/// not held in memory buffers. Errors carry lld's message.
+llvm::Error linkRelocatable(llvm::StringRef lld, llvm::ArrayRef<ObjectWriter> objects,
+                            llvm::ArrayRef<std::string> localize, llvm::raw_ostream &out);
 
 } // namespace tlc
