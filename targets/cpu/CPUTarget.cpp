@@ -295,6 +295,8 @@ public:
         bf16MaskedMemoryAsI16(m);
       emitConstantDataAsBytes(m);
     };
+    if (x86)
+      disableLoopStrengthReduction();
     PartitionCodegen partitionCodegen;
     partitionCodegen.beforeCodegen = beforeCodegen;
     partitionCodegen.out = &os;

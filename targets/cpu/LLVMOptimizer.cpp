@@ -7,7 +7,18 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Target/TargetMachine.h"
+
+void tlc::disableLoopStrengthReduction() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("disable-lsr"); // TargetPassConfig.cpp's cl::opt<bool> DisableLSR
+  if (it == options.end())
+    return;
+  auto *disable = static_cast<llvm::cl::opt<bool> *>(it->second);
+  if (disable->getNumOccurrences() == 0)
+    disable->setValue(true);
+}
 
 bool tlc::isSkippedPass(llvm::StringRef pass) {
   // LoopLoadEliminationPass forwards a value stored in one loop iteration to a load of it in
