@@ -90,6 +90,7 @@ void tlc::buildBufferizationPipeline(OpPassManager &pm, llvm::ArrayRef<std::stri
   pm.addNestedPass<func::FuncOp>(tlc::createTLCUnshareFills());
   // A tensor.empty that is only written and then inserted into a slice (e.g. a row computed
   // into an output's row) becomes that slice, so it is computed in place, not copied.
+  pm.addNestedPass<func::FuncOp>(tlc::createTLCSliceReshapedEmpties());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

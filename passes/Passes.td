@@ -373,6 +373,22 @@ def TLCUnshareFills : Pass<"tlc-unshare-fills", "mlir::func::FuncOp"> {
   }];
 }
 
+def TLCSliceReshapedEmpties : Pass<"tlc-slice-reshaped-empties", "mlir::func::FuncOp"> {
+  let summary = "Write a reshaped result inserted into a slice in place";
+  let description = [{
+    Upstream's empty-tensor elimination makes a `tensor.empty` that is only written and then
+    inserted into a slice that slice, but not through a reshape: a Winograd convolution's
+    output (a transpose into [n, f, th, 2, tw, 2], collapsed to [n, f, 2 th, 2 tw]) inserted
+    into a concat was computed into a buffer of its own and copied. This gives such a writer
+    (a destination-style op whose init is a `tensor.empty` of one use, whose result only goes
+    through a `tensor.collapse_shape` into a `tensor.insert_slice`) the slice of the insert's
+    destination, expanded to the init's shape, as its init. The values are the same (the
+    writer overwrites its init); one-shot bufferization then writes the slice in place. Runs
+    right before empty-tensor elimination, after the last canonicalization (which would fold
+    the expand_shape of the slice back into an empty tensor).
+  }];
+}
+
 def TLCBoundForallReplicas : Pass<"tlc-bound-forall-replicas", "mlir::func::FuncOp"> {
   let summary = "Run buffer-allocating scf.forall loops as a bounded number of slots";
   let description = [{
