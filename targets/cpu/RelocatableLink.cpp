@@ -3,7 +3,6 @@
 
 #include "targets/cpu/ElfLocalize.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -49,28 +48,18 @@ Error writeFile(const std::string &path, const tlc::ObjectWriter &write) {
   return Error::success();
 }
 
-/// Writes the file at `path` to `out` with the symbols in `localize` made local, through a
-/// private (copy-on-write) mapping: only the pages of the symbol table and the relocations are
-/// copied.
+/// Writes the file at `path` to `out` with the symbols in `localize` made local, patched in
+/// the (temporary) file through a shared mapping: only the pages of the symbol table and the
+/// relocations change, nothing is copied but the write to `out`.
 Error writeLocalized(const std::string &path, ArrayRef<std::string> localize, raw_ostream &out) {
-  Expected<sys::fs::file_t> file = sys::fs::openNativeFileForRead(path);
+  ErrorOr<std::unique_ptr<WriteThroughMemoryBuffer>> file = WriteThroughMemoryBuffer::getFile(path);
   if (!file)
-    return file.takeError();
-  scope_exit closeFile([&] { sys::fs::closeFile(*file); });
-  sys::fs::file_status status;
-  if (std::error_code ec = sys::fs::status(*file, status))
-    return createStringError(ec, "cannot read the joined object: " + ec.message());
-  uint64_t size = status.getSize();
-  if (size == 0)
-    return createStringError(inconvertibleErrorCode(), "the joined object is empty");
-  std::error_code ec;
-  sys::fs::mapped_file_region region(*file, sys::fs::mapped_file_region::priv, size, 0, ec);
-  if (ec)
-    return createStringError(ec, "cannot map the joined object: " + ec.message());
+    return createStringError(file.getError(),
+                             "cannot map the joined object: " + file.getError().message());
   StringSet<> names;
   for (const std::string &name : localize)
     names.insert(name);
-  MutableArrayRef<char> bytes(region.data(), size);
+  MutableArrayRef<char> bytes((*file)->getBufferStart(), (*file)->getBufferSize());
   if (Error err = tlc::localizeSymbolsInPlace(bytes, names))
     return err;
   out.write(bytes.data(), bytes.size());
