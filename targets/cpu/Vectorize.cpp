@@ -232,6 +232,102 @@ struct NumFReductionAsTree : OpRewritePattern<vector::ReductionOp> {
   }
 };
 
+/// The per-dimension bounds of a vector.create_mask or vector.constant_mask.
+std::optional<SmallVector<OpFoldResult>> maskBounds(Value mask) {
+  if (auto create = mask.getDefiningOp<vector::CreateMaskOp>())
+    return getAsOpFoldResult(create.getOperands());
+  if (auto constant = mask.getDefiningOp<vector::ConstantMaskOp>()) {
+    Builder b(mask.getContext());
+    SmallVector<OpFoldResult> bounds;
+    for (int64_t size : constant.getMaskDimSizes())
+      bounds.push_back(b.getIndexAttr(size));
+    return bounds;
+  }
+  return std::nullopt;
+}
+
+/// Whether every masked-off lane of `mask`'s result is thrown away: each use of it is the
+/// stored value of a transfer_write (minor identity map) whose own mask, or that of the
+/// vector.mask around it, has the masked op's bounds on the result's dimensions
+/// (`resultDims`: the masked op's dimension of each result dimension).
+bool onlyMaskedStores(vector::MaskOp mask, ArrayRef<OpFoldResult> bounds,
+                      ArrayRef<int64_t> resultDims) {
+  for (OpOperand &use : mask->getResult(0).getUses()) {
+    auto write = dyn_cast<vector::TransferWriteOp>(use.getOwner());
+    if (!write || use.get() != write.getValueToStore() ||
+        !write.getPermutationMap().isMinorIdentity())
+      return false;
+    auto around = dyn_cast<vector::MaskOp>(write->getParentOp());
+    Value writeMask = around ? around.getMask() : write.getMask();
+    std::optional<SmallVector<OpFoldResult>> writeBounds =
+        writeMask ? maskBounds(writeMask) : std::nullopt;
+    if (!writeBounds || writeBounds->size() != resultDims.size())
+      return false;
+    // The same SSA value or constant, or provably equal (linalg::vectorize bounds the
+    // contraction by a dim of its operand's subview and the write by the subview's size).
+    for (auto [i, d] : llvm::enumerate(resultDims)) {
+      OpFoldResult a = (*writeBounds)[i], b = bounds[d];
+      if (isEqualConstantIntOrValue(a, b))
+        continue;
+      FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(a, b);
+      if (failed(equal) || !*equal)
+        return false;
+    }
+  }
+  return true;
+}
+
+/// An edge tile's contraction (masked past the tile's extent, e.g. the last 9 columns of 169
+/// on 16-lane vectors; after linalg::vectorize a masked multi_reduction of the products, or a
+/// vector.contract) computes every lane instead when only parallel dimensions are masked and
+/// the masked-off lanes of its result are never stored (onlyMaskedStores): their values do
+/// not matter, and upstream's masked outer products keep each masked-off lane of the
+/// accumulator with a select, on x86 a blend and a register move per FMA in the k loop, in its
+/// dependence chain (squeezenet's 13x13 classifier: the 9-column edge tile cost as much as a
+/// full 32-column one). The lanes computed are the zero padding of the masked operand reads.
+/// A masked reduction dimension keeps the mask: its lanes would add to the sum.
+void unmaskEdgeContractions(RewriterBase &rewriter, func::FuncOp func) {
+  SmallVector<vector::MaskOp> masks;
+  func.walk([&](vector::MaskOp mask) {
+    if (isa_and_nonnull<vector::ContractionOp, vector::MultiDimReductionOp>(
+            mask.getMaskableOp()) &&
+        !mask.hasPassthru())
+      masks.push_back(mask);
+  });
+  for (vector::MaskOp mask : masks) {
+    Operation *masked = mask.getMaskableOp();
+    SmallVector<bool> reduced;
+    SmallVector<int64_t> resultDims;
+    if (auto contract = dyn_cast<vector::ContractionOp>(masked)) {
+      for (vector::IteratorType iterator : contract.getIteratorTypesArray())
+        reduced.push_back(iterator == vector::IteratorType::reduction);
+      AffineMap output = contract.getIndexingMapsArray().back();
+      for (unsigned i = 0; i < output.getNumResults(); ++i)
+        resultDims.push_back(output.getDimPosition(i));
+    } else {
+      auto reduction = cast<vector::MultiDimReductionOp>(masked);
+      reduced = reduction.getReductionMask();
+      for (auto [d, isReduced] : llvm::enumerate(reduced))
+        if (!isReduced)
+          resultDims.push_back(d);
+    }
+    std::optional<SmallVector<OpFoldResult>> bounds = maskBounds(mask.getMask());
+    VectorType maskType = mask.getMask().getType();
+    if (!bounds || bounds->size() != reduced.size() ||
+        maskType.getRank() != static_cast<int64_t>(reduced.size()))
+      continue;
+    bool reductionMasked = false;
+    for (auto [d, isReduced] : llvm::enumerate(reduced))
+      if (isReduced && getConstantIntValue((*bounds)[d]) != maskType.getDimSize(d))
+        reductionMasked = true;
+    if (reductionMasked || !onlyMaskedStores(mask, *bounds, resultDims))
+      continue;
+    rewriter.setInsertionPoint(mask);
+    Operation *unmasked = rewriter.clone(*masked);
+    rewriter.replaceOp(mask, unmasked->getResults());
+  }
+}
+
 struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
   using Base::Base;
 
@@ -271,6 +367,7 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
         continue; // stays a linalg op and becomes loops
       rewriter.eraseOp(op);
     }
+    unmaskEdgeContractions(rewriter, func);
     // Fold the unit k dimension away and keep the accumulator tile in registers across k.
     {
       RewritePatternSet patterns(ctx);

@@ -42,7 +42,9 @@ func.func @untouched(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf3
 // -----
 
 // An edge tile whose n extent (17) is not a power of two computes on the next power of two
-// (32 lanes) with masked loads and stores; its accumulator still stays in registers across k.
+// (32 lanes) with masked loads and stores; its accumulator still stays in registers across k,
+// and its FMAs compute every lane: the lanes past 17 are never stored, so no select keeps
+// them (a blend per FMA on x86).
 // CHECK-LABEL: func.func @edge
 // CHECK-SAME: (%[[A:.+]]: memref<8x8xf32>, %[[B:.+]]: memref<8x17xf32>, %[[C:.+]]: memref<8x17xf32>)
 // CHECK-DAG: %[[C17:.+]] = arith.constant 17 : index
@@ -53,6 +55,7 @@ func.func @untouched(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf3
 // CHECK: vector.transfer_read %{{.+}}, %{{.+}} : memref<1x17xf32, strided<[17, 1], offset: ?>>, vector<1x32xf32>
 // CHECK-NOT: vector.transfer_write
 // CHECK-COUNT-8: vector.fma {{.+}} : vector<32xf32>
+// CHECK-NOT: arith.select
 // CHECK: scf.yield
 // CHECK: vector.transfer_write %[[R]], %[[C]][%{{.+}}, %{{.+}}], %{{.+}} {{.+}} : vector<8x32xf32>, memref<8x17xf32>
 func.func @edge(%a: memref<8x8xf32>, %b: memref<8x17xf32>, %c: memref<8x17xf32>) {
@@ -79,6 +82,7 @@ func.func @edge(%a: memref<8x8xf32>, %b: memref<8x17xf32>, %c: memref<8x17xf32>)
 // CHECK: %[[R:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[INIT]]) -> (vector<8x32xf32>)
 // CHECK-NOT: vector.transfer_write
 // CHECK-COUNT-8: vector.fma {{.+}} : vector<32xf32>
+// CHECK-NOT: arith.select
 // CHECK: scf.yield
 // CHECK: vector.transfer_write %[[R]], %{{.+}}, %{{.+}} {{.+}} : vector<8x32xf32>, memref<8x?xf32, strided<[100, 1], offset: ?>>
 func.func @dynamic_edge(%a: memref<8x8xf32>, %b: memref<8x100xf32>, %c: memref<8x100xf32>, %j: index) {
@@ -92,6 +96,22 @@ func.func @dynamic_edge(%a: memref<8x8xf32>, %b: memref<8x100xf32>, %c: memref<8
     %sb = memref.subview %b[%k, %j] [1, %w] [1, 1] : memref<8x100xf32> to memref<1x?xf32, strided<[100, 1], offset: ?>>
     linalg.matmul {tlc.register_tile} ins(%sa, %sb : memref<8x1xf32, strided<[8, 1], offset: ?>>, memref<1x?xf32, strided<[100, 1], offset: ?>>) outs(%sc : memref<8x?xf32, strided<[100, 1], offset: ?>>)
   }
+  return
+}
+
+// -----
+
+// A tile whose k extent is masked (at most 4 of the k rows left) keeps the select after each
+// FMA: a masked-off k lane would add to the sum.
+// CHECK-LABEL: func.func @masked_k
+// CHECK: vector.create_mask %{{.+}}, %{{.+}}, %[[K:.+]] : vector<8x32x4xi1>
+// CHECK: vector.fma {{.+}} : vector<32xf32>
+// CHECK-NEXT: arith.select {{.+}} : vector<32xi1>, vector<32xf32>
+func.func @masked_k(%a: memref<8x100xf32>, %b: memref<100x17xf32>, %c: memref<8x17xf32>, %k: index) {
+  %w = affine.min affine_map<(d0) -> (4, -d0 + 100)>(%k)
+  %sa = memref.subview %a[0, %k] [8, %w] [1, 1] : memref<8x100xf32> to memref<8x?xf32, strided<[100, 1], offset: ?>>
+  %sb = memref.subview %b[%k, 0] [%w, 17] [1, 1] : memref<100x17xf32> to memref<?x17xf32, strided<[17, 1], offset: ?>>
+  linalg.matmul {tlc.register_tile} ins(%sa, %sb : memref<8x?xf32, strided<[100, 1], offset: ?>>, memref<?x17xf32, strided<[17, 1], offset: ?>>) outs(%c : memref<8x17xf32>)
   return
 }
 
