@@ -34,11 +34,12 @@ bool overwritesOutput(linalg::LinalgOp op) {
          op.getMatchingBlockArgument(init).use_empty();
 }
 
-/// The fill of all of `interior`'s source right before `writer` (lastFillOf: only ops without
-/// memory effects or fills of other allocations between), when `writer` overwrites all of
-/// `interior` (a static, unit-stride, rank-preserving subview) and reads no input from that
-/// buffer; null otherwise.
-linalg::FillOp fillAround(linalg::LinalgOp writer, memref::SubViewOp interior) {
+/// The fill of all of `interior`'s source right before `at` (lastFillOf: only ops without
+/// memory effects or fills of other allocations between), when `writer` (`at` itself, or the
+/// first writer in a loop `at` whose iterations together write all of `interior`) overwrites
+/// its output and reads no input from that buffer, and `interior` is a static, unit-stride,
+/// rank-preserving subview; null otherwise.
+linalg::FillOp fillAround(linalg::LinalgOp writer, Operation *at, memref::SubViewOp interior) {
   if (!interior || !interior.hasUnitStride() ||
       interior.getSourceType().getRank() != interior.getType().getRank() ||
       !interior.getSourceType().hasStaticShape() || !overwritesOutput(writer))
@@ -52,8 +53,58 @@ linalg::FillOp fillAround(linalg::LinalgOp writer, memref::SubViewOp interior) {
   for (Value input : writer.getDpsInputs())
     if (isa<BaseMemRefType>(input.getType()) && tlc::mayOverlap(input, interior.getSource()))
       return {};
-  linalg::FillOp fill = tlc::lastFillOf(writer, interior.getSource());
+  linalg::FillOp fill = tlc::lastFillOf(at, interior.getSource());
   return fill && fill.getDpsInitOperand(0)->get() == interior.getSource() ? fill : linalg::FillOp();
+}
+
+/// The fill of all of `interior`'s source right before `writer`, which overwrites all of it.
+linalg::FillOp fillAround(linalg::LinalgOp writer, memref::SubViewOp interior) {
+  return fillAround(writer, writer, interior);
+}
+
+/// The interior a loop overwrites row by row (tlc-lower-convolutions' pointwise rows: a 1x1
+/// convolution writing the next convolution's padded input, each iteration filling its
+/// output row before accumulating into it): an scf.forall over [0, n) whose body's first
+/// memory-writing op overwrites (overwritesOutput, no inputs from that buffer) a subview of
+/// the static interior that is whole but for one dimension, where it is one element at the
+/// loop's index and the interior is n long. Returns the interior and the fill of all of its
+/// buffer right before the loop (fillAround); nulls otherwise.
+std::pair<linalg::FillOp, memref::SubViewOp> fillAroundRows(scf::ForallOp loop) {
+  if (loop.getRank() != 1 || !loop.isNormalized() ||
+      ShapedType::isDynamic(loop.getStaticUpperBound()[0]))
+    return {};
+  int64_t rows = loop.getStaticUpperBound()[0];
+  Value index = loop.getInductionVar(0);
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (isMemoryEffectFree(&op) && op.getNumRegions() == 0)
+      continue;
+    auto writer = dyn_cast<linalg::LinalgOp>(&op);
+    if (!writer || writer.getNumDpsInits() != 1)
+      return {};
+    auto row = writer.getDpsInitOperand(0)->get().getDefiningOp<memref::SubViewOp>();
+    if (!row || !row.hasUnitStride())
+      return {};
+    auto interior = row.getSource().getDefiningOp<memref::SubViewOp>();
+    if (!interior || row.getSourceType().getRank() != row.getType().getRank())
+      return {};
+    ArrayRef<int64_t> full = row.getSourceType().getShape();
+    int64_t along = -1;
+    for (auto [d, offset, size] :
+         llvm::enumerate(row.getMixedOffsets(), row.getMixedSizes())) {
+      std::optional<int64_t> constantSize = getConstantIntValue(size);
+      if (getConstantIntValue(offset) == 0 && constantSize == full[d])
+        continue;
+      if (along >= 0 || offset.dyn_cast<Value>() != index || constantSize != 1 ||
+          full[d] != rows)
+        return {};
+      along = d;
+    }
+    if (along < 0)
+      return {};
+    linalg::FillOp fill = fillAround(writer, loop, interior);
+    return {fill, fill ? interior : memref::SubViewOp()};
+  }
+  return {};
 }
 
 /// Policy: a slab of more rows (elements of all but its innermost dimension) than this is
@@ -146,6 +197,10 @@ struct TLCLowerMemRefCopyPass : tlc::impl::TLCLowerMemRefCopyBase<TLCLowerMemRef
         return;
       auto interior = writer.getDpsInitOperand(0)->get().getDefiningOp<memref::SubViewOp>();
       if (linalg::FillOp fill = fillAround(writer, interior))
+        padded.push_back({fill, interior});
+    });
+    getOperation().walk([&](scf::ForallOp loop) {
+      if (auto [fill, interior] = fillAroundRows(loop); fill)
         padded.push_back({fill, interior});
     });
     for (auto [fill, interior] : padded)

@@ -313,7 +313,11 @@ def TLCLowerMemRefCopy : Pass<"tlc-lower-memref-copy", "mlir::func::FuncOp"> {
     that whole buffer (only ops without memory effects between: a padded input, filled with
     the pad value and then given the image, or a convolution's BatchNorm and ReLU, in its
     interior) makes the fill cover only the rest: one fill per side of the interior along
-    each dimension, instead of writing the interior twice.
+    each dimension, instead of writing the interior twice. So does an `scf.forall` over the
+    interior's rows along one dimension whose body first overwrites its row (a 1x1
+    convolution's pointwise rows writing the next convolution's padded input, each row filled
+    before the accumulation: mnasnet1_0's 16 -> 48 layer at 112x112 zeroed its 2.5 MB
+    padded output whole, 0.118 -> 0.106 ms).
 
     With `slab-loops` (CPU targets), a side whose rows (all but its innermost dimension) number
     more than 16 is filled by an `scf.for` over its outermost dimension longer than one, marked

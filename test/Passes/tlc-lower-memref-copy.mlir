@@ -143,3 +143,69 @@ func.func @read_interior(%x: memref<2x6xf32>, %p: memref<4x8xf32>) {
   }
   return
 }
+
+// -----
+
+// A loop whose iterations each overwrite one row of the interior before accumulating into it
+// (tlc-lower-convolutions' pointwise rows: a 1x1 convolution writing the next convolution's
+// padded input row by row) completes the fill too: the fill covers only the border.
+// CHECK-LABEL: func.func @rows_interior
+// CHECK-SAME: (%[[X:.+]]: memref<3x2x6xf32>, %[[P:.+]]: memref<3x4x8xf32>)
+// CHECK-NOT: outs(%[[P]] : memref<3x4x8xf32>)
+// CHECK-COUNT-4: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<{{.+}}, strided<[32, 8, 1]{{.*}}>>)
+// CHECK: scf.forall
+// CHECK-NEXT: memref.subview
+// CHECK-NEXT: memref.subview
+// CHECK-NEXT: linalg.fill
+// CHECK-SAME: memref<3x1x6xf32
+func.func @rows_interior(%x: memref<3x2x6xf32>, %p: memref<3x4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%p : memref<3x4x8xf32>)
+  %interior = memref.subview %p[0, 1, 1] [3, 2, 6] [1, 1, 1] : memref<3x4x8xf32> to memref<3x2x6xf32, strided<[32, 8, 1], offset: 9>>
+  scf.forall (%i) in (2) {
+    %xi = memref.subview %x[0, %i, 0] [3, 1, 6] [1, 1, 1] : memref<3x2x6xf32> to memref<3x1x6xf32, strided<[12, 6, 1], offset: ?>>
+    %row = memref.subview %interior[0, %i, 0] [3, 1, 6] [1, 1, 1] : memref<3x2x6xf32, strided<[32, 8, 1], offset: 9>> to memref<3x1x6xf32, strided<[32, 8, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%row : memref<3x1x6xf32, strided<[32, 8, 1], offset: ?>>)
+    linalg.generic {indexing_maps = [affine_map<(c, i, j) -> (c, i, j)>, affine_map<(c, i, j) -> (c, i, j)>],
+                    iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%xi : memref<3x1x6xf32, strided<[12, 6, 1], offset: ?>>) outs(%row : memref<3x1x6xf32, strided<[32, 8, 1], offset: ?>>) {
+    ^bb0(%in: f32, %out: f32):
+      %r = arith.addf %in, %out : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
+
+// -----
+
+// Negative: rows that do not cover the interior (a loop over one of its two rows), and a loop
+// whose first writer accumulates into its row, leave the fills whole.
+// CHECK-LABEL: func.func @rows_not_interior
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<3x4x8xf32>)
+// CHECK: scf.forall
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : memref<3x4x8xf32>)
+// CHECK: scf.forall
+func.func @rows_not_interior(%x: memref<3x2x6xf32>, %p: memref<3x4x8xf32>, %q: memref<3x4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%p : memref<3x4x8xf32>)
+  %interior = memref.subview %p[0, 1, 1] [3, 2, 6] [1, 1, 1] : memref<3x4x8xf32> to memref<3x2x6xf32, strided<[32, 8, 1], offset: 9>>
+  scf.forall (%i) in (1) {
+    %row = memref.subview %interior[0, %i, 0] [3, 1, 6] [1, 1, 1] : memref<3x2x6xf32, strided<[32, 8, 1], offset: 9>> to memref<3x1x6xf32, strided<[32, 8, 1], offset: ?>>
+    linalg.fill ins(%zero : f32) outs(%row : memref<3x1x6xf32, strided<[32, 8, 1], offset: ?>>)
+  }
+  linalg.fill ins(%zero : f32) outs(%q : memref<3x4x8xf32>)
+  %interior_q = memref.subview %q[0, 1, 1] [3, 2, 6] [1, 1, 1] : memref<3x4x8xf32> to memref<3x2x6xf32, strided<[32, 8, 1], offset: 9>>
+  scf.forall (%i) in (2) {
+    %xi = memref.subview %x[0, %i, 0] [3, 1, 6] [1, 1, 1] : memref<3x2x6xf32> to memref<3x1x6xf32, strided<[12, 6, 1], offset: ?>>
+    %row = memref.subview %interior_q[0, %i, 0] [3, 1, 6] [1, 1, 1] : memref<3x2x6xf32, strided<[32, 8, 1], offset: 9>> to memref<3x1x6xf32, strided<[32, 8, 1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(c, i, j) -> (c, i, j)>, affine_map<(c, i, j) -> (c, i, j)>],
+                    iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%xi : memref<3x1x6xf32, strided<[12, 6, 1], offset: ?>>) outs(%row : memref<3x1x6xf32, strided<[32, 8, 1], offset: ?>>) {
+    ^bb0(%in: f32, %out: f32):
+      %r = arith.addf %in, %out : f32
+      linalg.yield %r : f32
+    }
+  }
+  return
+}
