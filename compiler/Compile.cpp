@@ -139,6 +139,16 @@ LogicalResult runPasses(ModuleOp module, TimingScope &timing, llvm::StringRef st
   return verify(module);
 }
 
+/// Whether `path` names a regular file of one link, not through a symbolic link: one a target
+/// may replace by renaming a new file over it (TargetOptions::objectPath) with the same effect
+/// as writing it (not so /dev/null, a symbolic link or a file with other names).
+bool isPlainFile(llvm::StringRef path) {
+  llvm::sys::fs::file_status status;
+  return !path.empty() && path != "-" &&
+         !llvm::sys::fs::status(path, status, /*Follow=*/false) &&
+         status.type() == llvm::sys::fs::file_type::regular_file && status.getLinkCount() == 1;
+}
+
 /// Flushes and keeps `out`. A failed write (a full disk) is an error naming the path, instead
 /// of LLVM's fatal "IO failure" when the stream is destroyed; the partial file is removed.
 LogicalResult keepOutput(llvm::ToolOutputFile &out, llvm::StringRef path, Location loc) {
@@ -640,7 +650,9 @@ LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions 
     {
       llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
       TimingScope llvmTiming = timing.nest("LLVM: translate, optimize, emit");
-      if (failed(target->serialize(*module, targetOptions, kind, os, llvmTiming)))
+      TargetOptions fileOptions = targetOptions;
+      fileOptions.objectPath = objectPath.str().str();
+      if (failed(target->serialize(*module, fileOptions, kind, os, llvmTiming)))
         return failure();
       os.flush();
       if (std::error_code ec = os.error()) {
@@ -659,7 +671,10 @@ LogicalResult compileLoaded(OwningOpRef<ModuleOp> &module, const CompileOptions 
     // The object writer seeks back to patch headers: into a pipe or a terminal (-o /dev/stdout)
     // it would die with "Illegal seek", so such an output gets the object through memory.
     if (out->os().supportsSeeking()) {
-      if (failed(target->serialize(*module, targetOptions, kind, out->os(), llvmTiming)))
+      TargetOptions fileOptions = targetOptions;
+      if (kind == OutputKind::Object && isPlainFile(options.outputPath))
+        fileOptions.objectPath = options.outputPath;
+      if (failed(target->serialize(*module, fileOptions, kind, out->os(), llvmTiming)))
         return failure();
     } else {
       llvm::SmallVector<char, 0> buffer;

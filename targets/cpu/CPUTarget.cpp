@@ -300,6 +300,7 @@ public:
     PartitionCodegen partitionCodegen;
     partitionCodegen.beforeCodegen = beforeCodegen;
     partitionCodegen.out = &os;
+    partitionCodegen.outPath = options.objectPath;
     bool objectFile = kind == OutputKind::Object;
     TimingScope optimizeTiming =
         timing.nest("optimize (LLVM -O" + std::to_string(options.optLevel) + ")");

@@ -39,6 +39,8 @@ llvm::Error optimizeLLVMModule(llvm::Module &module, llvm::TargetMachine &tm, un
 struct PartitionCodegen {
   llvm::function_ref<void(llvm::Module &)> beforeCodegen;
   llvm::raw_ostream *out = nullptr;
+  /// The file `out` writes, where the joined object may go directly (TargetOptions::objectPath).
+  llvm::StringRef outPath;
   bool emitted = false;
 };
 llvm::Expected<unsigned> optimizeLLVMModuleInParallel(

@@ -212,7 +212,7 @@ Error emitJoinedObject(Module &module, TargetMachine &tm, StringRef lld,
   std::vector<std::string> local;
   for (const Externalized &symbol : saved)
     local.push_back(symbol.name);
-  if (Error err = linkRelocatable(lld, writers, local, *codegen.out))
+  if (Error err = linkRelocatable(lld, writers, local, *codegen.out, codegen.outPath))
     return err;
   codegen.emitted = true;
   return Error::success();

@@ -48,10 +48,10 @@ Error writeFile(const std::string &path, const tlc::ObjectWriter &write) {
   return Error::success();
 }
 
-/// Writes the file at `path` to `out` with the symbols in `localize` made local, patched in
-/// the (temporary) file through a shared mapping: only the pages of the symbol table and the
-/// relocations change, nothing is copied but the write to `out`.
-Error writeLocalized(const std::string &path, ArrayRef<std::string> localize, raw_ostream &out) {
+/// Makes the symbols in `localize` local in the file at `path`, patched through a shared
+/// mapping: only the pages of the symbol table and the relocations change; then, given
+/// `out`, writes the file to it.
+Error localizeFile(StringRef path, ArrayRef<std::string> localize, raw_ostream *out) {
   ErrorOr<std::unique_ptr<WriteThroughMemoryBuffer>> file = WriteThroughMemoryBuffer::getFile(path);
   if (!file)
     return createStringError(file.getError(),
@@ -62,7 +62,8 @@ Error writeLocalized(const std::string &path, ArrayRef<std::string> localize, ra
   MutableArrayRef<char> bytes((*file)->getBufferStart(), (*file)->getBufferSize());
   if (Error err = tlc::localizeSymbolsInPlace(bytes, names))
     return err;
-  out.write(bytes.data(), bytes.size());
+  if (out)
+    out->write(bytes.data(), bytes.size());
   return Error::success();
 }
 
@@ -85,7 +86,7 @@ std::optional<std::string> tlc::findLLD() {
 }
 
 Error tlc::linkRelocatable(StringRef lld, ArrayRef<ObjectWriter> objects,
-                          ArrayRef<std::string> localize, raw_ostream &out) {
+                          ArrayRef<std::string> localize, raw_ostream &out, StringRef outPath) {
   TemporaryDirectory dir;
   if (std::error_code ec = sys::fs::createUniqueDirectory("tlc-link", dir.path))
     return createStringError(ec, "cannot create a temporary directory: " + ec.message());
@@ -95,7 +96,9 @@ Error tlc::linkRelocatable(StringRef lld, ArrayRef<ObjectWriter> objects,
     if (Error err = writeFile(inputs.back(), write))
       return err;
   }
-  std::string output = dir.file("linked.o");
+  // lld writes its output next to it and renames it into place, so `outPath`, which `out`
+  // holds open, gets the new file and `out` keeps the old (empty) one, closed untouched.
+  std::string output = outPath.empty() ? dir.file("linked.o") : outPath.str();
   std::string messages = dir.file("messages.txt");
   SmallVector<StringRef> args = {lld, "-r", "-o", output};
   for (const std::string &input : inputs)
@@ -111,5 +114,5 @@ Error tlc::linkRelocatable(StringRef lld, ArrayRef<ObjectWriter> objects,
     return createStringError(inconvertibleErrorCode(), "joining the partitions' objects (" +
                                                            lld + " -r) failed: " + said);
   }
-  return writeLocalized(output, localize, out);
+  return localizeFile(output, localize, outPath.empty() ? &out : nullptr);
 }

@@ -24,11 +24,14 @@ using ObjectWriter = std::function<llvm::Error(llvm::raw_pwrite_stream &)>;
 
 /// Links the ELF relocatable objects `objects` write (in this order) into one relocatable
 /// object with `lld -r` (findLLD's), gives each defined symbol named in `localize` local
-/// binding, and writes the result to `out`. The objects pass through files in a fresh
-/// temporary directory, removed afterwards: each writer writes its file directly, and the
-/// joined object goes from its file to `out`, so a model's weights are copied once per step,
-/// not held in memory buffers. Errors carry lld's message.
+/// binding, and writes the result to `out`, or, given `outPath` (the file `out` writes),
+/// has lld write it there (renamed over that file; `out` is left untouched). The objects
+/// pass through files in a fresh temporary directory, removed afterwards: each writer writes
+/// its file directly, and the joined object goes from its file to `out` (or is the output
+/// file), so a model's weights are copied once per step, not held in memory buffers. Errors
+/// carry lld's message.
 llvm::Error linkRelocatable(llvm::StringRef lld, llvm::ArrayRef<ObjectWriter> objects,
-                            llvm::ArrayRef<std::string> localize, llvm::raw_ostream &out);
+                            llvm::ArrayRef<std::string> localize, llvm::raw_ostream &out,
+                            llvm::StringRef outPath = {});
 
 } // namespace tlc
