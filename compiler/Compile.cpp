@@ -139,14 +139,19 @@ LogicalResult runPasses(ModuleOp module, TimingScope &timing, llvm::StringRef st
   return verify(module);
 }
 
-/// Whether `path` names a regular file of one link, not through a symbolic link: one a target
-/// may replace by renaming a new file over it (TargetOptions::objectPath) with the same effect
-/// as writing it (not so /dev/null, a symbolic link or a file with other names).
+/// Whether `path` names a regular file of one link, not through a symbolic link, in a folder
+/// new files can be made in: one a target may replace by renaming a new file over it
+/// (TargetOptions::objectPath) with the same effect as writing it (not so /dev/null, a
+/// symbolic link or a file with other names).
 bool isPlainFile(llvm::StringRef path) {
   llvm::sys::fs::file_status status;
+  llvm::SmallString<128> folder(path);
+  llvm::sys::fs::make_absolute(folder);
+  llvm::sys::path::remove_filename(folder);
   return !path.empty() && path != "-" &&
          !llvm::sys::fs::status(path, status, /*Follow=*/false) &&
-         status.type() == llvm::sys::fs::file_type::regular_file && status.getLinkCount() == 1;
+         status.type() == llvm::sys::fs::file_type::regular_file && status.getLinkCount() == 1 &&
+         !llvm::sys::fs::access(folder, llvm::sys::fs::AccessMode::Write);
 }
 
 /// Flushes and keeps `out`. A failed write (a full disk) is an error naming the path, instead
