@@ -49,11 +49,32 @@ bool staysInside(llvm::StringRef location) {
 
 } // namespace
 
+namespace {
+/// The set decodeTensor reads (ExternalBytes::Scope), per thread.
+thread_local const tlc::onnx_import::ExternalBytes *inScope = nullptr;
+} // namespace
+
+tlc::onnx_import::ExternalBytes::Scope::Scope(const ExternalBytes &bytes) : previous(inScope) {
+  inScope = &bytes;
+}
+
+tlc::onnx_import::ExternalBytes::Scope::~Scope() { inScope = previous; }
+
+std::optional<llvm::StringRef>
+tlc::onnx_import::ExternalBytes::lookup(const onnx::TensorProto &tensor) {
+  if (!inScope || tensor.data_location() != onnx::TensorProto::EXTERNAL)
+    return std::nullopt;
+  auto it = inScope->tensors.find(&tensor);
+  if (it == inScope->tensors.end())
+    return std::nullopt;
+  return it->second;
+}
+
 LogicalResult tlc::onnx_import::loadExternalData(onnx::ModelProto &model, llvm::StringRef modelDir,
-                                                  Location fileLoc) {
+                                                  Location fileLoc, ExternalBytes &bytes) {
   std::vector<onnx::TensorProto *> tensors;
   collectTensors(*model.mutable_graph(), tensors);
-  llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> files;
+  llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> &files = bytes.files;
   for (onnx::TensorProto *t : tensors) {
     if (t->data_location() != onnx::TensorProto::EXTERNAL)
       continue;
@@ -95,9 +116,7 @@ LogicalResult tlc::onnx_import::loadExternalData(onnx::ModelProto &model, llvm::
     if (offset > size || length > size - offset)
       return fail("bytes " + llvm::Twine(offset) + " to " + llvm::Twine(offset + length) +
                   " are past the end of '" + path + "' (" + llvm::Twine(size) + " bytes)");
-    t->set_raw_data(file->getBufferStart() + offset, length);
-    t->clear_external_data();
-    t->set_data_location(onnx::TensorProto::DEFAULT);
+    bytes.tensors[t] = llvm::StringRef(file->getBufferStart() + offset, length);
   }
   return success();
 }

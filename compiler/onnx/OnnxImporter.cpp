@@ -52,10 +52,12 @@ OwningOpRef<ModuleOp> tlc::importOnnxModel(llvm::StringRef bytes, llvm::StringRe
                        tensor::TensorDialect>();
   Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
   onnx::ModelProto model;
+  onnx_import::ExternalBytes external;
   FailureOr<int64_t> opset = onnx_import::loadModelProto(bytes, fileLoc, model);
-  if (failed(opset) ||
-      failed(onnx_import::loadExternalData(model, llvm::sys::path::parent_path(path), fileLoc)))
+  if (failed(opset) || failed(onnx_import::loadExternalData(
+                           model, llvm::sys::path::parent_path(path), fileLoc, external)))
     return nullptr;
+  onnx_import::ExternalBytes::Scope externalInScope(external);
   if (failed(onnx_import::preflightCheck(model.graph(), *opset, fileLoc)))
     return nullptr;
   return onnx_import::importGraph(model.graph(), *opset, fileLoc, funcName, options);

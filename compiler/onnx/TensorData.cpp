@@ -1,6 +1,8 @@
 // ONNX tensor data: element types, TensorProto decoding, and host-side value access.
 #include "TensorData.h"
 
+#include "ExternalData.h"
+
 #include "mlir/IR/Builders.h"
 
 #include <cstring>
@@ -115,7 +117,8 @@ FailureOr<DenseElementsAttr> tlc::onnx_import::decodeTensor(MLIRContext *ctx,
     error = ("element type " + onnxTypeName(tensor.data_type()) + " is not supported").str();
     return failure();
   }
-  if (tensor.data_location() == TensorProto::EXTERNAL) {
+  std::optional<llvm::StringRef> external = ExternalBytes::lookup(tensor);
+  if (tensor.data_location() == TensorProto::EXTERNAL && !external) {
     error = "external tensor data is not supported (save the model with the data embedded)";
     return failure();
   }
@@ -132,8 +135,8 @@ FailureOr<DenseElementsAttr> tlc::onnx_import::decodeTensor(MLIRContext *ctx,
   auto type = RankedTensorType::get(shape, et);
   size_t width = byteWidth(tensor.data_type());
   int dt = tensor.data_type();
-  if (tensor.has_raw_data()) {
-    const std::string &raw = tensor.raw_data();
+  if (external || tensor.has_raw_data()) {
+    llvm::StringRef raw = external ? *external : llvm::StringRef(tensor.raw_data());
     if (raw.size() != static_cast<size_t>(numel) * width) {
       error = "raw data has " + std::to_string(raw.size()) + " bytes, expected " +
               std::to_string(numel * width);
