@@ -387,10 +387,13 @@ def TLCVectorize : Pass<"tlc-vectorize", "mlir::func::FuncOp"> {
     Vectorizes each linalg op marked `tlc.register_tile` with
     `linalg::vectorize` (contractions become `vector.contract`; an edge tile whose n extent is
     not a power of two is vectorized at the next power of two with masked transfers, e.g.
-    8x17 as 8x32, since odd-length vectors become scalar shuffles), hoists the loop-invariant
-    accumulator transfers out of the enclosing k loops (the register tile stays in registers),
-    forwards stores to loads (`vector::transferOpflowOpt`: a fused fill's splat becomes the
-    accumulators' initial value, its store dead), and lowers `vector.contract` to outer products and those to `vector.fma`, transfers with
+    8x17 as 8x32, since odd-length vectors become scalar shuffles; the contraction of such a
+    tile computes every lane when only parallel dimensions are masked and its masked-off
+    lanes are only stored through the same mask, so no select keeps them), hoists the
+    loop-invariant accumulator transfers out of the enclosing k loops (the register tile
+    stays in registers), forwards a fused fill's splat to the accumulators' initial value
+    within the fill's block (upstream's store-to-load conditions; its store dead), and lowers
+    `vector.contract` to outer products and those to `vector.fma`, transfers with
     permutation maps to broadcasts. A tile with a dynamic extent (an edge tile of a cache
     block whose size depends on the block index) is vectorized with masks at the extent's
     constant upper bound (`ValueBoundsConstraintSet`, e.g. an affine.min of the register tile
