@@ -428,9 +428,9 @@ struct TLCVectorizePass : tlc::impl::TLCVectorizeBase<TLCVectorizePass> {
     // visit of all of them was most of this pass's time (densenet201: 0.37 of 0.51 s); the
     // canonicalization after the pass folds the rest.
     SmallVector<Operation *> vectorOps;
+    auto isVector = [](Type t) { return isa<VectorType>(t); };
     func.walk([&](Operation *op) {
-      auto isVector = [](Type t) { return isa<VectorType>(t); };
-      if (isa<vector::VectorDialect>(op->getDialect()) ||
+      if (isa_and_nonnull<vector::VectorDialect>(op->getDialect()) ||
           llvm::any_of(op->getResultTypes(), isVector) ||
           llvm::any_of(op->getOperandTypes(), isVector))
         vectorOps.push_back(op);
